@@ -1,0 +1,17 @@
+//! The quickstart extension: one tool, `greet`.
+use pi_ext::prelude::*;
+
+/// Greet someone by name.
+#[tool(label = "Greet", prompt_snippet = "greet: greet a person by name")]
+async fn greet(ctx: &Ctx, name: String) -> Result<String, ToolError> {
+    if name.trim().is_empty() {
+        return Err(ToolError::new("name must not be empty"));
+    }
+    let _ = ctx;
+    Ok(format!("Hello, {name}!"))
+}
+
+#[extension(name = "hello", description = "Says hello")]
+struct Hello;
+
+pi_ext::main!();

@@ -1,0 +1,60 @@
+//! Attribute macros of [pi-ext](https://docs.rs/pi-ext): `#[tool]` and
+//! `#[extension]`. Use them through `pi_ext` (`use pi_ext::prelude::*`);
+//! their documentation lives there.
+//!
+//! The pipeline is parse (attribute syntax, `parse.rs`) → model (validated
+//! declaration with spans, `model.rs`) → codegen (thin calls into
+//! `pi_ext::__private`, `codegen.rs`). On error the item is emitted
+//! unchanged next to the errors, so rust-analyzer keeps working inside it.
+
+mod codegen;
+mod model;
+mod parse;
+
+use proc_macro::TokenStream;
+use quote::ToTokens;
+
+/// Turn a function into a pi tool. Documented in `pi_ext::tool`.
+#[proc_macro_attribute]
+pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func = match syn::parse::<syn::ItemFn>(item.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let err = syn::Error::new(
+                first_token_span(&item),
+                "`#[tool]` goes on a function: `async fn name(args…) -> Result<String, ToolError>`",
+            );
+            return with_errors(item.into(), err);
+        }
+    };
+    match model::ToolModel::build(attr.into(), func) {
+        (_, Ok(model)) => codegen::tool(&model).into(),
+        (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
+    }
+}
+
+/// Declare the extension. Documented in `pi_ext::extension`.
+#[proc_macro_attribute]
+pub fn extension(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let parsed = match syn::parse::<syn::Item>(item.clone()) {
+        Ok(i) => i,
+        Err(e) => return with_errors(item.into(), e),
+    };
+    match model::ExtensionModel::build(attr.into(), &parsed) {
+        Ok(model) => codegen::extension(&model, &parsed).into(),
+        Err(err) => with_errors(parsed.into_token_stream(), err),
+    }
+}
+
+fn with_errors(item: proc_macro2::TokenStream, err: syn::Error) -> TokenStream {
+    let errors = err.to_compile_error();
+    quote::quote!(#item #errors).into()
+}
+
+fn first_token_span(item: &TokenStream) -> proc_macro2::Span {
+    proc_macro2::TokenStream::from(item.clone())
+        .into_iter()
+        .next()
+        .map(|t| t.span())
+        .unwrap_or_else(proc_macro2::Span::call_site)
+}

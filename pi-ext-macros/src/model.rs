@@ -1,0 +1,429 @@
+//! Model: what a `#[tool]` or `#[extension]` declares, validated, with the
+//! spans needed to point errors at the user's tokens.
+
+use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned;
+use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
+
+use crate::parse::{
+    doc_string, flag_value, string_list_value, string_value, Errors, KeyValues, Keys,
+};
+
+/// A validated `#[tool]`.
+pub struct ToolModel {
+    pub func: ItemFn,
+    pub name: String,
+    pub label: String,
+    pub description: String,
+    pub prompt_snippet: Option<String>,
+    pub prompt_guidelines: Vec<String>,
+    pub inputs: Vec<Input>,
+    pub krate: syn::Path,
+}
+
+/// One argument of a tool function.
+pub enum Input {
+    /// `ctx: &Ctx` or `ctx: Ctx`.
+    Ctx { by_ref: bool, ty: Type },
+    /// `Params(p): Params<T>`: the whole input as `T`.
+    Params { inner: Type },
+    /// A plain argument: becomes a field of the synthesized params struct.
+    Field {
+        ident: Ident,
+        ty: Type,
+        description: Option<String>,
+        default: bool,
+    },
+}
+
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "label",
+    "description",
+    "prompt_snippet",
+    "prompt_guidelines",
+    "crate",
+];
+const ARG_KEYS: &[&str] = &["description", "default"];
+const EXTENSION_KEYS: &[&str] = &["name", "version", "description", "crate"];
+
+fn krate_from(kv: &crate::parse::KeyValue, errors: &mut Errors) -> Option<syn::Path> {
+    match string_value(kv).and_then(|s| s.parse::<syn::Path>()) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            errors.push(e);
+            None
+        }
+    }
+}
+
+fn default_krate() -> syn::Path {
+    syn::parse_quote!(::pi_ext)
+}
+
+/// The last path segment of a type, if it is a plain path (`a::b::Ctx` → `Ctx`).
+fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+        _ => None,
+    }
+}
+
+fn is_ctx(ty: &Type) -> bool {
+    last_segment(ty).is_some_and(|s| s.ident == "Ctx" && s.arguments.is_none())
+}
+
+/// `Params<T>` → `T`.
+fn params_inner(ty: &Type) -> Option<&Type> {
+    let seg = last_segment(ty)?;
+    if seg.ident != "Params" {
+        return None;
+    }
+    match &seg.arguments {
+        PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Check a tool name at compile time (the runtime checks again).
+fn check_tool_name(name: &str, span: Span, errors: &mut Errors) {
+    let ok = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !ok {
+        errors.push_at(
+            span,
+            format!("invalid tool name `{name}`: LLM providers accept only letters, digits, `_` and `-`, 1 to 64 characters"),
+        );
+    }
+}
+
+impl ToolModel {
+    pub fn build(attr: TokenStream, func: ItemFn) -> (ItemFn, syn::Result<ToolModel>) {
+        let mut errors = Errors::default();
+        let mut func = func;
+
+        let mut name_lit: Option<LitStr> = None;
+        let mut label = None;
+        let mut description = None;
+        let mut prompt_snippet = None;
+        let mut prompt_guidelines = Vec::new();
+        let mut krate = default_krate();
+        match syn::parse2::<KeyValues>(attr) {
+            Ok(KeyValues(kvs)) => {
+                let mut keys = Keys::new("tool", TOOL_KEYS);
+                for kv in &kvs {
+                    let Some(key) = keys.check(kv, &mut errors) else {
+                        continue;
+                    };
+                    let res = match key.as_str() {
+                        "name" => string_value(kv).map(|s| name_lit = Some(s)),
+                        "label" => string_value(kv).map(|s| label = Some(s.value())),
+                        "description" => string_value(kv).map(|s| description = Some(s.value())),
+                        "prompt_snippet" => {
+                            string_value(kv).map(|s| prompt_snippet = Some(s.value()))
+                        }
+                        "prompt_guidelines" => string_list_value(kv)
+                            .map(|l| prompt_guidelines = l.iter().map(LitStr::value).collect()),
+                        "crate" => {
+                            if let Some(p) = krate_from(kv, &mut errors) {
+                                krate = p;
+                            }
+                            Ok(())
+                        }
+                        _ => unreachable!("checked against TOOL_KEYS"),
+                    };
+                    if let Err(e) = res {
+                        errors.push(e);
+                    }
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+
+        let sig = &func.sig;
+        if let Some(g) = sig.generics.params.first() {
+            errors.push_at(
+                g.span(),
+                "tool functions cannot be generic: pi calls them with JSON, so every type must be concrete",
+            );
+        }
+        if let Some(c) = &sig.constness {
+            errors.push_at(c.span, "a tool cannot be a `const fn`");
+        }
+        if let Some(u) = &sig.unsafety {
+            errors.push_at(u.span, "a tool cannot be an `unsafe fn`");
+        }
+        if let Some(v) = &sig.variadic {
+            errors.push_at(v.span(), "a tool cannot be variadic");
+        }
+
+        let fn_name = sig.ident.to_string();
+        let fn_name = fn_name.strip_prefix("r#").unwrap_or(&fn_name).to_string();
+        let name = match &name_lit {
+            Some(lit) => {
+                check_tool_name(&lit.value(), lit.span(), &mut errors);
+                lit.value()
+            }
+            None => {
+                check_tool_name(&fn_name, sig.ident.span(), &mut errors);
+                fn_name
+            }
+        };
+
+        let description = description.or_else(|| doc_string(&func.attrs));
+        if description.is_none() {
+            errors.push_at(
+                sig.ident.span(),
+                "a tool needs a description for the model: add a `///` doc comment above the function, or `#[tool(description = \"…\")]`",
+            );
+        }
+
+        let mut inputs = Vec::new();
+        let mut params_span: Option<Span> = None;
+        let mut first_field_span: Option<Span> = None;
+        for arg in func.sig.inputs.iter_mut() {
+            let pat_type = match arg {
+                FnArg::Receiver(r) => {
+                    errors.push_at(
+                        r.span(),
+                        "a tool must be a free function, not a method: take shared state through the extension instead of `self`",
+                    );
+                    continue;
+                }
+                FnArg::Typed(p) => p,
+            };
+            // Strip our helper attribute wherever it is, so the function
+            // compiles even when we report errors.
+            let mut arg_attrs = Vec::new();
+            pat_type.attrs.retain(|a| {
+                if a.path().is_ident("arg") {
+                    arg_attrs.push(a.clone());
+                    false
+                } else {
+                    true
+                }
+            });
+            let ty = (*pat_type.ty).clone();
+            let (core_ty, by_ref) = match &ty {
+                Type::Reference(r) => ((*r.elem).clone(), true),
+                other => (other.clone(), false),
+            };
+            if is_ctx(&core_ty) {
+                for a in &arg_attrs {
+                    errors.push_at(
+                        a.span(),
+                        "`#[arg]` belongs on tool parameters, not on the context",
+                    );
+                }
+                if let Type::Reference(r) = &ty {
+                    if r.mutability.is_some() {
+                        errors.push_at(
+                            r.span(),
+                            "take the context as `&Ctx` or `Ctx`, not `&mut Ctx`",
+                        );
+                    }
+                }
+                inputs.push(Input::Ctx {
+                    by_ref,
+                    ty: core_ty,
+                });
+                continue;
+            }
+            if let Some(inner) = params_inner(&core_ty) {
+                for a in &arg_attrs {
+                    errors.push_at(a.span(), "`#[arg]` documents plain arguments; document the fields of the `Params` struct instead");
+                }
+                if by_ref {
+                    errors.push_at(ty.span(), "take `Params<T>` by value, not by reference");
+                }
+                if params_span.is_some() {
+                    errors.push_at(ty.span(), "a tool takes at most one `Params<T>` argument");
+                }
+                params_span = Some(ty.span());
+                inputs.push(Input::Params {
+                    inner: inner.clone(),
+                });
+                continue;
+            }
+            if by_ref {
+                errors.push_at(
+                    ty.span(),
+                    "tool parameters are owned values decoded from JSON: write `String` instead of `&str`, `T` instead of `&T` (only the context is borrowed: `&Ctx`)",
+                );
+                continue;
+            }
+            let ident = match &*pat_type.pat {
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi.ident.clone(),
+                other => {
+                    errors.push_at(
+                        other.span(),
+                        "tool parameters must be plain names (`name: String`): the name becomes the JSON property",
+                    );
+                    continue;
+                }
+            };
+            first_field_span.get_or_insert(ident.span());
+            let mut arg_description = None;
+            let mut default = false;
+            for a in &arg_attrs {
+                match a.parse_args::<KeyValues>() {
+                    Ok(KeyValues(kvs)) => {
+                        let mut keys = Keys::new("arg", ARG_KEYS);
+                        for kv in &kvs {
+                            match keys.check(kv, &mut errors).as_deref() {
+                                Some("description") => match string_value(kv) {
+                                    Ok(s) => arg_description = Some(s.value()),
+                                    Err(e) => errors.push(e),
+                                },
+                                Some("default") => match flag_value(kv) {
+                                    Ok(()) => default = true,
+                                    Err(e) => errors.push(e),
+                                },
+                                _ => {}
+                            }
+                        }
+                    }
+                    Err(e) => errors.push(e),
+                }
+            }
+            inputs.push(Input::Field {
+                ident,
+                ty,
+                description: arg_description,
+                default,
+            });
+        }
+        if let (Some(p), Some(f)) = (params_span, first_field_span) {
+            errors.push_at(
+                f,
+                "a tool takes either plain arguments or one `Params<T>`, not both: move this argument into the `Params` struct",
+            );
+            errors.push_at(p, "`Params<T>` given here");
+        }
+
+        let label = label.unwrap_or_else(|| name.clone());
+        let result = errors.finish().map(|()| ToolModel {
+            func: func.clone(),
+            name,
+            label,
+            description: description.unwrap_or_default(),
+            prompt_snippet,
+            prompt_guidelines,
+            inputs,
+            krate,
+        });
+        (func, result)
+    }
+
+    pub fn is_async(&self) -> bool {
+        self.func.sig.asyncness.is_some()
+    }
+
+    /// The declared return type (`()` when omitted).
+    pub fn return_type(&self) -> TokenStream {
+        match &self.func.sig.output {
+            ReturnType::Default => quote::quote!(()),
+            ReturnType::Type(_, ty) => quote::quote!(#ty),
+        }
+    }
+
+    pub fn return_span(&self) -> Span {
+        match &self.func.sig.output {
+            ReturnType::Default => self.func.sig.ident.span(),
+            ReturnType::Type(_, ty) => ty.span(),
+        }
+    }
+}
+
+/// A validated `#[extension]`.
+pub struct ExtensionModel {
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub description: Option<String>,
+    pub krate: syn::Path,
+}
+
+impl ExtensionModel {
+    pub fn build(attr: TokenStream, item: &syn::Item) -> syn::Result<ExtensionModel> {
+        let mut errors = Errors::default();
+        let attrs = match item {
+            syn::Item::Struct(s) => &s.attrs,
+            syn::Item::Enum(e) => &e.attrs,
+            other => {
+                return Err(syn::Error::new(
+                    item_span(other),
+                    "`#[extension]` goes on the extension's type: a `struct` (e.g. `struct Hello;`) or an `enum`",
+                ))
+            }
+        };
+        let mut model = ExtensionModel {
+            name: None,
+            version: None,
+            description: doc_string(attrs),
+            krate: default_krate(),
+        };
+        match syn::parse2::<KeyValues>(attr) {
+            Ok(KeyValues(kvs)) => {
+                let mut keys = Keys::new("extension", EXTENSION_KEYS);
+                for kv in &kvs {
+                    let Some(key) = keys.check(kv, &mut errors) else {
+                        continue;
+                    };
+                    if key == "crate" {
+                        if let Some(p) = krate_from(kv, &mut errors) {
+                            model.krate = p;
+                        }
+                        continue;
+                    }
+                    let lit = match string_value(kv) {
+                        Ok(l) => l,
+                        Err(e) => {
+                            errors.push(e);
+                            continue;
+                        }
+                    };
+                    match key.as_str() {
+                        "name" => {
+                            let v = lit.value();
+                            let ok = !v.is_empty()
+                                && v.len() <= 64
+                                && v.bytes().all(|b| {
+                                    b.is_ascii_lowercase()
+                                        || b.is_ascii_digit()
+                                        || b == b'-'
+                                        || b == b'_'
+                                });
+                            if !ok {
+                                errors.push_at(
+                                    lit.span(),
+                                    format!("invalid extension name `{v}`: use lowercase letters, digits, `-` and `_` (it becomes a directory name)"),
+                                );
+                            }
+                            model.name = Some(v);
+                        }
+                        "version" => model.version = Some(lit.value()),
+                        "description" => model.description = Some(lit.value()),
+                        _ => unreachable!("checked against EXTENSION_KEYS"),
+                    }
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+        errors.finish().map(|()| model)
+    }
+}
+
+fn item_span(item: &syn::Item) -> Span {
+    match item {
+        syn::Item::Fn(f) => f.sig.ident.span(),
+        syn::Item::Impl(i) => i.impl_token.span,
+        syn::Item::Mod(m) => m.ident.span(),
+        syn::Item::Trait(t) => t.ident.span(),
+        other => other.span(),
+    }
+}

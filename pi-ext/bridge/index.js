@@ -1,0 +1,323 @@
+// pi-ext bridge: loads a Rust extension binary (built with the pi-ext crate) into pi.
+// Written by `<binary> install`; run that again instead of editing this file.
+// The protocol is documented in PROTOCOL.md of the pi-ext crate.
+//
+// Rules this file keeps:
+// - pi must never exit or hang because of the extension: the factory never
+//   throws, every handler catches, every wait has an end.
+// - stdout of the child is the protocol, split on "\n" only (not readline,
+//   which also splits on U+2028/U+2029); its stderr goes to a log file.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+const CONFIG = null; // @pi-ext-config
+const PROTOCOL = 1;
+const BRIDGE_VERSION = "0.1.0";
+const HANDSHAKE_TIMEOUT_MS = Number(process.env.PI_EXT_HANDSHAKE_TIMEOUT_MS || 10000);
+const SHUTDOWN_GRACE_MS = 1000;
+
+const codes = { VERSION_MISMATCH: -32000, CANCELLED: -32002 };
+
+/** pi's own mode resolution (main.js resolveAppMode), from its command line. */
+function detectMode(argv) {
+  let mode;
+  let print = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--mode" && i + 1 < argv.length) mode = argv[++i];
+    else if (argv[i] === "--print" || argv[i] === "-p") print = true;
+  }
+  if (mode === "rpc") return "rpc";
+  if (mode === "json") return "json";
+  if (print || !process.stdin.isTTY) return "print";
+  return "interactive";
+}
+
+class Log {
+  constructor(name) {
+    this.file = process.env.PI_EXT_LOG_DIR
+      ? path.join(process.env.PI_EXT_LOG_DIR, `${name}.log`)
+      : CONFIG.log || path.join(os.tmpdir(), `pi-ext-${name}.log`);
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      this.stream = fs.createWriteStream(this.file, { flags: "a" });
+      this.stream.on("error", () => { this.stream = undefined; });
+    } catch {
+      this.stream = undefined;
+    }
+  }
+  write(text) {
+    if (this.stream) this.stream.write(text.endsWith("\n") ? text : text + "\n");
+  }
+  line(level, message) {
+    this.write(`${new Date().toISOString()} [bridge ${level}] ${message}`);
+  }
+  close() {
+    if (this.stream) this.stream.end();
+  }
+}
+
+/** One running extension process and its protocol connection. */
+class Child {
+  constructor(binary, log) {
+    this.log = log;
+    this.pending = new Map(); // id -> {resolve, reject}
+    this.nextId = 1;
+    this.exited = false;
+    this.exitReason = undefined;
+    this.chunks = [];
+    this.proc = spawn(binary, [], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, PI_EXT_BRIDGE: BRIDGE_VERSION },
+      windowsHide: true,
+    });
+    this.proc.stdout.on("data", (chunk) => this.onData(chunk));
+    this.proc.stderr.on("data", (chunk) => this.log.write(chunk.toString("utf8")));
+    this.proc.stdin.on("error", () => {}); // EPIPE after the child died: handled by "exit"
+    this.proc.on("error", (err) => this.onExit(`could not run ${binary}: ${err.message}`));
+    this.proc.on("exit", (code, signal) =>
+      this.onExit(`extension process exited (${signal ? "signal " + signal : "code " + code})`),
+    );
+  }
+
+  onData(chunk) {
+    let start = 0;
+    let nl = chunk.indexOf(10);
+    while (nl !== -1) {
+      this.chunks.push(chunk.subarray(start, nl));
+      const line = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+      this.chunks = [];
+      this.onLine(line.toString("utf8"));
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) this.chunks.push(chunk.subarray(start));
+  }
+
+  onLine(text) {
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.trim() === "") return;
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.log.line("warn", `malformed line from extension: ${text.slice(0, 200)}`);
+      return;
+    }
+    if (msg === null || typeof msg !== "object") {
+      this.log.line("warn", `non-object line from extension: ${text.slice(0, 200)}`);
+      return;
+    }
+    if (typeof msg.method === "string") {
+      if (msg.method === "log") {
+        this.log.line(msg.params?.level ?? "info", String(msg.params?.message ?? ""));
+      } else if (msg.id !== undefined) {
+        this.send({ id: msg.id, error: { code: -32601, message: `bridge has no method ${msg.method}` } });
+      }
+      return;
+    }
+    const waiter = this.pending.get(msg.id);
+    if (!waiter) {
+      if (msg.error) this.log.line("warn", `extension reported: ${msg.error.message}`);
+      return; // late answer to an aborted call, or unsolicited
+    }
+    this.pending.delete(msg.id);
+    if (msg.error) waiter.reject(rpcError(msg.error));
+    else waiter.resolve(msg.result);
+  }
+
+  onExit(reason) {
+    if (this.exited) return;
+    this.exited = true;
+    this.exitReason = reason;
+    this.log.line("info", reason);
+    const err = new Error(`${reason}; see ${this.log.file}`);
+    for (const { reject } of this.pending.values()) reject(err);
+    this.pending.clear();
+  }
+
+  send(msg) {
+    if (this.exited) return false;
+    // JSON.stringify escapes U+2028/U+2029 since ES2019, so lines stay whole.
+    this.proc.stdin.write(JSON.stringify(msg) + "\n");
+    return true;
+  }
+
+  notify(method, params) {
+    this.send({ method, params });
+  }
+
+  /** Send a request; settle on the answer, the child's death, `timeoutMs`, or `signal`. */
+  request(method, params, { timeoutMs, signal } = {}) {
+    return new Promise((resolve, reject) => {
+      if (this.exited) return reject(new Error(`${this.exitReason}; see ${this.log.file}`));
+      const id = this.nextId++;
+      let timer;
+      let onAbort;
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        if (signal && onAbort) signal.removeEventListener("abort", onAbort);
+      };
+      this.pending.set(id, {
+        resolve: (v) => { done(); resolve(v); },
+        reject: (e) => { done(); reject(e); },
+      });
+      if (timeoutMs) {
+        timer = setTimeout(() => {
+          if (this.pending.delete(id)) reject(new Error(`${method} timed out after ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+      if (signal) {
+        onAbort = () => {
+          if (!this.pending.delete(id)) return;
+          done();
+          this.notify("cancel", { id });
+          reject(new Error("Tool call aborted"));
+        };
+        if (signal.aborted) return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+      this.send({ id, method, params });
+    });
+  }
+
+  stop() {
+    if (this.exited) return;
+    this.notify("shutdown", {});
+    this.proc.stdin.end();
+    const timer = setTimeout(() => { if (!this.exited) this.proc.kill("SIGKILL"); }, SHUTDOWN_GRACE_MS);
+    timer.unref();
+  }
+}
+
+function rpcError(error) {
+  const err = new Error(String(error?.message ?? "extension error"));
+  err.code = error?.code;
+  return err;
+}
+
+/** The extension as pi sees it: a manifest plus a (re)startable child. */
+class Bridge {
+  constructor(pi) {
+    this.pi = pi;
+    this.log = new Log(CONFIG.name);
+    this.mode = detectMode(process.argv);
+    this.piVersion = "";
+    this.child = undefined;
+    this.starting = undefined;
+  }
+
+  async detectPiVersion() {
+    try {
+      const mod = await import("@mariozechner/pi-coding-agent");
+      this.piVersion = String(mod.VERSION ?? "");
+    } catch {
+      this.piVersion = "";
+    }
+  }
+
+  /** Spawn the binary and handshake; resolves to the manifest. */
+  start() {
+    if (this.starting) return this.starting;
+    const child = new Child(CONFIG.binary, this.log);
+    this.starting = (async () => {
+      const result = await child.request(
+        "initialize",
+        {
+          protocol: PROTOCOL,
+          bridge: BRIDGE_VERSION,
+          pi: this.piVersion,
+          mode: this.mode,
+          hasUI: this.mode === "interactive" || this.mode === "rpc",
+          cwd: process.cwd(),
+        },
+        { timeoutMs: HANDSHAKE_TIMEOUT_MS },
+      );
+      if (!result || result.protocol !== PROTOCOL || !result.manifest) {
+        throw new Error(
+          `protocol version mismatch: bridge speaks ${PROTOCOL}, binary answered ${JSON.stringify(result?.protocol)}; ` +
+            `run \`${CONFIG.binary} install\` again`,
+        );
+      }
+      this.child = child;
+      return result.manifest;
+    })();
+    this.starting.catch(() => {
+      child.stop();
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  /** A live child, restarting one that died. */
+  async connection() {
+    if (this.child && !this.child.exited) return this.child;
+    this.child = undefined;
+    this.starting = undefined;
+    this.log.line("info", "starting a fresh extension process");
+    await this.start();
+    return this.child;
+  }
+
+  async callTool(tool, toolCallId, args, signal) {
+    const child = await this.connection();
+    const result = await child.request("tool/call", { tool, toolCallId, args }, { signal });
+    const content = Array.isArray(result?.content) ? result.content : [];
+    if (result?.isError) {
+      const text = content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+      throw new Error(text || "tool failed");
+    }
+    return { content, details: result?.details ?? {} };
+  }
+
+  stop() {
+    if (this.child) this.child.stop();
+    this.child = undefined;
+    this.starting = undefined;
+  }
+}
+
+export default async function piExtBridge(pi) {
+  const bridge = new Bridge(pi);
+  const problems = [];
+  let manifest;
+  try {
+    await bridge.detectPiVersion();
+    manifest = await bridge.start();
+  } catch (err) {
+    const message = `pi-ext extension "${CONFIG.name}" failed to start: ${err?.message ?? err}`;
+    bridge.log.line("error", message);
+    problems.push(message);
+  }
+
+  for (const tool of manifest?.tools ?? []) {
+    try {
+      pi.registerTool({
+        name: tool.name,
+        label: tool.label,
+        description: tool.description,
+        parameters: tool.parameters,
+        ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
+        ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
+        execute: (toolCallId, params, signal) => bridge.callTool(tool.name, toolCallId, params, signal),
+      });
+    } catch (err) {
+      problems.push(`pi-ext extension "${CONFIG.name}": could not register tool ${tool.name}: ${err?.message ?? err}`);
+    }
+  }
+  const warnings = (manifest?.problems ?? []).map((p) => `pi-ext extension "${CONFIG.name}": ${p}`);
+  for (const p of [...problems, ...warnings]) bridge.log.line("warn", p);
+
+  pi.on("session_start", (_event, ctx) => {
+    try {
+      for (const p of problems) ctx.ui.notify(p, "error");
+      for (const p of warnings) ctx.ui.notify(p, "warning");
+    } catch {
+      // Showing a problem must never become one.
+    }
+  });
+  pi.on("session_shutdown", () => {
+    bridge.stop();
+  });
+}

@@ -1,0 +1,183 @@
+//! The extension binary's command line: serve, `--pi-manifest`, `install`.
+//!
+//! ```text
+//! <bin>                    serve the protocol on stdin/stdout (what the bridge runs)
+//! <bin> --pi-manifest      print the manifest as JSON and exit
+//! <bin> install            write the pi bridge to $PI_CODING_AGENT_DIR/extensions/<name>/
+//! <bin> install --project  write it to ./.pi/extensions/<name>/ instead
+//! <bin> --help | --version
+//! ```
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Arg, ArgAction, Command};
+
+use crate::api::{BinInfo, Registry};
+use crate::dispatch::{log, Dispatcher};
+use crate::install::{install, InstallTarget};
+use crate::transport;
+
+const AFTER_HELP: &str = "\
+Without arguments the binary serves the pi-ext protocol (newline-delimited JSON) on
+stdin/stdout; that is how the pi bridge runs it. Run `install` once, then start `pi`:
+it discovers the extension with no `-e` flag.
+
+Environment:
+  PI_CODING_AGENT_DIR      pi's agent directory (default ~/.pi/agent); `install` writes
+                           to its extensions/ folder
+  PI_EXT_CANCEL_GRACE_MS   how long a cancelled tool may keep running before it is
+                           aborted (default 2000)
+  PI_EXT_LOG_DIR           where the bridge writes <name>.log (default: next to the bridge)";
+
+fn command(bin: &BinInfo, reg: &Registry) -> Command {
+    let about = if reg.description.is_empty() {
+        format!("pi extension `{}`", reg.name)
+    } else {
+        format!("pi extension `{}`: {}", reg.name, reg.description)
+    };
+    Command::new(bin.bin)
+        .version(bin.version)
+        .about(about)
+        .after_help(AFTER_HELP)
+        .arg(
+            Arg::new("pi-manifest")
+                .long("pi-manifest")
+                .action(ArgAction::SetTrue)
+                .help("Print the extension's manifest (name, version, tools, schemas) as JSON and exit"),
+        )
+        .subcommand(
+            Command::new("install")
+                .about("Install this binary as a pi extension (safe to run again)")
+                .arg(
+                    Arg::new("project")
+                        .long("project")
+                        .action(ArgAction::SetTrue)
+                        .help("Install into ./.pi/extensions/<name>/ (this project only)"),
+                )
+                .arg(
+                    Arg::new("dir")
+                        .long("dir")
+                        .value_name("EXTENSIONS_DIR")
+                        .value_parser(clap::value_parser!(PathBuf))
+                        .conflicts_with("project")
+                        .help("Install into EXTENSIONS_DIR/<name>/"),
+                ),
+        )
+}
+
+/// Entry point used by [`crate::main!`].
+#[doc(hidden)]
+pub fn run_main(bin: BinInfo) -> ExitCode {
+    run_with_args(bin, std::env::args_os())
+}
+
+fn run_with_args(bin: BinInfo, args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let registry = Registry::from_inventory(Some(&bin));
+    let matches = match command(&bin, &registry).try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => {
+            // --help/--version land here too, with exit code 0.
+            let _ = e.print();
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
+    if matches.get_flag("pi-manifest") {
+        let manifest = registry.manifest();
+        let mut out = std::io::stdout().lock();
+        let _ = serde_json::to_writer_pretty(&mut out, &manifest);
+        let _ = writeln!(out);
+        for p in &manifest.problems {
+            eprintln!("warning: {p}");
+        }
+        return ExitCode::SUCCESS;
+    }
+    if let Some(sub) = matches.subcommand_matches("install") {
+        let target = if sub.get_flag("project") {
+            InstallTarget::Project
+        } else if let Some(dir) = sub.get_one::<PathBuf>("dir") {
+            InstallTarget::Dir(dir.clone())
+        } else {
+            InstallTarget::Global
+        };
+        return match install(&registry.name, target) {
+            Ok(report) => {
+                println!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: install failed: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    serve(registry)
+}
+
+/// Serve the protocol on stdin/stdout until EOF or `shutdown`.
+fn serve(registry: Registry) -> ExitCode {
+    let protocol_out = match transport::take_over_stdout() {
+        Ok(f) => f,
+        Err(e) => {
+            log(&format!(
+                "could not protect stdout ({e}); stray prints will corrupt the protocol"
+            ));
+            match std::io::stdout().as_fd_file() {
+                Some(f) => f,
+                None => return ExitCode::FAILURE,
+            }
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(
+            std::thread::available_parallelism()
+                .map(|n| n.get().min(4))
+                .unwrap_or(2),
+        )
+        .thread_name("pi-ext-worker")
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            log(&format!("could not start the async runtime: {e}"));
+            return ExitCode::FAILURE;
+        }
+    };
+    let (out, writer) = transport::spawn_writer(protocol_out);
+    let lines = transport::spawn_reader(std::io::stdin());
+    let dispatcher = Dispatcher::new(Arc::new(registry), out);
+    runtime.block_on(dispatcher.serve(lines));
+    drop(dispatcher);
+    // Give in-flight answers to cancelled calls a moment, then stop.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    // A handler stuck in blocking code may still hold a sender; don't wait
+    // for it forever, the process is exiting anyway.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
+    while !writer.is_finished() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    ExitCode::SUCCESS
+}
+
+trait AsFdFile {
+    fn as_fd_file(&self) -> Option<std::fs::File>;
+}
+
+impl AsFdFile for std::io::Stdout {
+    #[cfg(unix)]
+    fn as_fd_file(&self) -> Option<std::fs::File> {
+        use std::os::fd::AsFd;
+        self.as_fd()
+            .try_clone_to_owned()
+            .ok()
+            .map(std::fs::File::from)
+    }
+    #[cfg(not(unix))]
+    fn as_fd_file(&self) -> Option<std::fs::File> {
+        None
+    }
+}

@@ -1,0 +1,365 @@
+//! Dispatch: turns protocol lines into handler calls, one task per call,
+//! with panics caught and cancellation enforced.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::api::Registry;
+use crate::context::{CallInfo, Ctx, Mode, Session};
+use crate::protocol::{
+    codes, notification_line, request_line, response_line, Classified, Incoming, RpcError,
+    PROTOCOL_VERSION, SDK_VERSION,
+};
+use crate::tool::ToolOutcome;
+
+/// The outgoing half of the connection: sends lines and matches responses
+/// to the requests this side made.
+pub(crate) struct Peer {
+    out: mpsc::UnboundedSender<Vec<u8>>,
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
+}
+
+impl Peer {
+    pub(crate) fn new(out: mpsc::UnboundedSender<Vec<u8>>) -> Self {
+        Self {
+            out,
+            next_id: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Send raw bytes (one encoded line). A closed connection is ignored:
+    /// the process is shutting down anyway.
+    pub(crate) fn send(&self, line: Vec<u8>) {
+        let _ = self.out.send(line);
+    }
+
+    /// Send a notification.
+    #[allow(dead_code)] // used by the ui/api layers
+    pub(crate) fn notify(&self, method: &str, params: Value) {
+        self.send(notification_line(method, &params));
+    }
+
+    /// Send a request and wait for its response.
+    #[allow(dead_code)] // used by the ui/api layers
+    pub(crate) async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.pending.lock().unwrap().insert(id, tx);
+        self.send(request_line(id, method, &params));
+        rx.await.unwrap_or_else(|_| {
+            Err(RpcError::new(
+                codes::CANCELLED,
+                "connection to pi closed before the answer arrived",
+            ))
+        })
+    }
+
+    fn complete(&self, id: u64, outcome: Result<Value, RpcError>) {
+        match self.pending.lock().unwrap().remove(&id) {
+            Some(tx) => {
+                let _ = tx.send(outcome);
+            }
+            None => log(&format!("ignoring response to unknown request id {id}")),
+        }
+    }
+
+    /// Fail every outstanding request (the connection is gone).
+    fn fail_all(&self) {
+        self.pending.lock().unwrap().clear();
+    }
+}
+
+/// Write a runtime diagnostic to stderr, which the bridge keeps in the
+/// extension's log file.
+pub(crate) fn log(message: &str) {
+    eprintln!("[pi-ext] {message}");
+}
+
+/// Serves one connection.
+pub(crate) struct Dispatcher {
+    registry: Arc<Registry>,
+    peer: Arc<Peer>,
+    session: OnceLock<Arc<Session>>,
+    calls: Mutex<HashMap<u64, CancellationToken>>,
+    /// Fired by `shutdown`; the serve loop stops reading.
+    shutdown: CancellationToken,
+    grace: Duration,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct InitializeParams {
+    protocol: u32,
+    #[serde(default)]
+    mode: Option<Mode>,
+    #[serde(default)]
+    has_ui: Option<bool>,
+    #[serde(default)]
+    cwd: Option<std::path::PathBuf>,
+    #[serde(default)]
+    pi: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolCallParams {
+    tool: String,
+    #[serde(default)]
+    tool_call_id: String,
+    #[serde(default)]
+    args: Value,
+}
+
+#[derive(Deserialize)]
+struct CancelParams {
+    id: u64,
+}
+
+/// Default time a cancelled tool gets to stop by itself before its task is aborted.
+const DEFAULT_CANCEL_GRACE: Duration = Duration::from_millis(2000);
+
+impl Dispatcher {
+    pub(crate) fn new(registry: Arc<Registry>, out: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Self> {
+        let grace = std::env::var("PI_EXT_CANCEL_GRACE_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(Duration::from_millis)
+            .unwrap_or(DEFAULT_CANCEL_GRACE);
+        Arc::new(Self {
+            registry,
+            peer: Arc::new(Peer::new(out)),
+            session: OnceLock::new(),
+            calls: Mutex::new(HashMap::new()),
+            shutdown: CancellationToken::new(),
+            grace,
+        })
+    }
+
+    fn session(&self) -> Arc<Session> {
+        self.session
+            .get_or_init(|| Arc::new(Session::default()))
+            .clone()
+    }
+
+    /// Read lines until EOF or `shutdown`, then cancel what is still running.
+    pub(crate) async fn serve(self: &Arc<Self>, mut lines: mpsc::Receiver<Vec<u8>>) {
+        loop {
+            tokio::select! {
+                line = lines.recv() => match line {
+                    Some(line) => self.handle_line(&line),
+                    None => break,
+                },
+                _ = self.shutdown.cancelled() => break,
+            }
+        }
+        self.peer.fail_all();
+        // Let calls already running finish (their answers may still be read),
+        // but not longer than the cancellation grace period.
+        let deadline = tokio::time::Instant::now() + self.grace;
+        while !self.calls.lock().unwrap().is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let tokens: Vec<_> = self.calls.lock().unwrap().values().cloned().collect();
+        for t in tokens {
+            t.cancel();
+        }
+    }
+
+    /// Handle one protocol line. Never panics on bad input: malformed lines
+    /// are logged and, when they carry an id, answered with an error.
+    pub(crate) fn handle_line(self: &Arc<Self>, line: &[u8]) {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let msg = match Incoming::parse(line) {
+            Ok(m) => m,
+            Err(e) => {
+                log(&format!(
+                    "{}: {}",
+                    e.message,
+                    String::from_utf8_lossy(&line[..line.len().min(200)])
+                ));
+                self.peer.send(response_line(None, &Err(e)));
+                return;
+            }
+        };
+        match msg.classify() {
+            Ok(Classified::Request { id, method, params }) => self.on_request(id, &method, params),
+            Ok(Classified::Notification { method, params }) => {
+                self.on_notification(&method, params)
+            }
+            Ok(Classified::Response { id, outcome }) => self.peer.complete(id, outcome),
+            Err((id, e)) => {
+                log(&e.message);
+                self.peer.send(response_line(id, &Err(e)));
+            }
+        }
+    }
+
+    fn respond(&self, id: u64, outcome: Result<Value, RpcError>) {
+        self.peer.send(response_line(Some(id), &outcome));
+    }
+
+    fn on_request(self: &Arc<Self>, id: u64, method: &str, params: Value) {
+        match method {
+            "initialize" => {
+                let outcome = self.initialize(params);
+                self.respond(id, outcome);
+            }
+            "tool/call" => match serde_json::from_value::<ToolCallParams>(params) {
+                Ok(p) => self.start_tool_call(id, p),
+                Err(e) => self.respond(
+                    id,
+                    Err(RpcError::new(
+                        codes::INVALID_PARAMS,
+                        format!("bad tool/call params: {e}"),
+                    )),
+                ),
+            },
+            other => self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!("unknown method `{other}`"),
+                )),
+            ),
+        }
+    }
+
+    fn on_notification(&self, method: &str, params: Value) {
+        match method {
+            "cancel" => match serde_json::from_value::<CancelParams>(params) {
+                Ok(CancelParams { id }) => {
+                    if let Some(token) = self.calls.lock().unwrap().get(&id) {
+                        token.cancel();
+                    }
+                }
+                Err(e) => log(&format!("bad cancel params: {e}")),
+            },
+            "shutdown" => self.shutdown.cancel(),
+            other => log(&format!("ignoring unknown notification `{other}`")),
+        }
+    }
+
+    fn initialize(&self, params: Value) -> Result<Value, RpcError> {
+        let p: InitializeParams = serde_json::from_value(params).map_err(|e| {
+            RpcError::new(codes::INVALID_PARAMS, format!("bad initialize params: {e}"))
+        })?;
+        if p.protocol != PROTOCOL_VERSION {
+            return Err(RpcError::new(
+                codes::VERSION_MISMATCH,
+                format!(
+                    "protocol version mismatch: the pi bridge speaks {}, extension `{}` (pi-ext {}) speaks {}. \
+                     Rebuild the extension and run `<binary> install` again so the bridge and the binary match.",
+                    p.protocol, self.registry.name, SDK_VERSION, PROTOCOL_VERSION
+                ),
+            ));
+        }
+        let mode = p.mode.unwrap_or_default();
+        let session = Session {
+            mode,
+            has_ui: p.has_ui.unwrap_or_else(|| mode.has_ui()),
+            cwd: p
+                .cwd
+                .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+            pi_version: p.pi.unwrap_or_default(),
+        };
+        if self.session.set(Arc::new(session)).is_err() {
+            log("initialize received twice; keeping the first session");
+        }
+        for problem in &self.registry.problems {
+            log(problem);
+        }
+        Ok(json!({
+            "protocol": PROTOCOL_VERSION,
+            "sdk": SDK_VERSION,
+            "manifest": self.registry.manifest(),
+        }))
+    }
+
+    fn start_tool_call(self: &Arc<Self>, id: u64, p: ToolCallParams) {
+        let Some(tool) = self.registry.tools.get(&p.tool) else {
+            self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::UNKNOWN_TOOL,
+                    format!(
+                        "extension `{}` has no tool `{}`",
+                        self.registry.name, p.tool
+                    ),
+                )),
+            );
+            return;
+        };
+        let token = CancellationToken::new();
+        self.calls.lock().unwrap().insert(id, token.clone());
+        let ctx = Ctx::new(
+            self.session(),
+            self.peer.clone(),
+            Some(CallInfo {
+                tool_call_id: p.tool_call_id,
+                tool_name: p.tool.clone(),
+            }),
+            token.clone(),
+        );
+        // The handler runs in its own task so that a panic is caught by
+        // tokio (`JoinError::is_panic`) and the task can be aborted.
+        let task = tokio::spawn((tool.handler)(ctx, p.args));
+        let this = self.clone();
+        let name = p.tool;
+        tokio::spawn(async move {
+            let outcome = supervise(task, &token, this.grace, &name).await;
+            this.calls.lock().unwrap().remove(&id);
+            this.respond(
+                id,
+                outcome.map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
+            );
+        });
+    }
+}
+
+/// Wait for a handler task; turn panics into error results and enforce
+/// cancellation (grace period, then abort).
+async fn supervise(
+    mut task: tokio::task::JoinHandle<ToolOutcome>,
+    token: &CancellationToken,
+    grace: Duration,
+    name: &str,
+) -> Result<ToolOutcome, RpcError> {
+    let joined = tokio::select! {
+        joined = &mut task => joined,
+        _ = token.cancelled() => match tokio::time::timeout(grace, &mut task).await {
+            Ok(joined) => joined,
+            Err(_) => {
+                task.abort();
+                log(&format!("tool `{name}` ignored cancellation for {grace:?}; aborted it"));
+                return Err(RpcError::new(codes::CANCELLED, format!("tool `{name}` was cancelled")));
+            }
+        },
+    };
+    match joined {
+        Ok(outcome) => Ok(outcome),
+        Err(e) if e.is_panic() => {
+            let payload = e.into_panic();
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".to_string());
+            Ok(ToolOutcome::error(format!("tool `{name}` panicked: {msg}")))
+        }
+        Err(_) => Err(RpcError::new(
+            codes::CANCELLED,
+            format!("tool `{name}` was cancelled"),
+        )),
+    }
+}

@@ -1,0 +1,229 @@
+//! # pi-ext: pi extensions in Rust
+//!
+//! Write tools for the [pi coding agent](https://www.npmjs.com/package/@mariozechner/pi-coding-agent)
+//! as plain Rust functions. The `#[tool]` macro derives the parameter schema
+//! from the signature, and the runtime serves the tools to pi through a small
+//! JavaScript bridge that `<your-binary> install` puts where pi finds it.
+//!
+//! ```no_run
+//! use pi_ext::prelude::*;
+//!
+//! /// Greet someone by name.
+//! #[tool(label = "Greet")]
+//! async fn greet(ctx: &Ctx, name: String) -> Result<String, ToolError> {
+//!     if name.trim().is_empty() {
+//!         return Err(ToolError::new("name must not be empty"));
+//!     }
+//!     Ok(format!("Hello, {name}! (from {})", ctx.cwd().display()))
+//! }
+//!
+//! #[extension(name = "hello", description = "Says hello")]
+//! struct Hello;
+//!
+//! pi_ext::main!();
+//! ```
+//!
+//! `cargo build`, `target/debug/hello install`, start `pi`: the model can
+//! call `greet`.
+//!
+//! ## How it fits together
+//!
+//! - pi loads the bridge (`bridge/index.js`, embedded in this crate and
+//!   written out by `install`). The bridge spawns the binary, handshakes,
+//!   registers the tools the binary declares, and forwards calls.
+//! - The binary serves newline-delimited JSON on stdin/stdout
+//!   ([`protocol`]). Its real stdout is taken over before any user code runs,
+//!   so a stray `println!` goes to the log, not into the protocol.
+//! - Every call runs in its own tokio task; a panic becomes an error result
+//!   and the process keeps serving.
+//!
+//! ## Tools
+//!
+//! `#[tool]` goes on an `async fn` (or a plain `fn`). Its doc comment is the
+//! description the model reads (required). Arguments are either
+//!
+//! - plain arguments, each `Deserialize + JsonSchema` (the macro builds the
+//!   parameter struct; `Option<T>` arguments are optional), or
+//! - one [`Params<T>`] with a struct of your own,
+//!
+//! plus, anywhere in the list, `ctx: &Ctx` (or `Ctx`) for the call's context.
+//! Attribute keys: `name`, `label`, `description`, `prompt_snippet`,
+//! `prompt_guidelines = ["…", …]`. On plain arguments, `#[arg(description = "…")]`
+//! documents the argument for the model.
+//!
+//! It returns `T` or `Result<T, E>` where `T` is text (`String`, `&'static str`),
+//! a [`ToolResult`] (content blocks and `details`), [`Content`],
+//! `Vec<Content>` or `()`, and `E` is anything `Display`: [`ToolError`],
+//! `anyhow::Error`, `std::io::Error`, `String`… An `Err` reaches the model
+//! as an error result with the error's message.
+//!
+//! Schemas are made portable for pi's validator and strict LLM providers by
+//! [`schema`]: no `$ref`, no `null` types, unit enums as string enums, no
+//! unknown `format`s.
+//!
+//! ## The binary
+//!
+//! [`main!`] generates `main`. See [`cli`] for the command line:
+//! serve (no arguments), `--pi-manifest`, `install [--project]`, `--help`.
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod cli;
+pub mod context;
+mod dispatch;
+pub mod install;
+pub mod protocol;
+pub mod schema;
+pub mod testing;
+pub mod tool;
+mod transport;
+
+pub use api::{Manifest, Registry, ToolBuilder, ToolDef, ToolManifest};
+pub use context::{Ctx, Mode};
+pub use tool::{
+    Content, IntoToolOutput, IntoToolReturn, Params, ToolError, ToolOutcome, ToolResult,
+};
+
+/// Declare the extension: its name, version and description.
+///
+/// ```
+/// #[pi_ext::extension(name = "hello", description = "Says hello")]
+/// struct Hello;
+/// # fn main() {}
+/// ```
+///
+/// Keys: `name` (defaults to the crate name; must be a valid directory
+/// name), `version` (defaults to the crate version), `description`
+/// (defaults to the type's doc comment).
+pub use pi_ext_macros::extension;
+
+/// Turn a function into a pi tool. See the [crate docs](crate#tools).
+///
+/// ```
+/// use pi_ext::prelude::*;
+///
+/// /// Repeat a word.
+/// #[tool(label = "Repeat", prompt_snippet = "repeat: say a word several times")]
+/// fn repeat(word: String, #[arg(description = "How often (default 2)")] times: Option<u32>) -> String {
+///     vec![word; times.unwrap_or(2) as usize].join(" ")
+/// }
+/// # fn main() {}
+/// ```
+pub use pi_ext_macros::tool;
+
+/// The schemars version pi-ext's derive support is built on. Derive through
+/// it (`#[schemars(crate = "pi_ext::schemars")]`) to avoid a version skew.
+pub use schemars;
+
+/// The serde_json version used for `details` and arguments.
+pub use serde_json;
+
+/// Everything an extension usually needs.
+pub mod prelude {
+    pub use crate::{extension, tool, Content, Ctx, Mode, Params, ToolError, ToolResult};
+}
+
+/// Generate `fn main` for an extension binary.
+///
+/// ```no_run
+/// pi_ext::main!();
+/// ```
+///
+/// The binary then serves the protocol when run without arguments, prints
+/// its manifest with `--pi-manifest`, and installs itself with `install`.
+#[macro_export]
+macro_rules! main {
+    () => {
+        fn main() -> ::std::process::ExitCode {
+            $crate::__private::run_main($crate::__private::BinInfo {
+                package: ::core::env!("CARGO_PKG_NAME"),
+                version: ::core::env!("CARGO_PKG_VERSION"),
+                description: ::core::env!("CARGO_PKG_DESCRIPTION"),
+                bin: ::core::env!("CARGO_BIN_NAME"),
+            })
+        }
+    };
+}
+
+/// Support for macro-generated code. Not a public API: it changes without
+/// notice.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::api::{BinInfo, ExtensionEntry, ToolEntry, ToolFuture};
+    pub use crate::cli::run_main;
+    pub use crate::schema::{portable_schema_for, SchemaError};
+    pub use inventory;
+    pub use schemars;
+    pub use serde;
+    pub use serde_json::Value;
+
+    use crate::context::Ctx;
+    use crate::tool::IntoToolReturn;
+    use std::future::Future;
+
+    /// Decode the arguments and run an async tool body.
+    pub fn call_async<P, F, Fut>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
+    where
+        P: serde::de::DeserializeOwned,
+        F: FnOnce(Ctx, P) -> Fut,
+        Fut: Future + Send + 'static,
+        Fut::Output: IntoToolReturn,
+    {
+        match crate::api::decode_args::<P>(tool, args) {
+            Ok(params) => {
+                let fut = body(ctx, params);
+                Box::pin(async move { fut.await.into_outcome() })
+            }
+            Err(outcome) => Box::pin(std::future::ready(outcome)),
+        }
+    }
+
+    /// Decode the arguments and run a synchronous tool body on the runtime's
+    /// blocking pool, so it cannot stall other calls.
+    pub fn call_sync<P, F, R>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
+    where
+        P: serde::de::DeserializeOwned + Send + 'static,
+        F: FnOnce(Ctx, P) -> R + Send + 'static,
+        R: IntoToolReturn + Send + 'static,
+    {
+        match crate::api::decode_args::<P>(tool, args) {
+            Ok(params) => Box::pin(async move {
+                match tokio::task::spawn_blocking(move || body(ctx, params).into_outcome()).await {
+                    Ok(outcome) => outcome,
+                    // Re-raise so the dispatcher reports it like any panic.
+                    Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                    Err(_) => {
+                        crate::tool::ToolOutcome::error(format!("tool `{tool}` was cancelled"))
+                    }
+                }
+            }),
+            Err(outcome) => Box::pin(std::future::ready(outcome)),
+        }
+    }
+
+    /// Compile-time check that an argument typed `Ctx` is pi-ext's.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not pi-ext's call context",
+        label = "expected `pi_ext::Ctx`",
+        note = "arguments whose type is named `Ctx` are treated as the call context; import `pi_ext::Ctx` (or rename your type)"
+    )]
+    pub trait IsCtx {}
+    impl IsCtx for Ctx {}
+    /// Used by generated code to check [`IsCtx`].
+    pub fn assert_ctx<T: IsCtx + ?Sized>() {}
+
+    /// Compile-time check on a `Params<T>` argument.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be used as tool parameters",
+        label = "needs `serde::Deserialize` and `schemars::JsonSchema`",
+        note = "derive both on the struct: `#[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]` with `#[schemars(crate = \"pi_ext::schemars\")]`",
+        note = "if it does derive `JsonSchema`, check that it is the schemars version pi-ext re-exports (`pi_ext::schemars`)"
+    )]
+    pub trait ToolParams: serde::de::DeserializeOwned + schemars::JsonSchema {}
+    impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> ToolParams for T {}
+    /// Used by generated code to check [`ToolParams`].
+    pub fn assert_params<T: ToolParams>() {}
+
+    /// Compile-time check on a tool's return type.
+    pub fn assert_return<T: IntoToolReturn>() {}
+}

@@ -1,0 +1,175 @@
+//! Test your tools without pi: an in-process host that speaks the real
+//! protocol to the real dispatcher.
+//!
+//! ```
+//! use pi_ext::prelude::*;
+//!
+//! /// Add two numbers.
+//! #[tool]
+//! async fn add(a: i64, b: i64) -> String {
+//!     (a + b).to_string()
+//! }
+//!
+//! # fn main() {
+//! let host = pi_ext::testing::TestHost::new();
+//! let out = host.call("add", serde_json::json!({ "a": 2, "b": 3 }));
+//! assert_eq!(out.text(), "5");
+//! assert!(!out.is_error);
+//! // Every schema of this binary is portable:
+//! assert!(pi_ext::testing::manifest_problems().is_empty());
+//! # }
+//! ```
+//!
+//! End-to-end behaviour inside the real pi is covered by the repository's
+//! `tests/` crate; this host is for fast unit tests of your own tools.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use crate::api::{Manifest, Registry};
+use crate::dispatch::Dispatcher;
+use crate::protocol::{request_line, Classified, Incoming, RpcError};
+use crate::schema::lint;
+use crate::tool::ToolOutcome;
+
+/// An in-process pi stand-in, serving this binary's registered tools.
+pub struct TestHost {
+    runtime: tokio::runtime::Runtime,
+    dispatcher: Arc<Dispatcher>,
+    out: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
+    next_id: AtomicU64,
+    manifest: Manifest,
+}
+
+impl Default for TestHost {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TestHost {
+    /// A host for every `#[tool]` linked into this binary, handshaken in
+    /// RPC mode.
+    pub fn new() -> Self {
+        Self::with_registry(Registry::from_inventory(None))
+    }
+
+    /// A host for a hand-built registry.
+    pub fn with_registry(registry: Registry) -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("building the test runtime");
+        let (tx, rx) = mpsc::unbounded_channel();
+        let dispatcher = {
+            let _guard = runtime.enter();
+            Dispatcher::new(Arc::new(registry), tx)
+        };
+        let mut host = Self {
+            runtime,
+            dispatcher,
+            out: Mutex::new(rx),
+            next_id: AtomicU64::new(1),
+            manifest: Manifest {
+                name: String::new(),
+                version: String::new(),
+                description: String::new(),
+                protocol: 0,
+                sdk: String::new(),
+                tools: Vec::new(),
+                problems: Vec::new(),
+            },
+        };
+        let init = host
+            .request(
+                "initialize",
+                json!({"protocol": crate::protocol::PROTOCOL_VERSION, "mode": "rpc", "hasUI": true}),
+            )
+            .expect("handshake with the in-process dispatcher");
+        host.manifest = serde_json::from_value(init["manifest"].clone()).expect("manifest shape");
+        host
+    }
+
+    /// The manifest the handshake returned.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// Send a raw request and wait (up to 30 s) for its answer.
+    pub fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.send_line(&request_line(id, method, &params));
+        self.wait_response(id)
+    }
+
+    /// Feed one raw line (with or without `\n`) to the dispatcher, e.g. a
+    /// malformed one.
+    pub fn send_line(&self, line: &[u8]) {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let _guard = self.runtime.enter();
+        self.dispatcher.handle_line(line);
+    }
+
+    /// The next message the extension sent, if any arrives within `timeout`.
+    pub fn next_message(&self, timeout: Duration) -> Option<Value> {
+        let mut out = self.out.lock().unwrap();
+        self.runtime
+            .block_on(async {
+                tokio::time::timeout(timeout, out.recv())
+                    .await
+                    .ok()
+                    .flatten()
+            })
+            .map(|line| serde_json::from_slice(&line).expect("the extension sent invalid JSON"))
+    }
+
+    fn wait_response(&self, id: u64) -> Result<Value, RpcError> {
+        loop {
+            let msg = self
+                .next_message(Duration::from_secs(30))
+                .unwrap_or_else(|| panic!("no answer to request {id} within 30 s"));
+            let line = serde_json::to_vec(&msg).unwrap();
+            if let Ok(Classified::Response { id: got, outcome }) =
+                Incoming::parse(&line).and_then(|m| m.classify().map_err(|(_, e)| e))
+            {
+                if got == id {
+                    return outcome;
+                }
+            }
+        }
+    }
+
+    /// Call a tool as pi would, and return its outcome. Protocol-level
+    /// failures (unknown tool) come back as error outcomes too.
+    pub fn call(&self, tool: &str, args: Value) -> ToolOutcome {
+        match self.request(
+            "tool/call",
+            json!({"tool": tool, "toolCallId": format!("test-{tool}"), "args": args}),
+        ) {
+            Ok(v) => serde_json::from_value(v).expect("tool outcome shape"),
+            Err(e) => ToolOutcome::error(e.message),
+        }
+    }
+}
+
+/// Problems with this binary's registrations: registration errors plus any
+/// tool schema that is not portable (see [`crate::schema::lint`]). Put
+/// `assert!(manifest_problems().is_empty())` in a test.
+pub fn manifest_problems() -> Vec<String> {
+    let reg = Registry::from_inventory(None);
+    let mut problems = reg.problems.clone();
+    for tool in reg.manifest().tools {
+        for p in lint(&tool.parameters) {
+            problems.push(format!("tool `{}`: {p}", tool.name));
+        }
+        if tool.description.trim().is_empty() {
+            problems.push(format!("tool `{}` has no description", tool.name));
+        }
+    }
+    problems
+}
