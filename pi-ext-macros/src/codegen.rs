@@ -81,7 +81,9 @@ pub fn tool(model: &ToolModel) -> TokenStream {
 
     let ret = model.return_type();
     let ret_check = quote_spanned!(model.return_span()=> #private::assert_return::<#ret>(););
-    let sig_span = func.sig.span();
+    // Errors about the body's future (wrong return type, not `Send`) point
+    // at the user's return type.
+    let sig_span = model.return_span();
     let body = if model.is_async() {
         quote_spanned! {sig_span=>
             #private::call_async::<#params_ty, _, _>(#name, __ctx, __args, |__ctx, __params: #params_ty| async move {

@@ -17,15 +17,16 @@ use quote::ToTokens;
 /// Turn a function into a pi tool. Documented in `pi_ext::tool`.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let func = match syn::parse::<syn::ItemFn>(item.clone()) {
-        Ok(f) => f,
-        Err(_) => {
+    let func = match syn::parse::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Fn(f)) => f,
+        Ok(other) => {
             let err = syn::Error::new(
-                first_token_span(&item),
+                model::item_span(&other),
                 "`#[tool]` goes on a function: `async fn name(args…) -> Result<String, ToolError>`",
             );
             return with_errors(item.into(), err);
         }
+        Err(e) => return with_errors(item.into(), e),
     };
     match model::ToolModel::build(attr.into(), func) {
         (_, Ok(model)) => codegen::tool(&model).into(),
@@ -49,12 +50,4 @@ pub fn extension(attr: TokenStream, item: TokenStream) -> TokenStream {
 fn with_errors(item: proc_macro2::TokenStream, err: syn::Error) -> TokenStream {
     let errors = err.to_compile_error();
     quote::quote!(#item #errors).into()
-}
-
-fn first_token_span(item: &TokenStream) -> proc_macro2::Span {
-    proc_macro2::TokenStream::from(item.clone())
-        .into_iter()
-        .next()
-        .map(|t| t.span())
-        .unwrap_or_else(proc_macro2::Span::call_site)
 }

@@ -418,8 +418,13 @@ impl ExtensionModel {
     }
 }
 
-fn item_span(item: &syn::Item) -> Span {
+/// The span that names an item (its identifier), for "wrong kind of item" errors.
+pub fn item_span(item: &syn::Item) -> Span {
     match item {
+        syn::Item::Struct(s) => s.ident.span(),
+        syn::Item::Enum(e) => e.ident.span(),
+        syn::Item::Const(c) => c.ident.span(),
+        syn::Item::Static(s) => s.ident.span(),
         syn::Item::Fn(f) => f.sig.ident.span(),
         syn::Item::Impl(i) => i.impl_token.span,
         syn::Item::Mod(m) => m.ident.span(),

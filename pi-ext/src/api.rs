@@ -393,7 +393,7 @@ mod tests {
     use super::*;
     use crate::tool::ToolError;
 
-    #[derive(serde::Deserialize, JsonSchema)]
+    #[derive(Debug, serde::Deserialize, JsonSchema)]
     struct Args {
         n: u8,
     }

@@ -72,7 +72,13 @@ pub fn portable_schema_for<T: JsonSchema + ?Sized>() -> Result<Value, SchemaErro
 /// portable subset.
 pub fn make_portable(mut schema: Value) -> Result<Value, SchemaError> {
     let defs = take_definitions(&mut schema);
-    let mut stack = Vec::new();
+    // The root's name, for a `"$ref": "#"` (a type containing itself).
+    let root_name = schema
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or("the parameter type")
+        .to_string();
+    let mut stack = vec![root_name];
     let mut root = normalize(schema, &defs, &mut stack)?;
     if let Value::Object(map) = &mut root {
         map.remove("title");
@@ -128,6 +134,9 @@ fn normalize(
 
     // Inline `$ref`, keeping sibling keywords such as `description`.
     if let Some(Value::String(reference)) = map.remove("$ref") {
+        if reference == "#" {
+            return Err(SchemaError::Recursive(stack[0].clone()));
+        }
         let name = ref_name(&reference).to_string();
         if stack.contains(&name) {
             return Err(SchemaError::Recursive(name));
@@ -199,6 +208,11 @@ fn normalize(
     }
     if let Some(Value::String(format)) = map.get("format") {
         if !PORTABLE_FORMATS.contains(&format.as_str()) {
+            // Keep what an integer format said as bounds the validator checks.
+            if let Some((min, max)) = integer_format_bounds(format) {
+                map.entry("minimum").or_insert(min.into());
+                map.entry("maximum").or_insert(max.into());
+            }
             map.remove("format");
         }
     }
@@ -208,6 +222,20 @@ fn normalize(
         map.remove("default");
     }
     Ok(Value::Object(map))
+}
+
+/// Bounds of schemars' fixed-width integer formats (64-bit ones exceed
+/// JavaScript's exact integers, so they get none).
+fn integer_format_bounds(format: &str) -> Option<(i64, i64)> {
+    Some(match format {
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        _ => return None,
+    })
 }
 
 fn json_type_of(v: &Value) -> Option<&'static str> {
@@ -454,6 +482,7 @@ mod tests {
             .unwrap()
             .contains("`fast`: Hurry."));
         assert_eq!(s["properties"]["days"]["minimum"], 0);
+        assert_eq!(s["properties"]["days"]["maximum"], u32::MAX);
         assert!(s["properties"]["days"].get("format").is_none());
         assert_eq!(s["properties"]["when"]["format"], "date");
     }
@@ -497,6 +526,6 @@ mod tests {
             }
         });
         let problems = lint(&bad);
-        assert_eq!(problems.len(), 7, "{problems:#?}");
+        assert_eq!(problems.len(), 8, "{problems:#?}");
     }
 }

@@ -1,0 +1,6 @@
+use pi_ext::prelude::*;
+
+#[extension(name = "hello")]
+fn hello() {}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use pi_ext::prelude::*;
+
+#[derive(serde::Deserialize)]
+struct Args {
+    query: String,
+}
+
+/// Search.
+#[tool]
+async fn search(Params(args): Params<Args>) -> String {
+    args.query
+}
+
+fn main() {}

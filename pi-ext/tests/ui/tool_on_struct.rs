@@ -1,0 +1,7 @@
+use pi_ext::prelude::*;
+
+/// Not a function.
+#[tool]
+struct Greet;
+
+fn main() {}
