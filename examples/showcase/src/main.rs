@@ -1,0 +1,98 @@
+//! A tour of what a pi-ext tool can be. The end-to-end tests run these
+//! inside the real pi.
+use pi_ext::prelude::*;
+use pi_ext::schemars;
+use serde::Deserialize;
+
+/// Where a parcel goes.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(crate = "pi_ext::schemars")]
+struct Address {
+    /// Street and number.
+    street: String,
+    /// City name.
+    city: String,
+}
+
+/// How fast to ship.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(crate = "pi_ext::schemars")]
+#[serde(rename_all = "lowercase")]
+enum Speed {
+    /// Cheapest, about a week.
+    Economy,
+    /// Next day.
+    Express,
+}
+
+/// A shipping order.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(crate = "pi_ext::schemars")]
+struct Order {
+    /// Destination.
+    to: Address,
+    /// Shipping speed.
+    speed: Speed,
+    /// Number of parcels (1 or more).
+    parcels: u32,
+    /// Item names.
+    items: Vec<String>,
+    /// Note for the courier.
+    note: Option<String>,
+}
+
+/// Plan a shipment and report what was understood.
+#[tool(label = "Ship")]
+async fn ship(Params(order): Params<Order>) -> ToolResult {
+    let text = format!(
+        "shipping {} parcel(s) of [{}] to {}, {} by {:?}{}",
+        order.parcels,
+        order.items.join(", "),
+        order.to.street,
+        order.to.city,
+        order.speed,
+        order.note.map(|n| format!(" (note: {n})")).unwrap_or_default()
+    );
+    ToolResult::text(text).with_details(pi_ext::serde_json::json!({ "parcels": order.parcels }))
+}
+
+/// Divide two numbers; fails on division by zero.
+#[tool]
+async fn divide(a: f64, b: f64) -> Result<String, ToolError> {
+    if b == 0.0 {
+        return Err(ToolError::new("cannot divide by zero"));
+    }
+    Ok(format!("{}", a / b))
+}
+
+/// Read a file relative to pi's working directory (errors are `std::io::Error`).
+#[tool]
+async fn read_text(ctx: &Ctx, path: String) -> anyhow::Result<String> {
+    let full = ctx.cwd().join(&path);
+    let text = std::fs::read_to_string(&full)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", full.display()))?;
+    Ok(text)
+}
+
+/// A tool with a bug: it panics.
+#[tool]
+async fn buggy(input: String) -> String {
+    let n: usize = input.len();
+    if n > 0 {
+        panic!("buggy tool crashed on {input:?}");
+    }
+    "never".into()
+}
+
+/// Prints to stdout (as careless code and dependencies do), then answers.
+#[tool]
+fn noisy(word: String) -> String {
+    println!("noisy: a stray println that must not reach the protocol: {word}");
+    print!("{{\"id\":1,\"result\":\"fake protocol line\"}}\n");
+    format!("still fine: {word}")
+}
+
+#[extension(name = "showcase")]
+struct Showcase;
+
+pi_ext::main!();

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The main job: build the `hello` example extension, install it into an
+# isolated pi agent directory, start the real pi and let the model call the
+# Rust tool. Without PI_EXT_DEMO_REAL=1 a scripted model on 127.0.0.1 stands
+# in for the LLM, so no API key and no network are needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -f node_modules/@mariozechner/pi-coding-agent/package.json ]; then
+  echo "==> installing the pinned pi (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+cargo build --locked -q -p hello
+exec cargo run --locked -q -p pi-ext-e2e --bin demo -- "$@"
