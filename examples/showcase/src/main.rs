@@ -92,6 +92,22 @@ fn noisy(word: String) -> String {
     format!("still fine: {word}")
 }
 
+/// Record that it ran: writes `<cwd>/marks/<label>` containing `n`.
+#[tool]
+async fn mark(ctx: &Ctx, label: String, n: u32) -> anyhow::Result<String> {
+    let dir = ctx.cwd().join("marks");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join(&label), n.to_string())?;
+    Ok(format!("marked {label}={n}"))
+}
+
+/// Kill the extension process (to show that pi survives and the next call
+/// gets a fresh process).
+#[tool]
+fn crash(code: i32) -> String {
+    std::process::exit(code)
+}
+
 #[extension(name = "showcase")]
 struct Showcase;
 

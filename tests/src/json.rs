@@ -1,0 +1,135 @@
+//! Helpers for picking apart recorded LLM requests and pi's RPC events.
+//!
+//! Requests are the JSON bodies pi sends to `/v1/chat/completions` (see
+//! [`crate::ScriptedModel::requests`]); events are pi's stdout messages (see
+//! [`crate::PiRpc::events`]).
+
+use serde_json::Value;
+
+/// The text of a chat message's `content`: a string as is, or the `text` parts of a content
+/// array joined with `\n`. Empty if there is no content.
+pub fn content_text(message: &Value) -> String {
+    match &message["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// The `messages` array of a chat-completions request (empty if missing).
+pub fn messages(request: &Value) -> Vec<Value> {
+    request["messages"].as_array().cloned().unwrap_or_default()
+}
+
+/// `(tool_call_id, text)` of every `role:"tool"` message in a request, in order.
+///
+/// This is all the LLM sees of a tool result (`isError` is not transmitted).
+pub fn tool_results(request: &Value) -> Vec<(String, String)> {
+    messages(request)
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| {
+            (
+                m["tool_call_id"].as_str().unwrap_or_default().to_owned(),
+                content_text(m),
+            )
+        })
+        .collect()
+}
+
+/// The text of the tool result for `tool_call_id` in a request, if present.
+pub fn tool_result(request: &Value, tool_call_id: &str) -> Option<String> {
+    tool_results(request)
+        .into_iter()
+        .find(|(id, _)| id == tool_call_id)
+        .map(|(_, text)| text)
+}
+
+/// The names of the tools offered to the LLM in a request (`tools[].function.name`).
+pub fn tool_names(request: &Value) -> Vec<String> {
+    request["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["function"]["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The `tools[]` entry (`{type:"function", function:{name, description, parameters}}`) for
+/// `name` in a request.
+pub fn tool_definition(request: &Value, name: &str) -> Option<Value> {
+    request["tools"]
+        .as_array()?
+        .iter()
+        .find(|t| t["function"]["name"] == name)
+        .cloned()
+}
+
+/// The system prompt of a request (the first `role:"system"` message), if any.
+pub fn system_prompt(request: &Value) -> Option<String> {
+    messages(request)
+        .iter()
+        .find(|m| m["role"] == "system")
+        .map(content_text)
+}
+
+/// The text of the last `role:"user"` message in a request, if any.
+pub fn last_user_text(request: &Value) -> Option<String> {
+    messages(request)
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .map(content_text)
+}
+
+/// The events of a given `type` (e.g. `"tool_execution_end"`).
+pub fn of_type<'a>(events: &'a [Value], event_type: &str) -> Vec<&'a Value> {
+    events.iter().filter(|e| e["type"] == event_type).collect()
+}
+
+/// The `extension_ui_request`s with a given `method` (e.g. `"notify"`, `"confirm"`).
+pub fn ui_requests<'a>(events: &'a [Value], method: &str) -> Vec<&'a Value> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "extension_ui_request" && e["method"] == method)
+        .collect()
+}
+
+/// The final assistant messages (`message_end` with `message.role:"assistant"`).
+pub fn assistant_messages(events: &[Value]) -> Vec<&Value> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "message_end" && e["message"]["role"] == "assistant")
+        .map(|e| &e["message"])
+        .collect()
+}
+
+/// The text of an assistant message from an event (its `text` content blocks, joined).
+pub fn assistant_text(message: &Value) -> String {
+    message["content"]
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter(|b| b["type"] == "text")
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("")
+        })
+        .unwrap_or_default()
+}
+
+/// The text of the last assistant message among `events` (empty if none).
+pub fn final_assistant_text(events: &[Value]) -> String {
+    assistant_messages(events)
+        .last()
+        .map(|m| assistant_text(m))
+        .unwrap_or_default()
+}

@@ -1,0 +1,80 @@
+//! End-to-end test harness for pi-ext.
+//!
+//! Drives the real, pinned pi (`@mariozechner/pi-coding-agent` 0.73.1, installed from the
+//! repository's `package.json`/`package-lock.json` into `<repo>/node_modules`) in RPC mode
+//! (`pi --mode rpc`) or print mode (`pi -p`) against a [`ScriptedModel`]: an OpenAI-compatible
+//! `/v1/chat/completions` server on 127.0.0.1 that streams pre-scripted replies and records
+//! every request pi sends it.
+//!
+//! Everything runs in an isolated temporary world ([`PiEnv`]): its own `HOME`, its own
+//! `PI_CODING_AGENT_DIR` (with `models.json` and `settings.json`), and its own working
+//! directory. Nothing is ever written under the real `~/.pi`, and the only network traffic is
+//! to the loopback address.
+//!
+//! Every wait in this crate has a deadline. When a deadline passes (or pi exits early) the
+//! harness panics with a message that includes the most recent stdout and stderr lines of pi.
+//!
+//! ```no_run
+//! use pi_ext_e2e::{PiEnv, Reply, ScriptedModel};
+//! use serde_json::json;
+//!
+//! let model = ScriptedModel::start();
+//! model.push(Reply::tool("call_1", "echo", json!({"text": "hi"})));
+//! model.push(Reply::text("done"));
+//! let env = PiEnv::new(&model);
+//! let pi = env
+//!     .pi()
+//!     .no_extensions()
+//!     .extension(pi_ext_e2e::fixture("echo-ext.ts"))
+//!     .start();
+//! let events = pi.prompt("please echo hi");
+//! assert!(events.iter().any(|e| e["type"] == "tool_execution_end"));
+//! let second = &model.requests()[1];
+//! assert_eq!(pi_ext_e2e::json::tool_results(second)[0].1, "echo: hi");
+//! ```
+
+#![warn(missing_docs)]
+
+mod diag;
+mod env;
+mod install;
+pub mod json;
+mod model;
+mod print;
+mod rpc;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use env::PiEnv;
+pub use install::{pi_cli, PI_PACKAGE, PI_VERSION};
+pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};
+pub use print::PrintOutput;
+pub use rpc::{PiBuilder, PiRpc};
+
+/// Default deadline for waiting on pi to become ready (spawn until the `get_state` response).
+///
+/// Generous because a cold Node start on a loaded 2-core machine can take several seconds.
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Default deadline for a single RPC round trip or a whole prompt (`prompt` until `agent_end`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The repository root (the workspace directory that holds `package.json`).
+///
+/// Computed from this crate's `CARGO_MANIFEST_DIR` (`<repo>/tests`) at compile time.
+pub fn repo_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}
+
+/// Absolute path of a file in `<repo>/tests/fixtures/`.
+///
+/// Panics if the file does not exist, so a typo fails loudly instead of pi failing obscurely.
+pub fn fixture(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name);
+    assert!(path.is_file(), "fixture {} does not exist", path.display());
+    path
+}

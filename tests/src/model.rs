@@ -1,0 +1,598 @@
+//! A scripted, OpenAI-compatible chat-completions server on 127.0.0.1.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// The text answered when a request arrives while the reply queue is empty.
+pub const NO_SCRIPTED_REPLY: &str = "(no scripted reply)";
+
+/// Largest request head or body the server accepts (pi's requests are tens of KiB).
+const MAX_REQUEST: usize = 64 * 1024 * 1024;
+
+/// One tool call in a scripted [`Reply::ToolCalls`] answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    /// The tool call id (OpenAI `tool_calls[].id`), echoed back by pi as `tool_call_id`.
+    pub id: String,
+    /// The tool name the model "calls".
+    pub name: String,
+    /// The raw JSON text of the arguments, streamed verbatim. Usually built from a
+    /// [`serde_json::Value`] with [`ToolCall::new`]; use a struct literal to send malformed JSON.
+    pub arguments: String,
+}
+
+impl ToolCall {
+    /// A tool call whose arguments are the serialised `arguments` value.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.to_string(),
+        }
+    }
+}
+
+/// A scripted answer to one `POST /v1/chat/completions` request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// A plain text answer, streamed as a single content delta, `finish_reason:"stop"`.
+    Text(String),
+    /// One or more tool calls, streamed as OpenAI `tool_calls` deltas,
+    /// `finish_reason:"tool_calls"`.
+    ToolCalls(Vec<ToolCall>),
+    /// An HTTP error: status code and error message (sent as an OpenAI-style JSON error body,
+    /// `{"error":{"message":...}}`). pi reports it as e.g. `"500 boom"`.
+    Status(u16, String),
+    /// A text answer streamed as many content deltas, one SSE event each, in order.
+    TextDeltas(Vec<String>),
+}
+
+impl Reply {
+    /// [`Reply::Text`].
+    pub fn text(text: impl Into<String>) -> Self {
+        Reply::Text(text.into())
+    }
+
+    /// A [`Reply::ToolCalls`] with a single call whose arguments are the serialised `arguments`.
+    pub fn tool(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        Reply::ToolCalls(vec![ToolCall::new(id, name, arguments)])
+    }
+
+    /// [`Reply::ToolCalls`].
+    pub fn tools(calls: impl IntoIterator<Item = ToolCall>) -> Self {
+        Reply::ToolCalls(calls.into_iter().collect())
+    }
+
+    /// [`Reply::Status`].
+    pub fn status(code: u16, message: impl Into<String>) -> Self {
+        Reply::Status(code, message.into())
+    }
+
+    /// [`Reply::TextDeltas`].
+    pub fn deltas<S: Into<String>>(deltas: impl IntoIterator<Item = S>) -> Self {
+        Reply::TextDeltas(deltas.into_iter().map(Into::into).collect())
+    }
+}
+
+/// One request received by a [`ScriptedModel`] on its chat-completions endpoint.
+#[derive(Debug, Clone)]
+pub struct RecordedRequest {
+    /// HTTP method (`POST`).
+    pub method: String,
+    /// Request target, e.g. `/v1/chat/completions`.
+    pub path: String,
+    /// Request headers in arrival order, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body (a JSON string holding the raw text if the body was not valid JSON).
+    pub body: Value,
+    /// Zero-based index of the TCP connection the request arrived on (in accept order).
+    pub connection: usize,
+    /// The reply that was sent (the fallback text reply if the queue was empty).
+    pub reply: Reply,
+}
+
+impl RecordedRequest {
+    /// The value of the first header called `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Default)]
+struct ModelState {
+    queue: VecDeque<Reply>,
+    requests: Vec<RecordedRequest>,
+    connections: Vec<TcpStream>,
+    other_requests: Vec<String>,
+}
+
+struct ModelShared {
+    state: Mutex<ModelState>,
+    changed: Condvar,
+    stop: AtomicBool,
+    next_chunk_id: AtomicU64,
+}
+
+impl ModelShared {
+    fn lock(&self) -> MutexGuard<'_, ModelState> {
+        // A panicking connection thread must not take the whole harness down with it.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// An OpenAI-compatible `/v1/chat/completions` server with SSE streaming, on 127.0.0.1 at a
+/// random port, that answers each request with the next queued [`Reply`].
+///
+/// Replies are consumed FIFO, one per `POST .../chat/completions`. When the queue is empty the
+/// server answers with the text [`NO_SCRIPTED_REPLY`], so a missing script never hangs pi.
+/// Every request body is recorded. HTTP/1.1 keep-alive is supported (pi's HTTP client reuses
+/// connections), each connection is served by its own thread, and SSE bodies are sent with a
+/// `Content-Length`. Dropping the server closes the listener and all open connections.
+pub struct ScriptedModel {
+    shared: Arc<ModelShared>,
+    addr: SocketAddr,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl ScriptedModel {
+    /// Binds `127.0.0.1:0` and starts serving in a background thread.
+    pub fn start() -> ScriptedModel {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind scripted model on 127.0.0.1");
+        let addr = listener.local_addr().expect("scripted model local addr");
+        let shared = Arc::new(ModelShared {
+            state: Mutex::new(ModelState::default()),
+            changed: Condvar::new(),
+            stop: AtomicBool::new(false),
+            next_chunk_id: AtomicU64::new(1),
+        });
+        let accept_shared = Arc::clone(&shared);
+        let accept = std::thread::Builder::new()
+            .name(format!("scripted-model-{}", addr.port()))
+            .spawn(move || accept_loop(listener, accept_shared))
+            .expect("spawn scripted model thread");
+        ScriptedModel {
+            shared,
+            addr,
+            accept: Some(accept),
+        }
+    }
+
+    /// The socket address the server listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The OpenAI base URL to configure in pi, `http://127.0.0.1:PORT/v1`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// Queues `reply` as the answer to the next unanswered request.
+    pub fn push(&self, reply: Reply) {
+        self.shared.lock().queue.push_back(reply);
+    }
+
+    /// Queues several replies, in order.
+    pub fn push_all(&self, replies: impl IntoIterator<Item = Reply>) {
+        self.shared.lock().queue.extend(replies);
+    }
+
+    /// Number of queued replies not consumed yet.
+    pub fn pending(&self) -> usize {
+        self.shared.lock().queue.len()
+    }
+
+    /// The JSON bodies of all chat-completions requests received so far, in arrival order.
+    pub fn requests(&self) -> Vec<Value> {
+        self.shared
+            .lock()
+            .requests
+            .iter()
+            .map(|r| r.body.clone())
+            .collect()
+    }
+
+    /// All chat-completions requests received so far, with headers and connection info.
+    pub fn recorded(&self) -> Vec<RecordedRequest> {
+        self.shared.lock().requests.clone()
+    }
+
+    /// Number of chat-completions requests received so far.
+    pub fn request_count(&self) -> usize {
+        self.shared.lock().requests.len()
+    }
+
+    /// Number of TCP connections accepted so far.
+    pub fn connection_count(&self) -> usize {
+        self.shared.lock().connections.len()
+    }
+
+    /// Request lines of requests to any other endpoint (answered with 404), e.g. `GET /v1/models`.
+    pub fn other_requests(&self) -> Vec<String> {
+        self.shared.lock().other_requests.clone()
+    }
+
+    /// Waits until at least `n` chat-completions requests have arrived and returns all bodies.
+    ///
+    /// Panics after `timeout` with the number of requests seen so far.
+    #[track_caller]
+    pub fn wait_requests(&self, n: usize, timeout: Duration) -> Vec<Value> {
+        let deadline = Instant::now() + timeout;
+        let mut state = self.shared.lock();
+        loop {
+            if state.requests.len() >= n {
+                return state.requests.iter().map(|r| r.body.clone()).collect();
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                panic!(
+                    "scripted model: timed out after {timeout:?} waiting for {n} request(s); \
+                     got {} ({} reply/replies still queued)",
+                    state.requests.len(),
+                    state.queue.len()
+                );
+            }
+            state = self
+                .shared
+                .changed
+                .wait_timeout(state, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+impl Drop for ScriptedModel {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        for conn in self.shared.lock().connections.iter() {
+            let _ = conn.shutdown(Shutdown::Both);
+        }
+        if let Some(handle) = self.accept.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+impl std::fmt::Debug for ScriptedModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedModel")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
+}
+
+fn accept_loop(listener: TcpListener, shared: Arc<ModelShared>) {
+    for stream in listener.incoming() {
+        if shared.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let Ok(stream) = stream else { continue };
+        let index = {
+            let mut state = shared.lock();
+            match stream.try_clone() {
+                Ok(clone) => state.connections.push(clone),
+                Err(_) => continue,
+            }
+            state.connections.len() - 1
+        };
+        let conn_shared = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new()
+            .name(format!("scripted-model-conn-{index}"))
+            .spawn(move || {
+                // Errors just end the connection; pi sees a network error and reports it.
+                // Shut the socket down explicitly: a clone is kept in `connections`.
+                let shutdown = stream.try_clone();
+                let _ = serve_connection(stream, index, &conn_shared);
+                if let Ok(s) = shutdown {
+                    let _ = s.shutdown(Shutdown::Both);
+                }
+            });
+        if spawned.is_err() {
+            continue;
+        }
+    }
+}
+
+struct Request {
+    method: String,
+    path: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io::Result<()> {
+    let _ = stream.set_nodelay(true);
+    let mut writer = stream.try_clone()?;
+    let mut reader = BufReader::new(stream);
+    loop {
+        let Some(request) = read_request(&mut reader, &mut writer)? else {
+            return Ok(());
+        };
+        if shared.stop.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let close = request
+            .header("connection")
+            .is_some_and(|v| v.eq_ignore_ascii_case("close"));
+        let response = if request.method == "POST" && request.path.ends_with("/chat/completions") {
+            let body = serde_json::from_slice(&request.body).unwrap_or_else(|_| {
+                Value::String(String::from_utf8_lossy(&request.body).into_owned())
+            });
+            let model = body["model"].as_str().unwrap_or("fake-model").to_owned();
+            let reply = {
+                let mut state = shared.lock();
+                let reply = state
+                    .queue
+                    .pop_front()
+                    .unwrap_or_else(|| Reply::Text(NO_SCRIPTED_REPLY.to_owned()));
+                state.requests.push(RecordedRequest {
+                    method: request.method.clone(),
+                    path: request.path.clone(),
+                    headers: request.headers.clone(),
+                    body,
+                    connection: index,
+                    reply: reply.clone(),
+                });
+                reply
+            };
+            shared.changed.notify_all();
+            let chunk_id = shared.next_chunk_id.fetch_add(1, Ordering::Relaxed);
+            render_reply(&reply, &model, chunk_id)
+        } else {
+            shared
+                .lock()
+                .other_requests
+                .push(format!("{} {}", request.method, request.path));
+            http_response(
+                404,
+                "application/json",
+                json!({"error": {"message": "not found", "type": "invalid_request_error"}})
+                    .to_string()
+                    .as_bytes(),
+            )
+        };
+        writer.write_all(&response)?;
+        writer.flush()?;
+        if close {
+            let _ = writer.shutdown(Shutdown::Both);
+            return Ok(());
+        }
+    }
+}
+
+/// Reads one HTTP/1.1 request; `Ok(None)` on a clean EOF before a request starts.
+fn read_request(
+    reader: &mut BufReader<TcpStream>,
+    writer: &mut TcpStream,
+) -> io::Result<Option<Request>> {
+    let mut request_line = String::new();
+    // Skip stray empty lines between requests (allowed by RFC 9112).
+    loop {
+        request_line.clear();
+        if reader.read_line(&mut request_line)? == 0 {
+            return Ok(None);
+        }
+        if !request_line.trim().is_empty() {
+            break;
+        }
+    }
+    let mut parts = request_line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let path = parts.next().unwrap_or_default().to_owned();
+    let mut headers = Vec::new();
+    let mut head_size = request_line.len();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "eof in request head",
+            ));
+        }
+        head_size += line.len();
+        if head_size > MAX_REQUEST {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "head too large"));
+        }
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+        }
+    }
+    let mut request = Request {
+        method,
+        path,
+        headers,
+        body: Vec::new(),
+    };
+    if request
+        .header("expect")
+        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"))
+    {
+        writer.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
+    }
+    let chunked = request
+        .header("transfer-encoding")
+        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
+    if chunked {
+        request.body = read_chunked(reader)?;
+    } else if let Some(len) = request.header("content-length") {
+        let len: usize = len
+            .parse()
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad content-length"))?;
+        if len > MAX_REQUEST {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "body too large"));
+        }
+        let mut body = vec![0; len];
+        reader.read_exact(&mut body)?;
+        request.body = body;
+    }
+    Ok(Some(request))
+}
+
+fn read_chunked(reader: &mut BufReader<TcpStream>) -> io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut size_line = String::new();
+        if reader.read_line(&mut size_line)? == 0 {
+            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "eof in chunk"));
+        }
+        let size_text = size_line.trim().split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_text, 16)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk size"))?;
+        if size == 0 {
+            // Trailers, then the final empty line.
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+                    return Ok(body);
+                }
+            }
+        }
+        if body.len() + size > MAX_REQUEST {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "body too large"));
+        }
+        let start = body.len();
+        body.resize(start + size, 0);
+        reader.read_exact(&mut body[start..])?;
+        let mut crlf = [0u8; 2];
+        reader.read_exact(&mut crlf)?;
+        if &crlf != b"\r\n" {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "bad chunk end"));
+        }
+    }
+}
+
+fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        408 => "Request Timeout",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "Status",
+    }
+}
+
+fn http_response(status: u16, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-cache\r\nConnection: keep-alive\r\n\r\n",
+        reason_phrase(status),
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// Renders a whole HTTP response for `reply`.
+fn render_reply(reply: &Reply, model: &str, chunk_id: u64) -> Vec<u8> {
+    let id = format!("chatcmpl-scripted-{chunk_id}");
+    let chunk = |delta: Value, finish: Option<&str>| {
+        json!({
+            "id": id,
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        })
+    };
+    let mut events: Vec<Value> = Vec::new();
+    let mut output_tokens = 0usize;
+    let finish = match reply {
+        Reply::Status(status, message) => {
+            let body = json!({
+                "error": {"message": message, "type": "scripted_error", "code": status}
+            });
+            return http_response(*status, "application/json", body.to_string().as_bytes());
+        }
+        Reply::Text(text) => {
+            events.push(chunk(json!({"role": "assistant", "content": ""}), None));
+            if !text.is_empty() {
+                events.push(chunk(json!({"content": text}), None));
+            }
+            output_tokens = text.split_whitespace().count().max(1);
+            "stop"
+        }
+        Reply::TextDeltas(deltas) => {
+            events.push(chunk(json!({"role": "assistant", "content": ""}), None));
+            for delta in deltas {
+                events.push(chunk(json!({"content": delta}), None));
+            }
+            output_tokens = deltas.len().max(1);
+            "stop"
+        }
+        Reply::ToolCalls(calls) => {
+            events.push(chunk(json!({"role": "assistant", "content": null}), None));
+            for (index, call) in calls.iter().enumerate() {
+                events.push(chunk(
+                    json!({"tool_calls": [{
+                        "index": index,
+                        "id": call.id,
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": ""},
+                    }]}),
+                    None,
+                ));
+                if !call.arguments.is_empty() {
+                    events.push(chunk(
+                        json!({"tool_calls": [{
+                            "index": index,
+                            "function": {"arguments": call.arguments},
+                        }]}),
+                        None,
+                    ));
+                }
+                output_tokens += 1 + call.arguments.len() / 4;
+            }
+            "tool_calls"
+        }
+    };
+    let mut last = chunk(json!({}), Some(finish));
+    last["usage"] = json!({
+        "prompt_tokens": 10,
+        "completion_tokens": output_tokens,
+        "total_tokens": 10 + output_tokens,
+    });
+    events.push(last);
+    let mut body = String::new();
+    for event in &events {
+        body.push_str("data: ");
+        body.push_str(&event.to_string());
+        body.push_str("\n\n");
+    }
+    body.push_str("data: [DONE]\n\n");
+    http_response(200, "text/event-stream; charset=utf-8", body.as_bytes())
+}
