@@ -6,10 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -f node_modules/@mariozechner/pi-coding-agent/package.json ]; then
-  echo "==> installing the pinned pi (npm ci)"
-  npm ci --no-audit --no-fund
-fi
-
 cargo build --locked -q -p hello
 exec cargo run --locked -q -p pi-ext-e2e --bin demo -- "$@"

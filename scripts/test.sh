@@ -5,11 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -f node_modules/@mariozechner/pi-coding-agent/package.json ]; then
-  echo "==> installing the pinned pi (npm ci)"
-  npm ci --no-audit --no-fund
-fi
-
 echo "==> cargo fmt --check"
 cargo fmt --all -- --check
 

@@ -35,6 +35,7 @@
 
 #![warn(missing_docs)]
 
+mod cargo;
 mod diag;
 mod env;
 mod install;
@@ -46,6 +47,7 @@ mod rpc;
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use cargo::example_binary;
 pub use env::PiEnv;
 pub use install::{pi_cli, PI_PACKAGE, PI_VERSION};
 pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};

@@ -7,7 +7,10 @@ async fn greet(ctx: &Ctx, name: String) -> Result<String, ToolError> {
     if name.trim().is_empty() {
         return Err(ToolError::new("name must not be empty"));
     }
-    Ok(format!("Hello, {name}! (pi runs in {})", ctx.cwd().display()))
+    Ok(format!(
+        "Hello, {name}! (pi runs in {})",
+        ctx.cwd().display()
+    ))
 }
 
 #[extension(name = "hello", description = "Says hello")]

@@ -51,7 +51,10 @@ async fn ship(Params(order): Params<Order>) -> ToolResult {
         order.to.street,
         order.to.city,
         order.speed,
-        order.note.map(|n| format!(" (note: {n})")).unwrap_or_default()
+        order
+            .note
+            .map(|n| format!(" (note: {n})"))
+            .unwrap_or_default()
     );
     ToolResult::text(text).with_details(pi_ext::serde_json::json!({ "parcels": order.parcels }))
 }
@@ -69,8 +72,8 @@ async fn divide(a: f64, b: f64) -> Result<String, ToolError> {
 #[tool]
 async fn read_text(ctx: &Ctx, path: String) -> anyhow::Result<String> {
     let full = ctx.cwd().join(&path);
-    let text = std::fs::read_to_string(&full)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", full.display()))?;
+    let text =
+        std::fs::read_to_string(&full).map_err(|e| anyhow::anyhow!("{}: {e}", full.display()))?;
     Ok(text)
 }
 

@@ -1,0 +1,417 @@
+//! Rust `#[tool]`s inside the real pi 0.73.1 (RPC mode, scripted model).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pi_ext_e2e::json::{of_type, tool_definition, tool_result, ui_requests};
+use pi_ext_e2e::{example_binary, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
+use serde_json::{json, Value};
+
+/// Install `package`'s binary into `env`'s agent dir with its own `install`
+/// command; returns the extension directory.
+fn install(env: &PiEnv, package: &str) -> PathBuf {
+    let out = Command::new(example_binary(package))
+        .arg("install")
+        .env("HOME", env.home())
+        .env("PI_CODING_AGENT_DIR", env.agent_dir())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "install failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = env.extensions_dir().join(package);
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed.contains(&dir.display().to_string()),
+        "install should say where it wrote: {printed}"
+    );
+    dir
+}
+
+/// pi with `package` loaded through `-e <its bridge>` (auto-discovery off).
+fn pi_with(env: &PiEnv, package: &str) -> (PiRpc, PathBuf) {
+    let dir = install(env, package);
+    let pi = env
+        .pi()
+        .no_extensions()
+        .extension(dir.join("index.js"))
+        .start();
+    (pi, dir)
+}
+
+fn tool_end<'a>(events: &'a [Value], call_id: &str) -> &'a Value {
+    of_type(events, "tool_execution_end")
+        .into_iter()
+        .find(|e| e["toolCallId"] == call_id)
+        .unwrap_or_else(|| panic!("no tool_execution_end for {call_id}"))
+}
+
+/// No warning of any kind on pi's stderr (Ajv/TypeBox format warnings,
+/// extension load errors).
+fn assert_clean_stderr(pi: &PiRpc) {
+    let stderr = pi.stderr();
+    let lower = stderr.to_lowercase();
+    assert!(
+        !lower.contains("warn") && !lower.contains("error") && !lower.contains("unknown format"),
+        "pi printed to stderr:\n{stderr}"
+    );
+}
+
+#[test]
+fn model_calls_a_rust_tool_and_sees_its_text() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_greet_1", "greet", json!({"name": "Ada"})));
+    model.push(Reply::text("Greeted."));
+    let env = PiEnv::new(&model);
+    let (pi, _) = pi_with(&env, "hello");
+
+    let events = pi.prompt("Please greet Ada");
+    let end = tool_end(&events, "call_greet_1");
+    assert_eq!(end["isError"], false);
+    let expected = format!("Hello, Ada! (pi runs in {})", env.cwd().display());
+    assert_eq!(end["result"]["content"][0]["text"], expected.as_str());
+
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2);
+    // The tool was offered to the model with its description and schema...
+    let def = tool_definition(&requests[0], "greet").expect("greet offered to the model")
+        ["function"]
+        .clone();
+    assert_eq!(def["description"], "Greet someone by name.");
+    assert_eq!(def["parameters"]["required"], json!(["name"]));
+    // ...and its text came back to the model in the next request.
+    assert_eq!(
+        tool_result(&requests[1], "call_greet_1").as_deref(),
+        Some(expected.as_str())
+    );
+    assert_clean_stderr(&pi);
+}
+
+#[test]
+fn invalid_arguments_are_rejected_by_pi_and_the_tool_does_not_run() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool(
+        "call_missing",
+        "mark",
+        json!({"label": "missing"}),
+    ));
+    model.push(Reply::text("ok"));
+    model.push(Reply::tool(
+        "call_wrong",
+        "mark",
+        json!({"label": "wrong", "n": "not a number"}),
+    ));
+    model.push(Reply::text("ok"));
+    model.push(Reply::tool(
+        "call_good",
+        "mark",
+        json!({"label": "good", "n": 7}),
+    ));
+    model.push(Reply::text("ok"));
+    let env = PiEnv::new(&model);
+    let (pi, _) = pi_with(&env, "showcase");
+
+    let events = pi.prompt("mark without n");
+    assert_eq!(tool_end(&events, "call_missing")["isError"], true);
+    let events = pi.prompt("mark with a bad n");
+    assert_eq!(tool_end(&events, "call_wrong")["isError"], true);
+    let events = pi.prompt("mark properly");
+    assert_eq!(tool_end(&events, "call_good")["isError"], false);
+
+    let requests = model.requests();
+    let missing = tool_result(&requests[1], "call_missing").unwrap();
+    assert!(
+        missing.starts_with("Validation failed for tool \"mark\""),
+        "{missing}"
+    );
+    assert!(missing.contains("n"), "{missing}");
+    let wrong = tool_result(&requests[3], "call_wrong").unwrap();
+    assert!(
+        wrong.starts_with("Validation failed for tool \"mark\""),
+        "{wrong}"
+    );
+    // Only the valid call reached the Rust tool.
+    let marks = env.cwd().join("marks");
+    assert!(!marks.join("missing").exists() && !marks.join("wrong").exists());
+    assert_eq!(std::fs::read_to_string(marks.join("good")).unwrap(), "7");
+}
+
+#[test]
+fn an_err_becomes_an_error_result_with_its_message() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_div", "divide", json!({"a": 1, "b": 0})));
+    model.push(Reply::text("Sorry."));
+    model.push(Reply::tool(
+        "call_read",
+        "read_text",
+        json!({"path": "nope.txt"}),
+    ));
+    model.push(Reply::text("Sorry."));
+    let env = PiEnv::new(&model);
+    let (pi, _) = pi_with(&env, "showcase");
+
+    let events = pi.prompt("divide 1 by 0");
+    assert_eq!(tool_end(&events, "call_div")["isError"], true);
+    let events = pi.prompt("read nope.txt");
+    assert_eq!(tool_end(&events, "call_read")["isError"], true);
+
+    let requests = model.requests();
+    assert_eq!(
+        tool_result(&requests[1], "call_div").as_deref(),
+        Some("cannot divide by zero")
+    );
+    let read = tool_result(&requests[3], "call_read").unwrap();
+    assert!(
+        read.contains("nope.txt") && read.contains("No such file"),
+        "{read}"
+    );
+}
+
+#[test]
+fn a_panicking_tool_gives_an_error_and_the_next_call_works() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_bug", "buggy", json!({"input": "x"})));
+    model.push(Reply::text("It crashed."));
+    model.push(Reply::tool("call_div", "divide", json!({"a": 9, "b": 3})));
+    model.push(Reply::text("3."));
+    let env = PiEnv::new(&model);
+    let (pi, dir) = pi_with(&env, "showcase");
+
+    let events = pi.prompt("run the buggy tool");
+    let end = tool_end(&events, "call_bug");
+    assert_eq!(end["isError"], true);
+    let text = end["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("panicked") && text.contains("buggy tool crashed"),
+        "{text}"
+    );
+
+    let events = pi.prompt("divide 9 by 3");
+    let end = tool_end(&events, "call_div");
+    assert_eq!(end["isError"], false);
+    assert_eq!(end["result"]["content"][0]["text"], "3");
+    // The panic message went to the extension's log, not to pi's output.
+    let log = std::fs::read_to_string(dir.join("showcase.log")).unwrap();
+    assert!(log.contains("buggy tool crashed"), "{log}");
+}
+
+#[test]
+fn a_tool_that_prints_to_stdout_still_works() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_noisy", "noisy", json!({"word": "hi"})));
+    model.push(Reply::text("ok"));
+    model.push(Reply::tool(
+        "call_noisy2",
+        "noisy",
+        json!({"word": "again"}),
+    ));
+    model.push(Reply::text("ok"));
+    let env = PiEnv::new(&model);
+    let (pi, dir) = pi_with(&env, "showcase");
+
+    for (id, word) in [("call_noisy", "hi"), ("call_noisy2", "again")] {
+        let events = pi.prompt("be noisy");
+        let end = tool_end(&events, id);
+        assert_eq!(end["isError"], false);
+        assert_eq!(
+            end["result"]["content"][0]["text"],
+            format!("still fine: {word}")
+        );
+    }
+    let log = std::fs::read_to_string(dir.join("showcase.log")).unwrap();
+    assert!(log.contains("a stray println that must not reach the protocol: hi"));
+    assert!(log.contains("fake protocol line"), "{log}");
+    assert!(pi.non_json_stdout().is_empty());
+}
+
+#[test]
+fn installed_extension_loads_in_plain_pi_without_e() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_1", "greet", json!({"name": "Grace"})));
+    model.push(Reply::text("Done."));
+    let env = PiEnv::new(&model);
+    install(&env, "hello");
+    // Installing twice is safe.
+    install(&env, "hello");
+    // Auto-discovery on, no -e.
+    let pi = env.pi().start();
+    let events = pi.prompt("greet Grace");
+    assert_eq!(tool_end(&events, "call_1")["isError"], false);
+    let text = tool_result(&model.requests()[1], "call_1").unwrap();
+    assert!(text.starts_with("Hello, Grace!"), "{text}");
+}
+
+#[test]
+fn install_project_writes_into_dot_pi() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_p", "greet", json!({"name": "Lin"})));
+    model.push(Reply::text("Done."));
+    let env = PiEnv::new(&model);
+    let out = Command::new(example_binary("hello"))
+        .args(["install", "--project"])
+        .current_dir(env.cwd())
+        .env("HOME", env.home())
+        .env("PI_CODING_AGENT_DIR", env.agent_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(env.cwd().join(".pi/extensions/hello/index.js").is_file());
+    assert!(!env.extensions_dir().join("hello").exists());
+    let pi = env.pi().start();
+    let events = pi.prompt("greet Lin");
+    assert_eq!(tool_end(&events, "call_p")["isError"], false);
+}
+
+#[test]
+fn structured_params_validate_in_pi_without_warnings() {
+    let model = ScriptedModel::start();
+    let order = json!({
+        "to": {"street": "1 Main St", "city": "Oslo"},
+        "speed": "express",
+        "parcels": 2,
+        "items": ["book", "lamp"]
+    });
+    model.push(Reply::tool("call_ship", "ship", order));
+    model.push(Reply::text("Shipped."));
+    model.push(Reply::tool(
+        "call_bad_enum",
+        "ship",
+        json!({"to": {"street": "x", "city": "y"}, "speed": "teleport", "parcels": 1, "items": []}),
+    ));
+    model.push(Reply::text("No."));
+    model.push(Reply::tool(
+        "call_negative",
+        "ship",
+        json!({"to": {"street": "x", "city": "y"}, "speed": "economy", "parcels": -1, "items": [], "note": "fragile"}),
+    ));
+    model.push(Reply::text("No."));
+    let env = PiEnv::new(&model);
+    let (pi, _) = pi_with(&env, "showcase");
+
+    let events = pi.prompt("ship it");
+    let end = tool_end(&events, "call_ship");
+    assert_eq!(end["isError"], false);
+    assert_eq!(
+        end["result"]["content"][0]["text"],
+        "shipping 2 parcel(s) of [book, lamp] to 1 Main St, Oslo by Express"
+    );
+    assert_eq!(end["result"]["details"], json!({"parcels": 2}));
+
+    // The schema pi sent the model is the portable one.
+    let schema =
+        tool_definition(&model.requests()[0], "ship").unwrap()["function"]["parameters"].clone();
+    let text = schema.to_string();
+    for banned in [
+        "$ref",
+        "$schema",
+        "definitions",
+        "nullable",
+        "\"null\"",
+        "oneOf",
+        "anyOf",
+        "format",
+    ] {
+        assert!(!text.contains(banned), "{banned} in {text}");
+    }
+    assert_eq!(
+        schema["properties"]["speed"]["enum"],
+        json!(["economy", "express"])
+    );
+    assert_eq!(
+        schema["required"],
+        json!(["to", "speed", "parcels", "items"])
+    );
+
+    // pi's validator enforces the enum and the u32 bounds.
+    let events = pi.prompt("ship by teleport");
+    assert_eq!(tool_end(&events, "call_bad_enum")["isError"], true);
+    let events = pi.prompt("ship -1 parcels");
+    assert_eq!(tool_end(&events, "call_negative")["isError"], true);
+    let requests = model.requests();
+    for (req, id) in [
+        (&requests[3], "call_bad_enum"),
+        (&requests[5], "call_negative"),
+    ] {
+        let text = tool_result(req, id).unwrap();
+        assert!(text.starts_with("Validation failed"), "{text}");
+    }
+    assert_clean_stderr(&pi);
+}
+
+#[test]
+fn a_crashed_extension_process_fails_the_call_and_is_restarted() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_crash", "crash", json!({"code": 3})));
+    model.push(Reply::text("It died."));
+    model.push(Reply::tool("call_div", "divide", json!({"a": 8, "b": 2})));
+    model.push(Reply::text("4."));
+    let env = PiEnv::new(&model);
+    let (pi, _) = pi_with(&env, "showcase");
+
+    let events = pi.prompt("crash");
+    let end = tool_end(&events, "call_crash");
+    assert_eq!(end["isError"], true);
+    let text = end["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("extension process exited (code 3)"), "{text}");
+
+    let events = pi.prompt("divide 8 by 2");
+    let end = tool_end(&events, "call_div");
+    assert_eq!(end["isError"], false);
+    assert_eq!(end["result"]["content"][0]["text"], "4");
+    assert!(pi.exit_status().is_none(), "pi must keep running");
+}
+
+/// Rewrite the installed bridge, e.g. to simulate a stale or broken install.
+fn patch_bridge(dir: &Path, from: &str, to: &str) {
+    let path = dir.join("index.js");
+    let src = std::fs::read_to_string(&path).unwrap();
+    assert!(src.contains(from), "bridge has no `{from}`");
+    std::fs::write(&path, src.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_broken_install_is_reported_and_pi_keeps_working() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("Hi."));
+    let env = PiEnv::new(&model);
+    let missing = install(&env, "hello");
+    patch_bridge(&missing, "\"binary\":\"", "\"binary\":\"/nonexistent");
+
+    let pi = env.pi().start();
+    let notes = ui_requests(&pi.events(), "notify")
+        .into_iter()
+        .map(|r| r["message"].as_str().unwrap_or_default().to_string())
+        .collect::<Vec<_>>();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("\"hello\" failed to start")),
+        "{notes:?}"
+    );
+    // pi still answers and runs prompts.
+    let events = pi.prompt("hello?");
+    assert!(!of_type(&events, "agent_end").is_empty());
+    assert!(pi.exit_status().is_none());
+}
+
+#[test]
+fn a_protocol_version_mismatch_is_reported_clearly() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install(&env, "hello");
+    patch_bridge(&dir, "const PROTOCOL = 1;", "const PROTOCOL = 2;");
+
+    let pi = env.pi().start();
+    let note = pi.wait_event(
+        |e| e["method"] == "notify" && e["message"].as_str().unwrap_or("").contains("mismatch"),
+        DEFAULT_TIMEOUT,
+    );
+    let message = note["message"].as_str().unwrap();
+    assert!(
+        message.contains("bridge speaks 2") && message.contains("install"),
+        "{message}"
+    );
+    assert_eq!(note["notifyType"], "error");
+}
