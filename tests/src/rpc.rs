@@ -190,6 +190,8 @@ impl<'a> PiBuilder<'a> {
 struct RpcState {
     /// Every JSON value pi printed on stdout, in order.
     messages: Vec<Value>,
+    /// When each of `messages` was read (same index), for latency figures.
+    arrivals: Vec<Instant>,
     /// stdout lines that were not JSON.
     non_json: Vec<String>,
     /// The last raw stdout lines (clipped), for diagnostics.
@@ -403,6 +405,18 @@ impl PiRpc {
     pub fn events_since(&self, mark: usize) -> Vec<Value> {
         let state = self.shared.lock();
         state.messages[mark.min(state.messages.len())..].to_vec()
+    }
+
+    /// Like [`PiRpc::events_since`], with the time each message was read from
+    /// pi's stdout (for benchmarks; tests must not assert on timings).
+    pub fn timed_events_since(&self, mark: usize) -> Vec<(Instant, Value)> {
+        let state = self.shared.lock();
+        let from = mark.min(state.messages.len());
+        state.arrivals[from..]
+            .iter()
+            .copied()
+            .zip(state.messages[from..].iter().cloned())
+            .collect()
     }
 
     /// Waits for the first stdout message (from the very beginning) satisfying `pred`.
@@ -805,7 +819,10 @@ fn read_stdout(stdout: impl Read, shared: &RpcShared, skip_message_updates: bool
             }
             state.stdout_tail.push_back(clip(&text));
             match parsed {
-                Ok(value) => state.messages.push(value),
+                Ok(value) => {
+                    state.messages.push(value);
+                    state.arrivals.push(Instant::now());
+                }
                 Err(_) => state.non_json.push(text.into_owned()),
             }
         }
