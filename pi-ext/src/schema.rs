@@ -359,26 +359,23 @@ fn lint_at(v: &Value, path: String, out: &mut Vec<String>) {
                         out.push(format!("{here}: type arrays are not portable"))
                     }
                     "type" if sub == "null" => out.push(format!("{here}: null type")),
-                    "format" => {
-                        if !sub.as_str().is_some_and(|f| PORTABLE_FORMATS.contains(&f)) {
-                            out.push(format!("{here}: format {sub} is not portable"))
-                        }
+                    "format" if !sub.as_str().is_some_and(|f| PORTABLE_FORMATS.contains(&f)) => {
+                        out.push(format!("{here}: format {sub} is not portable"))
                     }
-                    "enum" => {
+                    "enum"
                         if !sub
                             .as_array()
-                            .is_some_and(|a| a.iter().all(Value::is_string))
-                        {
-                            out.push(format!("{here}: enums must list strings only"))
-                        }
+                            .is_some_and(|a| a.iter().all(Value::is_string)) =>
+                    {
+                        out.push(format!("{here}: enums must list strings only"))
                     }
-                    "oneOf" | "anyOf" => {
+                    "oneOf" | "anyOf"
                         if sub.as_array().is_some_and(|a| {
                             a.iter()
                                 .any(|s| s.get("const").is_some() || is_null_schema(s))
-                        }) {
-                            out.push(format!("{here}: union of constants or null"))
-                        }
+                        }) =>
+                    {
+                        out.push(format!("{here}: union of constants or null"))
                     }
                     _ => {}
                 }

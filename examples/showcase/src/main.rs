@@ -91,7 +91,7 @@ async fn buggy(input: String) -> String {
 #[tool]
 fn noisy(word: String) -> String {
     println!("noisy: a stray println that must not reach the protocol: {word}");
-    print!("{{\"id\":1,\"result\":\"fake protocol line\"}}\n");
+    println!("{{\"id\":1,\"result\":\"fake protocol line\"}}");
     format!("still fine: {word}")
 }
 
