@@ -139,7 +139,10 @@ macro_rules! main {
                 package: ::core::env!("CARGO_PKG_NAME"),
                 version: ::core::env!("CARGO_PKG_VERSION"),
                 description: ::core::env!("CARGO_PKG_DESCRIPTION"),
-                bin: ::core::env!("CARGO_BIN_NAME"),
+                bin: match ::core::option_env!("CARGO_BIN_NAME") {
+                    ::core::option::Option::Some(bin) => bin,
+                    ::core::option::Option::None => ::core::env!("CARGO_PKG_NAME"),
+                },
             })
         }
     };
