@@ -18,7 +18,7 @@ const BRIDGE_VERSION = "0.1.0";
 const HANDSHAKE_TIMEOUT_MS = Number(process.env.PI_EXT_HANDSHAKE_TIMEOUT_MS || 10000);
 const SHUTDOWN_GRACE_MS = 1000;
 
-const codes = { VERSION_MISMATCH: -32000, CANCELLED: -32002 };
+const codes = { VERSION_MISMATCH: -32000, CANCELLED: -32002, NO_UI: -32003 };
 
 /** pi's own mode resolution (main.js resolveAppMode), from its command line. */
 function detectMode(argv) {
@@ -60,8 +60,9 @@ class Log {
 
 /** One running extension process and its protocol connection. */
 class Child {
-  constructor(binary, log) {
+  constructor(binary, log, onMessage) {
     this.log = log;
+    this.onMessage = onMessage; // (msg) => void, for the extension's requests and notifications
     this.pending = new Map(); // id -> {resolve, reject}
     this.nextId = 1;
     this.exited = false;
@@ -112,8 +113,8 @@ class Child {
     if (typeof msg.method === "string") {
       if (msg.method === "log") {
         this.log.line(msg.params?.level ?? "info", String(msg.params?.message ?? ""));
-      } else if (msg.id !== undefined) {
-        this.send({ id: msg.id, error: { code: -32601, message: `bridge has no method ${msg.method}` } });
+      } else {
+        this.onMessage(msg);
       }
       return;
     }
@@ -133,8 +134,9 @@ class Child {
     this.exitReason = reason;
     this.log.line("info", reason);
     const err = new Error(`${reason}; see ${this.log.file}`);
-    for (const { reject } of this.pending.values()) reject(err);
+    const waiting = [...this.pending.values()];
     this.pending.clear();
+    for (const { reject } of waiting) reject(err);
   }
 
   send(msg) {
@@ -148,8 +150,20 @@ class Child {
     this.send({ method, params });
   }
 
-  /** Send a request; settle on the answer, the child's death, `timeoutMs`, or `signal`. */
-  request(method, params, { timeoutMs, signal } = {}) {
+  respond(id, result) {
+    this.send({ id, result: result ?? null });
+  }
+
+  respondError(id, code, message) {
+    this.send({ id, error: { code, message } });
+  }
+
+  /**
+   * Send a request; settle on the answer, the child's death, `timeoutMs`, or
+   * `signal`. `onId(id)` runs before the request is sent and `onSettled()`
+   * after it settles, however that happens.
+   */
+  request(method, params, { timeoutMs, signal, onId, onSettled } = {}) {
     return new Promise((resolve, reject) => {
       if (this.exited) return reject(new Error(`${this.exitReason}; see ${this.log.file}`));
       const id = this.nextId++;
@@ -158,14 +172,18 @@ class Child {
       const done = () => {
         if (timer) clearTimeout(timer);
         if (signal && onAbort) signal.removeEventListener("abort", onAbort);
+        if (onSettled) onSettled();
       };
+      if (onId) onId(id);
       this.pending.set(id, {
         resolve: (v) => { done(); resolve(v); },
         reject: (e) => { done(); reject(e); },
       });
       if (timeoutMs) {
         timer = setTimeout(() => {
-          if (this.pending.delete(id)) reject(new Error(`${method} timed out after ${timeoutMs} ms`));
+          if (!this.pending.delete(id)) return;
+          done();
+          reject(new Error(`${method} timed out after ${timeoutMs} ms`));
         }, timeoutMs);
       }
       if (signal) {
@@ -206,6 +224,9 @@ class Bridge {
     this.piVersion = "";
     this.child = undefined;
     this.starting = undefined;
+    this.calls = new Map(); // bridge request id -> {ctx, onUpdate} of a running tool call
+    this.dialogs = new Map(); // extension request id -> AbortController of an open dialog
+    this.lastCtx = undefined; // for UI calls that outlive their tool call
   }
 
   async detectPiVersion() {
@@ -220,7 +241,7 @@ class Bridge {
   /** Spawn the binary and handshake; resolves to the manifest. */
   start() {
     if (this.starting) return this.starting;
-    const child = new Child(CONFIG.binary, this.log);
+    const child = new Child(CONFIG.binary, this.log, (msg) => this.onExtensionMessage(child, msg));
     this.starting = (async () => {
       const result = await child.request(
         "initialize",
@@ -260,9 +281,22 @@ class Bridge {
     return this.child;
   }
 
-  async callTool(tool, toolCallId, args, signal) {
+  async callTool(tool, toolCallId, args, signal, onUpdate, ctx) {
+    if (ctx) this.lastCtx = ctx;
     const child = await this.connection();
-    const result = await child.request("tool/call", { tool, toolCallId, args }, { signal });
+    let callId;
+    const result = await child.request(
+      "tool/call",
+      { tool, toolCallId, args },
+      {
+        signal,
+        onId: (id) => {
+          callId = id;
+          this.calls.set(id, { ctx, onUpdate });
+        },
+        onSettled: () => this.calls.delete(callId),
+      },
+    );
     const content = Array.isArray(result?.content) ? result.content : [];
     if (result?.isError) {
       const text = content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
@@ -276,7 +310,103 @@ class Bridge {
     this.child = undefined;
     this.starting = undefined;
   }
+
+  ctxFor(callId) {
+    return this.calls.get(callId)?.ctx ?? this.lastCtx;
+  }
+
+  /** A request or notification from the extension. Never throws. */
+  onExtensionMessage(child, msg) {
+    const { id, method } = msg;
+    const params = msg.params ?? {};
+    const fail = (code, message) => {
+      if (id !== undefined) child.respondError(id, code, message);
+      else this.log.line("warn", `${method}: ${message}`);
+    };
+    try {
+      switch (method) {
+        case "tool/update": {
+          const call = this.calls.get(params.call);
+          if (call?.onUpdate) call.onUpdate({ content: params.content ?? [], details: params.details ?? {} });
+          return;
+        }
+        case "ui/dialog":
+          if (id === undefined) return fail(-32600, "ui/dialog must be a request");
+          this.dialog(child, id, params).catch((err) => fail(-32603, String(err?.message ?? err)));
+          return;
+        case "ui/cancel":
+          this.dialogs.get(params.id)?.abort();
+          return;
+        case "ui/call":
+          return this.uiCall(child, id, params, fail);
+        default:
+          return fail(-32601, `the bridge has no method ${method}`);
+      }
+    } catch (err) {
+      fail(-32603, String(err?.message ?? err));
+    }
+  }
+
+  async dialog(child, id, p) {
+    const ctx = this.ctxFor(p.call);
+    if (!ctx || !ctx.hasUI) return child.respondError(id, codes.NO_UI, "pi has no UI in this mode");
+    const controller = new AbortController();
+    this.dialogs.set(id, controller);
+    const opts = { signal: controller.signal };
+    if (p.timeout) opts.timeout = p.timeout;
+    const started = Date.now();
+    let value;
+    try {
+      switch (p.method) {
+        case "select":
+          value = await ctx.ui.select(p.title, p.options ?? [], opts);
+          break;
+        case "confirm":
+          value = await ctx.ui.confirm(p.title, p.message ?? "", opts);
+          break;
+        case "input":
+          value = await ctx.ui.input(p.title, p.placeholder, opts);
+          break;
+        case "editor":
+          value = await ctx.ui.editor(p.title, p.prefill);
+          break;
+        default:
+          return child.respondError(id, -32602, `unknown dialog ${p.method}`);
+      }
+    } finally {
+      this.dialogs.delete(id);
+    }
+    // pi resolves a dismissed or timed-out dialog to undefined (false for
+    // confirm); the elapsed time tells a timeout apart.
+    const timedOut = p.timeout && Date.now() - started >= p.timeout - 25;
+    if (p.method === "confirm") {
+      if (value === true) return child.respond(id, { outcome: "value", value: true });
+      return child.respond(id, timedOut ? { outcome: "timeout" } : { outcome: "value", value: false });
+    }
+    if (value === undefined || value === null) {
+      return child.respond(id, { outcome: timedOut ? "timeout" : "cancelled" });
+    }
+    child.respond(id, { outcome: "value", value: String(value) });
+  }
+
+  uiCall(child, id, p, fail) {
+    const ctx = this.ctxFor(p.call);
+    if (!UI_CALLS.has(p.method)) return fail(-32601, `ctx.ui.${p.method} is not available to extensions`);
+    if (!ctx) return fail(codes.NO_UI, "no pi context yet");
+    // JSON has no `undefined`: a null argument means "not given" (clearing a
+    // status or widget, resetting a label).
+    const args = (Array.isArray(p.args) ? p.args : []).map((a) => (a === null ? undefined : a));
+    const result = ctx.ui[p.method](...args);
+    if (id !== undefined) child.respond(id, result === undefined ? null : result);
+  }
 }
+
+/** `ctx.ui` methods the extension may call with JSON arguments. */
+const UI_CALLS = new Set([
+  "notify", "setStatus", "setWidget", "setTitle", "setEditorText", "pasteToEditor", "getEditorText",
+  "setWorkingMessage", "setWorkingVisible", "setWorkingIndicator", "setHiddenThinkingLabel",
+  "getToolsExpanded", "setToolsExpanded", "getAllThemes", "setTheme",
+]);
 
 export default async function piExtBridge(pi) {
   const bridge = new Bridge(pi);
@@ -300,7 +430,8 @@ export default async function piExtBridge(pi) {
         parameters: tool.parameters,
         ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
         ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
-        execute: (toolCallId, params, signal) => bridge.callTool(tool.name, toolCallId, params, signal),
+        execute: (toolCallId, params, signal, onUpdate, ctx) =>
+          bridge.callTool(tool.name, toolCallId, params, signal, onUpdate, ctx),
       });
     } catch (err) {
       problems.push(`pi-ext extension "${CONFIG.name}": could not register tool ${tool.name}: ${err?.message ?? err}`);
@@ -310,6 +441,7 @@ export default async function piExtBridge(pi) {
   for (const p of [...problems, ...warnings]) bridge.log.line("warn", p);
 
   pi.on("session_start", (_event, ctx) => {
+    bridge.lastCtx = ctx;
     try {
       for (const p of problems) ctx.ui.notify(p, "error");
       for (const p of warnings) ctx.ui.notify(p, "warning");

@@ -43,32 +43,48 @@ impl Peer {
     }
 
     /// Send a notification.
-    #[allow(dead_code)] // used by the ui/api layers
     pub(crate) fn notify(&self, method: &str, params: Value) {
         self.send(notification_line(method, &params));
     }
 
-    /// Send a request and wait for its response.
-    #[allow(dead_code)] // used by the ui/api layers
-    pub(crate) async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+    /// Send a request; returns its id and a future of the answer.
+    pub(crate) fn start_request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (
+        u64,
+        impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
+    ) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.pending.lock().unwrap().insert(id, tx);
         self.send(request_line(id, method, &params));
-        rx.await.unwrap_or_else(|_| {
-            Err(RpcError::new(
-                codes::CANCELLED,
-                "connection to pi closed before the answer arrived",
-            ))
-        })
+        let answer = async move {
+            rx.await.unwrap_or_else(|_| {
+                Err(RpcError::new(
+                    codes::CANCELLED,
+                    "connection to pi closed before the answer arrived",
+                ))
+            })
+        };
+        (id, answer)
+    }
+
+    /// Send a request and wait for its response.
+    pub(crate) async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        self.start_request(method, params).1.await
+    }
+
+    /// Stop waiting for request `id`; a late answer is dropped quietly.
+    pub(crate) fn forget(&self, id: u64) {
+        self.pending.lock().unwrap().remove(&id);
     }
 
     fn complete(&self, id: u64, outcome: Result<Value, RpcError>) {
-        match self.pending.lock().unwrap().remove(&id) {
-            Some(tx) => {
-                let _ = tx.send(outcome);
-            }
-            None => log(&format!("ignoring response to unknown request id {id}")),
+        // No waiter means we stopped waiting (a dismissed dialog): drop it.
+        if let Some(tx) = self.pending.lock().unwrap().remove(&id) {
+            let _ = tx.send(outcome);
         }
     }
 
@@ -306,6 +322,7 @@ impl Dispatcher {
             self.session(),
             self.peer.clone(),
             Some(CallInfo {
+                request_id: id,
                 tool_call_id: p.tool_call_id,
                 tool_name: p.tool.clone(),
             }),
@@ -313,11 +330,12 @@ impl Dispatcher {
         );
         // The handler runs in its own task so that a panic is caught by
         // tokio (`JoinError::is_panic`) and the task can be aborted.
-        let task = tokio::spawn((tool.handler)(ctx, p.args));
+        let task = tokio::spawn((tool.handler)(ctx.clone(), p.args));
         let this = self.clone();
         let name = p.tool;
         tokio::spawn(async move {
             let outcome = supervise(task, &token, this.grace, &name).await;
+            ctx.finish();
             this.calls.lock().unwrap().remove(&id);
             this.respond(
                 id,

@@ -77,6 +77,7 @@ pub mod schema;
 pub mod testing;
 pub mod tool;
 mod transport;
+pub mod ui;
 
 pub use api::{Manifest, Registry, ToolBuilder, ToolDef, ToolManifest};
 pub use context::{Ctx, Mode};
@@ -120,6 +121,7 @@ pub use serde_json;
 
 /// Everything an extension usually needs.
 pub mod prelude {
+    pub use crate::ui::{Level, Placement, UiError};
     pub use crate::{extension, tool, Content, Ctx, Mode, Params, ToolError, ToolResult};
 }
 

@@ -58,8 +58,15 @@ impl TestHost {
         Self::with_registry(Registry::from_inventory(None))
     }
 
-    /// A host for a hand-built registry.
+    /// A host for a hand-built registry, in RPC mode.
     pub fn with_registry(registry: Registry) -> Self {
+        Self::with_session(registry, "rpc")
+    }
+
+    /// A host for `registry` that tells the extension pi runs in `mode`
+    /// (`"interactive"`, `"rpc"`, `"print"` or `"json"`), e.g. to test what a
+    /// tool does without UI.
+    pub fn with_session(registry: Registry, mode: &str) -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -88,7 +95,7 @@ impl TestHost {
         let init = host
             .request(
                 "initialize",
-                json!({"protocol": crate::protocol::PROTOCOL_VERSION, "mode": "rpc", "hasUI": true}),
+                json!({"protocol": crate::protocol::PROTOCOL_VERSION, "mode": mode}),
             )
             .expect("handshake with the in-process dispatcher");
         host.manifest = serde_json::from_value(init["manifest"].clone()).expect("manifest shape");

@@ -71,6 +71,69 @@ async fn wait_for_cancel(ctx: &Ctx) -> String {
     "stopped cleanly".into()
 }
 
+/// Gives up on a dialog after a short wait (the dialog future is dropped).
+#[tool]
+async fn impatient(ctx: &Ctx) -> String {
+    tokio::select! {
+        answer = ctx.ui().input("Name?", "") => format!("{answer:?}"),
+        _ = tokio::time::sleep(Duration::from_millis(50)) => "gave up".into(),
+    }
+}
+
+/// Asks a question in whatever mode pi runs.
+#[tool]
+async fn ask_once(ctx: &Ctx) -> String {
+    format!("{:?}", ctx.ui().confirm("Sure?", "Go on?").await)
+}
+
+/// Collect the extension's messages until the answer to request `id`.
+fn messages_until_answer(host: &TestHost, id: u64) -> Vec<serde_json::Value> {
+    let mut seen = Vec::new();
+    loop {
+        let msg = host
+            .next_message(Duration::from_secs(10))
+            .expect("an answer");
+        let done = msg["id"] == id && msg.get("method").is_none();
+        seen.push(msg);
+        if done {
+            return seen;
+        }
+    }
+}
+
+#[test]
+fn a_dropped_dialog_future_dismisses_the_dialog() {
+    let host = TestHost::new();
+    host.send_line(&pi_ext::protocol::request_line(
+        41,
+        "tool/call",
+        &json!({"tool": "impatient", "args": {}}),
+    ));
+    let seen = messages_until_answer(&host, 41);
+    let dialog = seen
+        .iter()
+        .find(|m| m["method"] == "ui/dialog")
+        .expect("the dialog was requested");
+    assert_eq!(dialog["params"]["method"], "input");
+    assert_eq!(dialog["params"]["call"], 41);
+    let cancel = seen
+        .iter()
+        .find(|m| m["method"] == "ui/cancel")
+        .expect("dropping the future dismissed the dialog");
+    assert_eq!(cancel["params"]["id"], dialog["id"]);
+    assert_eq!(
+        seen.last().unwrap()["result"]["content"][0]["text"],
+        "gave up"
+    );
+}
+
+#[test]
+fn dialogs_without_ui_fail_at_once() {
+    let host = TestHost::with_session(pi_ext::Registry::from_inventory(None), "print");
+    let out = host.call("ask_once", json!({}));
+    assert_eq!(out.text(), "Err(NoUi)");
+}
+
 #[test]
 fn plain_arguments_become_a_schema_and_a_call() {
     let host = TestHost::new();
