@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::model::{ExtensionModel, Input, ToolModel};
+use crate::model::{CommandModel, ExtensionModel, HookModel, Input, ToolModel};
 
 pub fn tool(model: &ToolModel) -> TokenStream {
     let krate = &model.krate;
@@ -161,5 +161,135 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                 description: #description,
             }
         }
+    }
+}
+
+pub fn hook(model: &HookModel) -> TokenStream {
+    let krate = &model.krate;
+    let private = quote!(#krate::__private);
+    let func = &model.func;
+    let fn_ident = &func.sig.ident;
+    let event = &model.event;
+    let priority = model.priority;
+    let id = fn_ident.to_string();
+    let id = id.trim_start_matches("r#");
+    let ctx_arg = match model.ctx {
+        Some(true) => quote!(&__ctx,),
+        Some(false) => quote!(__ctx.clone(),),
+        None => quote!(),
+    };
+    let call = if func.sig.asyncness.is_some() {
+        quote!(#fn_ident(#ctx_arg __event).await)
+    } else {
+        quote!(#fn_ident(#ctx_arg __event))
+    };
+    let ret = match &func.sig.output {
+        syn::ReturnType::Default => quote!(()),
+        syn::ReturnType::Type(_, ty) => quote!(#ty),
+    };
+    let ret_span = match &func.sig.output {
+        syn::ReturnType::Default => fn_ident.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    let event_check = quote_spanned!(event.span()=> #private::assert_event::<#event>(););
+    let ret_check = quote_spanned!(ret_span=> #private::assert_hook_return::<#event, #ret>(););
+    let body = quote_spanned! {ret_span=>
+        #private::call_hook::<#event, _, _>(__ctx, __payload, |__ctx, __event| async move { #call })
+    };
+    quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #[allow(unused_variables)]
+            fn __pi_ext_hook(__ctx: #krate::Ctx, __payload: #private::Value) -> #private::HandlerFuture {
+                #body
+            }
+
+            #[allow(dead_code)]
+            fn __pi_ext_checks() {
+                #event_check
+                #ret_check
+            }
+
+            #private::inventory::submit! {
+                #private::HookEntry {
+                    event: <#event as #private::Event>::NAME,
+                    id: ::core::concat!(::core::module_path!(), "::", #id),
+                    priority: #priority,
+                    call: __pi_ext_hook,
+                }
+            }
+        };
+    }
+}
+
+pub fn command(model: &CommandModel) -> TokenStream {
+    let krate = &model.krate;
+    let private = quote!(#krate::__private);
+    let func = &model.func;
+    let fn_ident = &func.sig.ident;
+    let name = &model.name;
+    let description = &model.description;
+    let completions = &model.completions;
+    let ctx_arg = match model.ctx {
+        Some((true, _)) => quote!(&__ctx,),
+        Some((false, false)) => quote!(__ctx.clone(),),
+        Some((false, true)) => quote!(__ctx.ctx().clone(),),
+        None => quote!(),
+    };
+    let (args_ty, args_arg) = match &model.args {
+        Some(ty) => (quote!(#ty), quote!(__args)),
+        None => (quote!(::std::string::String), quote!()),
+    };
+    let call = if func.sig.asyncness.is_some() {
+        quote!(#fn_ident(#ctx_arg #args_arg).await)
+    } else {
+        quote!(#fn_ident(#ctx_arg #args_arg))
+    };
+    let ret = match &func.sig.output {
+        syn::ReturnType::Default => quote!(()),
+        syn::ReturnType::Type(_, ty) => quote!(#ty),
+    };
+    let ret_span = match &func.sig.output {
+        syn::ReturnType::Default => fn_ident.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    let mut checks = vec![quote_spanned!(ret_span=> #private::assert_command_return::<#ret>();)];
+    if let Some(ty) = &model.args {
+        checks.push(quote_spanned!(ty.span()=> #private::assert_args::<#ty>();));
+    }
+    if let Some(ty) = &model.ctx_ty {
+        checks.push(quote_spanned!(ty.span()=> #private::assert_command_ctx::<#ty>();));
+    }
+    let body = quote_spanned! {ret_span=>
+        #private::call_command::<#args_ty, _, _>(__ctx, __args, |__ctx, __args| async move { #call })
+    };
+    quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #[allow(unused_variables)]
+            fn __pi_ext_command(__ctx: #krate::CommandCtx, __args: ::std::string::String) -> #private::HandlerFuture {
+                #body
+            }
+
+            #[allow(dead_code)]
+            fn __pi_ext_checks() {
+                #(#checks)*
+            }
+
+            #private::inventory::submit! {
+                #private::CommandEntry {
+                    name: #name,
+                    description: #description,
+                    completions: &[#(#completions),*],
+                    call: __pi_ext_command,
+                }
+            }
+        };
     }
 }

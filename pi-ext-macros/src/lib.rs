@@ -34,6 +34,56 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// Subscribe a function to a pi event. Documented in `pi_ext::hook`.
+#[proc_macro_attribute]
+pub fn hook(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func = match fn_item(
+        item,
+        "#[hook]",
+        "async fn name(event: ToolCallEvent) -> ToolCallAction",
+    ) {
+        Ok(f) => f,
+        Err(tokens) => return tokens,
+    };
+    match model::HookModel::build(attr.into(), func) {
+        (_, Ok(model)) => codegen::hook(&model).into(),
+        (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
+    }
+}
+
+/// Register a slash command. Documented in `pi_ext::command`.
+#[proc_macro_attribute]
+pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func = match fn_item(
+        item,
+        "#[command]",
+        "async fn name(ctx: &CommandCtx, args: String)",
+    ) {
+        Ok(f) => f,
+        Err(tokens) => return tokens,
+    };
+    match model::CommandModel::build(attr.into(), func) {
+        (_, Ok(model)) => codegen::command(&model).into(),
+        (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
+    }
+}
+
+/// Parse a function item, or produce the item plus an error saying what the
+/// attribute goes on.
+fn fn_item(item: TokenStream, attr: &str, example: &str) -> Result<syn::ItemFn, TokenStream> {
+    match syn::parse::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Fn(f)) => Ok(f),
+        Ok(other) => Err(with_errors(
+            item.into(),
+            syn::Error::new(
+                model::item_span(&other),
+                format!("`{attr}` goes on a function: `{example}`"),
+            ),
+        )),
+        Err(e) => Err(with_errors(item.into(), e)),
+    }
+}
+
 /// Declare the extension. Documented in `pi_ext::extension`.
 #[proc_macro_attribute]
 pub fn extension(attr: TokenStream, item: TokenStream) -> TokenStream {

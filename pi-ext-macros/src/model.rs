@@ -46,6 +46,8 @@ const TOOL_KEYS: &[&str] = &[
 ];
 const ARG_KEYS: &[&str] = &["description", "default"];
 const EXTENSION_KEYS: &[&str] = &["name", "version", "description", "crate"];
+const HOOK_KEYS: &[&str] = &["priority", "crate"];
+const COMMAND_KEYS: &[&str] = &["name", "description", "completions", "crate"];
 
 fn krate_from(kv: &crate::parse::KeyValue, errors: &mut Errors) -> Option<syn::Path> {
     match string_value(kv).and_then(|s| s.parse::<syn::Path>()) {
@@ -430,5 +432,264 @@ pub fn item_span(item: &syn::Item) -> Span {
         syn::Item::Mod(m) => m.ident.span(),
         syn::Item::Trait(t) => t.ident.span(),
         other => other.span(),
+    }
+}
+
+/// The parts of a handler signature shared by hooks and commands.
+struct Handler {
+    /// `Some(by_ref)` when the function takes a context.
+    ctx: Option<(bool, Type)>,
+    /// The other arguments (pattern-free: only their types matter).
+    values: Vec<Type>,
+}
+
+/// Split a handler's arguments into the context (`ctx_names`) and the rest,
+/// reporting receivers, generics and `#[arg]` misuse.
+fn handler_inputs(func: &ItemFn, what: &str, ctx_names: &[&str], errors: &mut Errors) -> Handler {
+    let sig = &func.sig;
+    if let Some(g) = sig.generics.params.first() {
+        errors.push_at(g.span(), format!("{what} functions cannot be generic"));
+    }
+    let mut handler = Handler {
+        ctx: None,
+        values: Vec::new(),
+    };
+    for arg in &sig.inputs {
+        let pat_type = match arg {
+            FnArg::Receiver(r) => {
+                errors.push_at(
+                    r.span(),
+                    format!("a {what} must be a free function, not a method"),
+                );
+                continue;
+            }
+            FnArg::Typed(p) => p,
+        };
+        if let Some(a) = pat_type.attrs.iter().find(|a| a.path().is_ident("arg")) {
+            errors.push_at(a.span(), "`#[arg]` is only for `#[tool]` parameters");
+        }
+        let ty = (*pat_type.ty).clone();
+        let (core, by_ref) = match &ty {
+            Type::Reference(r) => ((*r.elem).clone(), true),
+            other => (other.clone(), false),
+        };
+        let is_ctx = last_segment(&core)
+            .is_some_and(|s| ctx_names.iter().any(|n| s.ident == n) && s.arguments.is_none());
+        if is_ctx {
+            if handler.ctx.is_some() {
+                errors.push_at(
+                    ty.span(),
+                    "the context is already taken by an earlier argument",
+                );
+            }
+            handler.ctx = Some((by_ref, core));
+        } else if by_ref {
+            errors.push_at(
+                ty.span(),
+                format!(
+                    "{what} arguments are owned values: take `{}` instead of a reference",
+                    quote::quote!(#core)
+                ),
+            );
+        } else {
+            handler.values.push(ty);
+        }
+    }
+    handler
+}
+
+fn strip_arg_attrs(func: &mut ItemFn) {
+    for arg in func.sig.inputs.iter_mut() {
+        if let FnArg::Typed(p) = arg {
+            p.attrs.retain(|a| !a.path().is_ident("arg"));
+        }
+    }
+}
+
+/// A validated `#[hook]`.
+pub struct HookModel {
+    pub func: ItemFn,
+    pub priority: i32,
+    /// Whether it takes the context, and by reference.
+    pub ctx: Option<bool>,
+    pub event: Type,
+    pub krate: syn::Path,
+}
+
+impl HookModel {
+    pub fn build(attr: TokenStream, mut func: ItemFn) -> (ItemFn, syn::Result<HookModel>) {
+        let mut errors = Errors::default();
+        let mut priority = 0i32;
+        let mut krate = default_krate();
+        match syn::parse2::<KeyValues>(attr) {
+            Ok(KeyValues(kvs)) => {
+                let mut keys = Keys::new("hook", HOOK_KEYS);
+                for kv in &kvs {
+                    match keys.check(kv, &mut errors).as_deref() {
+                        Some("priority") => match int_value(kv) {
+                            Ok(p) => priority = p,
+                            Err(e) => errors.push(e),
+                        },
+                        Some("crate") => {
+                            if let Some(p) = krate_from(kv, &mut errors) {
+                                krate = p;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+        let handler = handler_inputs(&func, "hook", &["Ctx"], &mut errors);
+        let event = match handler.values.as_slice() {
+            [event] => Some(event.clone()),
+            [] => {
+                errors.push_at(
+                    func.sig.ident.span(),
+                    "a hook takes the event it subscribes to as an argument, e.g. `event: ToolCallEvent` (see `pi_ext::events`)",
+                );
+                None
+            }
+            [_, extra, ..] => {
+                errors.push_at(
+                    extra.span(),
+                    "a hook takes one event argument (and optionally `ctx: &Ctx`); remove this one",
+                );
+                None
+            }
+        };
+        strip_arg_attrs(&mut func);
+        let result = errors.finish().map(|()| HookModel {
+            func: func.clone(),
+            priority,
+            ctx: handler.ctx.map(|(by_ref, _)| by_ref),
+            event: event.expect("reported above"),
+            krate,
+        });
+        (func, result)
+    }
+}
+
+/// A validated `#[command]`.
+pub struct CommandModel {
+    pub func: ItemFn,
+    pub name: String,
+    pub description: String,
+    pub completions: Vec<String>,
+    /// Whether it takes the context: (by reference, is it the plain `Ctx`).
+    pub ctx: Option<(bool, bool)>,
+    pub ctx_ty: Option<Type>,
+    pub args: Option<Type>,
+    pub krate: syn::Path,
+}
+
+impl CommandModel {
+    pub fn build(attr: TokenStream, mut func: ItemFn) -> (ItemFn, syn::Result<CommandModel>) {
+        let mut errors = Errors::default();
+        let mut name_lit: Option<LitStr> = None;
+        let mut description = None;
+        let mut completions = Vec::new();
+        let mut krate = default_krate();
+        match syn::parse2::<KeyValues>(attr) {
+            Ok(KeyValues(kvs)) => {
+                let mut keys = Keys::new("command", COMMAND_KEYS);
+                for kv in &kvs {
+                    let res = match keys.check(kv, &mut errors).as_deref() {
+                        Some("name") => string_value(kv).map(|s| name_lit = Some(s)),
+                        Some("description") => {
+                            string_value(kv).map(|s| description = Some(s.value()))
+                        }
+                        Some("completions") => string_list_value(kv)
+                            .map(|l| completions = l.iter().map(LitStr::value).collect()),
+                        Some("crate") => {
+                            if let Some(p) = krate_from(kv, &mut errors) {
+                                krate = p;
+                            }
+                            Ok(())
+                        }
+                        _ => Ok(()),
+                    };
+                    if let Err(e) = res {
+                        errors.push(e);
+                    }
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+        let fn_name = func.sig.ident.to_string();
+        let fn_name = fn_name.strip_prefix("r#").unwrap_or(&fn_name).to_string();
+        let (name, span) = match &name_lit {
+            Some(l) => (l.value(), l.span()),
+            None => (fn_name, func.sig.ident.span()),
+        };
+        let valid = !name.is_empty()
+            && !name.starts_with('/')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == ':');
+        if !valid {
+            errors.push_at(
+                span,
+                format!("invalid command name `{name}`: use letters, digits, `-`, `_` and `:`, without the leading `/`"),
+            );
+        }
+        let description = description.or_else(|| doc_string(&func.attrs));
+        if description.is_none() {
+            errors.push_at(
+                func.sig.ident.span(),
+                "a command needs a description: add a `///` doc comment above the function, or `#[command(description = \"…\")]`",
+            );
+        }
+        let handler = handler_inputs(&func, "command", &["CommandCtx", "Ctx"], &mut errors);
+        if let [_, extra, ..] = handler.values.as_slice() {
+            errors.push_at(
+                extra.span(),
+                "a command takes at most one argument value (plus `ctx: &CommandCtx`): the text after `/name`",
+            );
+        }
+        strip_arg_attrs(&mut func);
+        let ctx = handler.ctx.as_ref().map(|(by_ref, ty)| {
+            let plain = last_segment(ty).is_some_and(|s| s.ident == "Ctx");
+            (*by_ref, plain)
+        });
+        let result = errors.finish().map(|()| CommandModel {
+            func: func.clone(),
+            name,
+            description: description.unwrap_or_default(),
+            completions,
+            ctx,
+            ctx_ty: handler.ctx.map(|(_, t)| t),
+            args: handler.values.first().cloned(),
+            krate,
+        });
+        (func, result)
+    }
+}
+
+fn int_value(kv: &crate::parse::KeyValue) -> syn::Result<i32> {
+    let err = || {
+        syn::Error::new(
+            kv.key.span(),
+            format!("`{}` takes an integer, e.g. `{} = 10`", kv.key, kv.key),
+        )
+    };
+    match &kv.value {
+        Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        })) => i.base10_parse(),
+        Some(syn::Expr::Unary(u)) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<i32>().map(|v| -v),
+            _ => Err(err()),
+        },
+        Some(other) => Err(syn::Error::new_spanned(
+            other,
+            format!("`{}` takes an integer, e.g. `{} = 10`", kv.key, kv.key),
+        )),
+        None => Err(err()),
     }
 }

@@ -17,6 +17,7 @@ const PROTOCOL = 1;
 const BRIDGE_VERSION = "0.1.0";
 const HANDSHAKE_TIMEOUT_MS = Number(process.env.PI_EXT_HANDSHAKE_TIMEOUT_MS || 10000);
 const SHUTDOWN_GRACE_MS = 1000;
+const HOOK_TIMEOUT_MS = Number(process.env.PI_EXT_HOOK_TIMEOUT_MS || 30000);
 
 const codes = { VERSION_MISMATCH: -32000, CANCELLED: -32002, NO_UI: -32003 };
 
@@ -225,7 +226,8 @@ class Bridge {
     this.child = undefined;
     this.starting = undefined;
     this.calls = new Map(); // bridge request id -> {ctx, onUpdate} of a running tool call
-    this.dialogs = new Map(); // extension request id -> AbortController of an open dialog
+    this.aborts = new Map(); // extension request id -> AbortController (open dialog, running exec)
+    this.busOff = []; // unsubscribe functions of pi.events listeners
     this.lastCtx = undefined; // for UI calls that outlive their tool call
   }
 
@@ -305,10 +307,89 @@ class Bridge {
     return { content, details: result?.details ?? {} };
   }
 
+  /** Send a request carrying pi's `ctx` (hooks, commands). */
+  async callWithCtx(method, params, ctx, timeoutMs) {
+    if (ctx) this.lastCtx = ctx;
+    const child = await this.connection();
+    let callId;
+    return child.request(method, params, {
+      timeoutMs,
+      onId: (id) => {
+        callId = id;
+        this.calls.set(id, { ctx });
+      },
+      onSettled: () => this.calls.delete(callId),
+    });
+  }
+
+  async callHook(hook, event, ctx) {
+    const payload = toJson(event);
+    let out;
+    try {
+      out = await this.callWithCtx("hook/call", { hook: hook.id, payload }, ctx, HOOK_TIMEOUT_MS);
+    } catch (err) {
+      const message = `pi-ext hook ${hook.id} failed: ${err?.message ?? err}`;
+      this.log.line("warn", message);
+      // tool_call fails closed, as pi does for a throwing handler.
+      if (hook.event === "tool_call") return { block: true, reason: message };
+      throw new Error(message); // pi reports it as extension_error and goes on
+    }
+    if (out === null || out === undefined) return undefined;
+    switch (hook.event) {
+      case "tool_call":
+        // pi changes a call's arguments only by mutation of event.input.
+        if (out.input && typeof out.input === "object" && event.input && typeof event.input === "object") {
+          for (const key of Object.keys(event.input)) delete event.input[key];
+          Object.assign(event.input, out.input);
+        }
+        return out.block ? { block: true, reason: out.reason } : undefined;
+      case "before_provider_request":
+        return out.payload;
+      default:
+        return out;
+    }
+  }
+
+  async callCommand(name, args, ctx) {
+    await this.callWithCtx("command/call", { command: name, args }, ctx);
+  }
+
   stop() {
+    for (const off of this.busOff.splice(0)) {
+      try {
+        off();
+      } catch {
+        // already gone
+      }
+    }
     if (this.child) this.child.stop();
     this.child = undefined;
     this.starting = undefined;
+  }
+
+  async apiCall(child, id, p) {
+    const fn = API[p.method];
+    if (!fn) return child.respondError(id, -32601, `pi API method ${p.method} is not available to extensions`);
+    if (p.method === "subscribe") {
+      const channel = String(p.args?.[0]);
+      const off = this.pi.events.on(channel, (data) =>
+        child.notify("bus/event", { channel, data: toJson(data) ?? null }),
+      );
+      this.busOff.push(off);
+      return child.respond(id, null);
+    }
+    const ctx = this.ctxFor(p.call);
+    const controller = new AbortController();
+    this.aborts.set(id, controller);
+    try {
+      const args = (Array.isArray(p.args) ? p.args : []).map((a) => (a === null ? undefined : a));
+      const result = await fn(this.pi, ctx, args, controller.signal);
+      child.respond(id, toJson(result) ?? null);
+    } catch (err) {
+      child.respondError(id, -32603, String(err?.message ?? err));
+    } finally {
+      this.aborts.delete(id);
+    }
   }
 
   ctxFor(callId) {
@@ -334,8 +415,12 @@ class Bridge {
           if (id === undefined) return fail(-32600, "ui/dialog must be a request");
           this.dialog(child, id, params).catch((err) => fail(-32603, String(err?.message ?? err)));
           return;
-        case "ui/cancel":
-          this.dialogs.get(params.id)?.abort();
+        case "cancel":
+          this.aborts.get(params.id)?.abort();
+          return;
+        case "api/call":
+          if (id === undefined) return fail(-32600, "api/call must be a request");
+          this.apiCall(child, id, params).catch((err) => fail(-32603, String(err?.message ?? err)));
           return;
         case "ui/call":
           return this.uiCall(child, id, params, fail);
@@ -351,7 +436,7 @@ class Bridge {
     const ctx = this.ctxFor(p.call);
     if (!ctx || !ctx.hasUI) return child.respondError(id, codes.NO_UI, "pi has no UI in this mode");
     const controller = new AbortController();
-    this.dialogs.set(id, controller);
+    this.aborts.set(id, controller);
     const opts = { signal: controller.signal };
     if (p.timeout) opts.timeout = p.timeout;
     const started = Date.now();
@@ -374,7 +459,7 @@ class Bridge {
           return child.respondError(id, -32602, `unknown dialog ${p.method}`);
       }
     } finally {
-      this.dialogs.delete(id);
+      this.aborts.delete(id);
     }
     // pi resolves a dismissed or timed-out dialog to undefined (false for
     // confirm); the elapsed time tells a timeout apart.
@@ -399,6 +484,85 @@ class Bridge {
     const result = ctx.ui[p.method](...args);
     if (id !== undefined) child.respond(id, result === undefined ? null : result);
   }
+}
+
+/** JSON copy of an event or result: drops functions, AbortSignals and cycles. */
+function toJson(value) {
+  if (value === undefined) return undefined;
+  const seen = new WeakSet();
+  try {
+    return JSON.parse(
+      JSON.stringify(value, (_key, v) => {
+        if (typeof v === "function" || typeof v === "bigint") return undefined;
+        if (v && typeof v === "object") {
+          if (typeof AbortSignal !== "undefined" && v instanceof AbortSignal) return undefined;
+          if (seen.has(v)) return undefined;
+          seen.add(v);
+        }
+        return v;
+      }),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+function needCtx(ctx) {
+  if (!ctx) throw new Error("no pi context yet (called before the session started)");
+  return ctx;
+}
+
+/** pi API methods the extension may call: (pi, ctx, args, signal) => result. */
+const API = {
+  // pi.* (ExtensionAPI)
+  sendMessage: (pi, _c, [message, opts]) => pi.sendMessage(message, opts),
+  sendUserMessage: (pi, _c, [content, opts]) => pi.sendUserMessage(content, opts),
+  appendEntry: (pi, _c, [type, data]) => pi.appendEntry(type, data),
+  getSessionName: (pi) => pi.getSessionName() ?? null,
+  setSessionName: (pi, _c, [name]) => pi.setSessionName(name),
+  setLabel: (pi, _c, [entryId, label]) => pi.setLabel(entryId, label),
+  exec: (pi, _c, [command, args, opts], signal) => pi.exec(command, args ?? [], { ...(opts ?? {}), signal }),
+  getActiveTools: (pi) => pi.getActiveTools(),
+  setActiveTools: (pi, _c, [names]) => pi.setActiveTools(names ?? []),
+  getAllTools: (pi) => pi.getAllTools().map(({ name, description, parameters }) => ({ name, description, parameters })),
+  getCommands: (pi) => pi.getCommands().map(({ name, description, source }) => ({ name, description, source })),
+  setModel: async (pi, ctx, [provider, modelId]) => {
+    const model = needCtx(ctx).modelRegistry.find(provider, modelId);
+    if (!model) throw new Error(`Model not found: ${provider}/${modelId}`);
+    return await pi.setModel(model);
+  },
+  getThinkingLevel: (pi) => pi.getThinkingLevel(),
+  setThinkingLevel: (pi, _c, [level]) => pi.setThinkingLevel(level),
+  getFlag: (pi, _c, [name]) => pi.getFlag(name) ?? null,
+  emit: (pi, _c, [channel, data]) => pi.events.emit(channel, data),
+  subscribe: () => null, // handled in apiCall
+  // ctx.* (ExtensionContext)
+  getEntries: (_p, ctx) => needCtx(ctx).sessionManager.getEntries(),
+  getBranch: (_p, ctx, [fromId]) => needCtx(ctx).sessionManager.getBranch(fromId),
+  getLeafId: (_p, ctx) => needCtx(ctx).sessionManager.getLeafId() ?? null,
+  getLabel: (_p, ctx, [id]) => needCtx(ctx).sessionManager.getLabel(id) ?? null,
+  getSessionFile: (_p, ctx) => needCtx(ctx).sessionManager.getSessionFile() ?? null,
+  getSessionId: (_p, ctx) => needCtx(ctx).sessionManager.getSessionId(),
+  getModel: (_p, ctx) => needCtx(ctx).model ?? null,
+  isIdle: (_p, ctx) => needCtx(ctx).isIdle(),
+  abort: (_p, ctx) => needCtx(ctx).abort(),
+  hasPendingMessages: (_p, ctx) => needCtx(ctx).hasPendingMessages(),
+  shutdown: (_p, ctx) => needCtx(ctx).shutdown(),
+  getContextUsage: (_p, ctx) => needCtx(ctx).getContextUsage() ?? null,
+  compact: (_p, ctx, [customInstructions]) => needCtx(ctx).compact({ customInstructions }),
+  getSystemPrompt: (_p, ctx) => needCtx(ctx).getSystemPrompt(),
+  // ExtensionCommandContext (commands only)
+  waitForIdle: (_p, ctx) => commandCtx(ctx, "waitForIdle").waitForIdle(),
+  newSession: (_p, ctx) => commandCtx(ctx, "newSession").newSession(),
+  fork: (_p, ctx, [entryId]) => commandCtx(ctx, "fork").fork(entryId),
+  navigateTree: (_p, ctx, [targetId]) => commandCtx(ctx, "navigateTree").navigateTree(targetId),
+  switchSession: (_p, ctx, [path]) => commandCtx(ctx, "switchSession").switchSession(path),
+  reload: (_p, ctx) => commandCtx(ctx, "reload").reload(),
+};
+
+function commandCtx(ctx, method) {
+  if (!ctx || typeof ctx[method] !== "function") throw new Error(`${method} is only available to commands`);
+  return ctx;
 }
 
 /** `ctx.ui` methods the extension may call with JSON arguments. */
@@ -435,6 +599,30 @@ export default async function piExtBridge(pi) {
       });
     } catch (err) {
       problems.push(`pi-ext extension "${CONFIG.name}": could not register tool ${tool.name}: ${err?.message ?? err}`);
+    }
+  }
+  for (const hook of manifest?.hooks ?? []) {
+    try {
+      pi.on(hook.event, (event, ctx) => bridge.callHook(hook, event, ctx));
+    } catch (err) {
+      problems.push(`pi-ext extension "${CONFIG.name}": could not subscribe hook ${hook.id}: ${err?.message ?? err}`);
+    }
+  }
+  for (const command of manifest?.commands ?? []) {
+    try {
+      const completions = command.completions ?? [];
+      pi.registerCommand(command.name, {
+        description: command.description,
+        ...(completions.length
+          ? {
+              getArgumentCompletions: (prefix) =>
+                completions.filter((c) => c.startsWith(prefix ?? "")).map((c) => ({ value: c, label: c })),
+            }
+          : {}),
+        handler: (args, ctx) => bridge.callCommand(command.name, args, ctx),
+      });
+    } catch (err) {
+      problems.push(`pi-ext extension "${CONFIG.name}": could not register command /${command.name}: ${err?.message ?? err}`);
     }
   }
   const warnings = (manifest?.problems ?? []).map((p) => `pi-ext extension "${CONFIG.name}": ${p}`);

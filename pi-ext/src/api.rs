@@ -1,429 +1,364 @@
-//! Registration: tool definitions, the builder the `#[tool]` macro is sugar
-//! over, the link-time registry (`inventory`) and the manifest.
+//! [`Api`]: pi's `ExtensionAPI` (`pi.*`) from Rust.
+//!
+//! Get it with [`crate::Ctx::api`] inside a tool, command or hook. Every
+//! method is a request to the bridge, which calls pi's real method and sends
+//! back the result; pi's errors (for example an action method called while
+//! extensions are still loading) come back as [`ApiError`], never as a hang.
+//!
+//! ```no_run
+//! use pi_ext::prelude::*;
+//! use pi_ext::api::ExecOptions;
+//!
+//! /// Show the git status.
+//! #[tool]
+//! async fn git_status(ctx: &Ctx) -> Result<String, ToolError> {
+//!     let out = ctx.api().exec("git", ["status", "--short"], ExecOptions::default()).await?;
+//!     ctx.api().append_entry("git-status", &out.stdout).await?;
+//!     Ok(out.stdout)
+//! }
+//! # fn main() {}
+//! ```
 
-use std::collections::BTreeMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
-use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
-use crate::context::Ctx;
-use crate::protocol::{PROTOCOL_VERSION, SDK_VERSION};
-use crate::schema::{portable_schema_for, SchemaError};
-use crate::tool::{IntoToolReturn, ToolOutcome};
+use crate::dispatch::Peer;
+use crate::events::CustomMessage;
+use crate::protocol::RpcError;
 
-/// The future a tool handler returns.
-pub type ToolFuture = Pin<Box<dyn Future<Output = ToolOutcome> + Send + 'static>>;
-
-/// A type-erased tool handler.
-pub type ToolHandler = Arc<dyn Fn(Ctx, Value) -> ToolFuture + Send + Sync>;
-
-/// pi's built-in tools. An extension tool with one of these names replaces
-/// the built-in (pi allows that); the runtime warns so it is never an accident.
-pub const BUILTIN_TOOLS: &[&str] = &["read", "bash", "edit", "write", "grep", "find", "ls"];
-
-/// A tool, ready to register with pi.
-///
-/// `#[tool]` builds these at link time; [`ToolDef::builder`] builds one by
-/// hand (for tools whose shape is only known at run time).
-#[derive(Clone)]
-pub struct ToolDef {
-    /// Name the model calls it by.
-    pub name: String,
-    /// Label shown in pi's UI.
-    pub label: String,
-    /// Description sent to the model.
-    pub description: String,
-    /// One line for the "Available tools" section of pi's system prompt.
-    pub prompt_snippet: Option<String>,
-    /// Bullets added to the system prompt's guidelines while the tool is active.
-    pub prompt_guidelines: Vec<String>,
-    /// Portable parameter schema, or why it could not be made.
-    pub parameters: Result<Value, SchemaError>,
-    /// The handler.
-    pub handler: ToolHandler,
+/// A pi API call failed: pi threw (the message is pi's), or the connection
+/// to pi is gone.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pi API call `{method}` failed: {message}")]
+pub struct ApiError {
+    /// The pi method called.
+    pub method: String,
+    /// Why.
+    pub message: String,
 }
 
-impl std::fmt::Debug for ToolDef {
+/// How a message is delivered while the agent is streaming (pi's `deliverAs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Delivery {
+    /// Interrupt: delivered after the current tool calls.
+    Steer,
+    /// Delivered when the agent has finished.
+    FollowUp,
+    /// Queued for the next user prompt (`send_message` only).
+    NextTurn,
+}
+
+/// Options of [`Api::exec`].
+#[derive(Debug, Clone, Default)]
+pub struct ExecOptions {
+    /// Kill the process after this long (`killed` is then true).
+    pub timeout: Option<Duration>,
+    /// Working directory (default: pi's cwd).
+    pub cwd: Option<String>,
+    /// Kill the process when this fires.
+    pub cancel: Option<CancellationToken>,
+}
+
+/// What [`Api::exec`] returns (pi never fails an exec; a command that
+/// cannot start has `code` 1).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ExecOutput {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// Exit code.
+    #[serde(default)]
+    pub code: i32,
+    /// Killed by timeout or cancellation.
+    #[serde(default)]
+    pub killed: bool,
+}
+
+/// A tool pi knows (`pi.getAllTools()`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ToolInfo {
+    /// Name.
+    pub name: String,
+    /// Description.
+    #[serde(default)]
+    pub description: String,
+    /// Parameter schema.
+    #[serde(default)]
+    pub parameters: Value,
+}
+
+/// A slash command pi knows (`pi.getCommands()`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct CommandInfo {
+    /// Name, without the slash.
+    pub name: String,
+    /// Description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// `"extension"`, `"prompt"` or `"skill"`.
+    #[serde(default)]
+    pub source: String,
+}
+
+/// pi's `ExtensionAPI`, bound to the call it was taken from.
+#[derive(Clone)]
+pub struct Api {
+    pub(crate) peer: Arc<Peer>,
+    pub(crate) call: Option<u64>,
+    pub(crate) bus: Arc<crate::dispatch::Bus>,
+}
+
+impl std::fmt::Debug for Api {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolDef")
-            .field("name", &self.name)
-            .field("label", &self.label)
-            .field("description", &self.description)
-            .field("parameters", &self.parameters)
+        f.debug_struct("Api")
+            .field("call", &self.call)
             .finish_non_exhaustive()
     }
 }
 
-impl ToolDef {
-    /// Start building a tool by hand.
-    ///
-    /// ```
-    /// use pi_ext::{ToolDef, ToolError};
-    ///
-    /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
-    /// #[schemars(crate = "pi_ext::schemars")]
-    /// struct Args { a: i64, b: i64 }
-    ///
-    /// let add = ToolDef::builder("add")
-    ///     .description("Add two integers.")
-    ///     .handler(|_ctx, args: Args| async move {
-    ///         Ok::<_, ToolError>(format!("{}", args.a + args.b))
-    ///     });
-    /// assert_eq!(add.label, "add");
-    /// assert_eq!(add.parameters.unwrap()["required"], serde_json::json!(["a", "b"]));
-    /// ```
-    pub fn builder(name: impl Into<String>) -> ToolBuilder {
-        let name = name.into();
-        ToolBuilder {
-            label: name.clone(),
-            name,
-            description: String::new(),
-            prompt_snippet: None,
-            prompt_guidelines: Vec::new(),
-        }
-    }
-}
-
-/// Builder for a [`ToolDef`]; finish it with [`ToolBuilder::handler`].
-#[derive(Debug, Clone)]
-#[must_use = "a tool builder does nothing until `.handler(..)` is called"]
-pub struct ToolBuilder {
-    name: String,
-    label: String,
-    description: String,
-    prompt_snippet: Option<String>,
-    prompt_guidelines: Vec<String>,
-}
-
-impl ToolBuilder {
-    /// UI label (defaults to the name).
-    pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = label.into();
-        self
-    }
-    /// Description for the model.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = description.into();
-        self
-    }
-    /// One line for pi's "Available tools" list.
-    pub fn prompt_snippet(mut self, snippet: impl Into<String>) -> Self {
-        self.prompt_snippet = Some(snippet.into());
-        self
-    }
-    /// Add a guideline bullet.
-    pub fn prompt_guideline(mut self, guideline: impl Into<String>) -> Self {
-        self.prompt_guidelines.push(guideline.into());
-        self
-    }
-
-    /// Finish with a handler taking the context and the parameters `P`
-    /// (any `Deserialize + JsonSchema` struct).
-    pub fn handler<P, F, Fut>(self, handler: F) -> ToolDef
-    where
-        P: DeserializeOwned + JsonSchema + Send + 'static,
-        F: Fn(Ctx, P) -> Fut + Send + Sync + 'static,
-        Fut: Future + Send + 'static,
-        Fut::Output: IntoToolReturn,
-    {
-        let name: Arc<str> = self.name.clone().into();
-        let handler: ToolHandler = Arc::new(move |ctx, args| {
-            let name = name.clone();
-            match decode_args::<P>(&name, args) {
-                Ok(params) => {
-                    let fut = handler(ctx, params);
-                    Box::pin(async move { fut.await.into_outcome() })
-                }
-                Err(outcome) => Box::pin(std::future::ready(outcome)),
-            }
-        });
-        ToolDef {
-            name: self.name,
-            label: self.label,
-            description: self.description,
-            prompt_snippet: self.prompt_snippet,
-            prompt_guidelines: self.prompt_guidelines,
-            parameters: portable_schema_for::<P>(),
-            handler,
-        }
-    }
-}
-
-/// Deserialize tool arguments, naming the failing field path.
-pub(crate) fn decode_args<P: DeserializeOwned>(tool: &str, args: Value) -> Result<P, ToolOutcome> {
-    serde_path_to_error::deserialize(args).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let at = if path == "." {
-            String::new()
-        } else {
-            format!(" at `{path}`")
-        };
-        ToolOutcome::error(format!("invalid arguments for tool `{tool}`{at}: {inner}"))
+/// Send an `api/call` request and map pi's failure to [`ApiError`].
+pub(crate) async fn call_api(
+    peer: &Peer,
+    call: Option<u64>,
+    method: &str,
+    args: Value,
+) -> Result<Value, ApiError> {
+    peer.request(
+        "api/call",
+        json!({"call": call, "method": method, "args": args}),
+    )
+    .await
+    .map_err(|e: RpcError| ApiError {
+        method: method.to_string(),
+        message: e.message,
     })
 }
 
-/// A `#[tool]` registration, collected at link time. Not for direct use.
-#[doc(hidden)]
-pub struct ToolEntry {
-    pub name: &'static str,
-    pub label: &'static str,
-    pub description: &'static str,
-    pub prompt_snippet: Option<&'static str>,
-    pub prompt_guidelines: &'static [&'static str],
-    pub schema: fn() -> Result<Value, SchemaError>,
-    pub call: fn(Ctx, Value) -> ToolFuture,
+fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, ApiError> {
+    serde_json::from_value(v).map_err(|e| ApiError {
+        method: method.to_string(),
+        message: format!("unexpected answer: {e}"),
+    })
 }
 
-/// An `#[extension]` registration, collected at link time. Not for direct use.
-#[doc(hidden)]
-pub struct ExtensionEntry {
-    pub name: &'static str,
-    pub version: &'static str,
-    pub description: &'static str,
-}
-
-inventory::collect!(ToolEntry);
-inventory::collect!(ExtensionEntry);
-
-/// Facts about the binary, captured by [`crate::main!`] in the user's crate.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy)]
-pub struct BinInfo {
-    pub package: &'static str,
-    pub version: &'static str,
-    pub description: &'static str,
-    pub bin: &'static str,
-}
-
-/// Everything a binary serves: its identity, tools, and what went wrong
-/// while collecting them.
-#[derive(Clone)]
-pub struct Registry {
-    /// Extension name (from `#[extension]`, else the package name).
-    pub name: String,
-    /// Extension version (from `#[extension]`, else the package version).
-    pub version: String,
-    /// Extension description.
-    pub description: String,
-    /// Tools by name.
-    pub tools: BTreeMap<String, ToolDef>,
-    /// Problems found while registering (bad names, bad schemas, duplicates).
-    /// Tools with errors are left out; the bridge shows these to the user.
-    pub problems: Vec<String>,
-}
-
-impl std::fmt::Debug for Registry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Registry")
-            .field("name", &self.name)
-            .field("tools", &self.tools.keys().collect::<Vec<_>>())
-            .field("problems", &self.problems)
-            .finish()
+impl Api {
+    async fn call(&self, method: &str, args: Value) -> Result<Value, ApiError> {
+        call_api(&self.peer, self.call, method, args).await
     }
-}
 
-/// Whether `name` is a valid tool name for every provider (`^[A-Za-z0-9_-]{1,64}$`).
-pub fn is_valid_tool_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
-
-impl Registry {
-    /// An empty registry with this identity.
-    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            version: version.into(),
-            description: String::new(),
-            tools: BTreeMap::new(),
-            problems: Vec::new(),
+    /// Add a custom message to the session (`pi.sendMessage`); it is sent
+    /// to the model as user content. With `trigger_turn` an idle agent runs.
+    pub async fn send_message(
+        &self,
+        message: CustomMessage,
+        trigger_turn: bool,
+        deliver_as: Option<Delivery>,
+    ) -> Result<(), ApiError> {
+        let mut opts = json!({ "triggerTurn": trigger_turn });
+        if let Some(d) = deliver_as {
+            opts["deliverAs"] = json!(d);
         }
+        self.call("sendMessage", json!([message, opts]))
+            .await
+            .map(drop)
     }
 
-    /// Everything registered with `#[extension]` and `#[tool]` in this binary.
-    #[doc(hidden)]
-    pub fn from_inventory(bin: Option<&BinInfo>) -> Self {
-        let extensions: Vec<&ExtensionEntry> = inventory::iter::<ExtensionEntry>().collect();
-        let mut reg = match (extensions.as_slice(), bin) {
-            ([ext], _) => {
-                let mut r = Registry::new(ext.name, ext.version);
-                r.description = ext.description.to_string();
-                r
+    /// Send a user message, which always starts a turn
+    /// (`pi.sendUserMessage`). While the agent streams, pass a delivery.
+    /// It does not run slash commands.
+    pub async fn send_user_message(
+        &self,
+        text: impl Into<String>,
+        deliver_as: Option<Delivery>,
+    ) -> Result<(), ApiError> {
+        let opts = deliver_as.map(|d| json!({ "deliverAs": d }));
+        self.call("sendUserMessage", json!([text.into(), opts]))
+            .await
+            .map(drop)
+    }
+
+    /// Append a custom entry to the session, not sent to the model
+    /// (`pi.appendEntry`). Read it back with [`crate::Ctx::session_entries`].
+    pub async fn append_entry<T: Serialize>(
+        &self,
+        custom_type: impl Into<String>,
+        data: T,
+    ) -> Result<(), ApiError> {
+        let data = serde_json::to_value(data).map_err(|e| ApiError {
+            method: "appendEntry".into(),
+            message: e.to_string(),
+        })?;
+        self.call("appendEntry", json!([custom_type.into(), data]))
+            .await
+            .map(drop)
+    }
+
+    /// The session's display name.
+    pub async fn session_name(&self) -> Result<Option<String>, ApiError> {
+        decode(
+            "getSessionName",
+            self.call("getSessionName", json!([])).await?,
+        )
+    }
+
+    /// Set the session's display name.
+    pub async fn set_session_name(&self, name: impl Into<String>) -> Result<(), ApiError> {
+        self.call("setSessionName", json!([name.into()]))
+            .await
+            .map(drop)
+    }
+
+    /// Label (or, with `None`, unlabel) a session entry.
+    pub async fn set_label(&self, entry_id: &str, label: Option<&str>) -> Result<(), ApiError> {
+        self.call("setLabel", json!([entry_id, label]))
+            .await
+            .map(drop)
+    }
+
+    /// Run a program without a shell (`pi.exec`).
+    pub async fn exec<I, S>(
+        &self,
+        command: &str,
+        args: I,
+        options: ExecOptions,
+    ) -> Result<ExecOutput, ApiError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let mut opts = json!({});
+        if let Some(t) = options.timeout {
+            opts["timeout"] = json!(t.as_millis() as u64);
+        }
+        if let Some(cwd) = options.cwd {
+            opts["cwd"] = json!(cwd);
+        }
+        let (id, answer) = self.peer.start_request(
+            "api/call",
+            json!({"call": self.call, "method": "exec", "args": [command, args, opts]}),
+        );
+        let cancel = options.cancel.unwrap_or_default();
+        tokio::pin!(answer);
+        let result = tokio::select! {
+            r = &mut answer => r,
+            _ = cancel.cancelled() => {
+                // pi kills the process (SIGTERM, then SIGKILL) and answers
+                // with `killed: true`.
+                self.peer.notify("cancel", json!({ "id": id }));
+                answer.await
             }
-            (_, Some(bin)) => {
-                let mut r = Registry::new(bin.package, bin.version);
-                r.description = bin.description.to_string();
-                r
-            }
-            (_, None) => Registry::new("pi-ext", SDK_VERSION),
         };
-        if extensions.len() > 1 {
-            let names: Vec<_> = extensions.iter().map(|e| e.name).collect();
-            reg.problems.push(format!(
-                "this binary declares {} #[extension]s ({}); serving them as one extension named `{}`",
-                names.len(),
-                names.join(", "),
-                reg.name
-            ));
-        }
-        for entry in inventory::iter::<ToolEntry>() {
-            reg.add(ToolDef {
-                name: entry.name.to_string(),
-                label: entry.label.to_string(),
-                description: entry.description.to_string(),
-                prompt_snippet: entry.prompt_snippet.map(str::to_string),
-                prompt_guidelines: entry
-                    .prompt_guidelines
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
-                parameters: (entry.schema)(),
-                handler: Arc::new(entry.call),
-            });
-        }
-        reg
+        let value = result.map_err(|e| ApiError {
+            method: "exec".into(),
+            message: e.message,
+        })?;
+        decode("exec", value)
     }
 
-    /// Add a tool. Problems (invalid name, duplicate, schema error) are
-    /// recorded in [`Registry::problems`] and the tool is left out.
-    pub fn add(&mut self, tool: ToolDef) {
-        if !is_valid_tool_name(&tool.name) {
-            self.problems.push(format!(
-                "tool `{}` skipped: names must match ^[A-Za-z0-9_-]{{1,64}}$",
-                tool.name
-            ));
-            return;
-        }
-        if let Err(e) = &tool.parameters {
-            self.problems
-                .push(format!("tool `{}` skipped: {e}", tool.name));
-            return;
-        }
-        if self.tools.contains_key(&tool.name) {
-            self.problems.push(format!(
-                "tool `{}` is registered twice; keeping the first",
-                tool.name
-            ));
-            return;
-        }
-        if BUILTIN_TOOLS.contains(&tool.name.as_str()) {
-            self.problems.push(format!(
-                "tool `{}` replaces pi's built-in tool of the same name",
-                tool.name
-            ));
-        }
-        self.tools.insert(tool.name.clone(), tool);
+    /// Names of the tools sent to the model.
+    pub async fn active_tools(&self) -> Result<Vec<String>, ApiError> {
+        decode(
+            "getActiveTools",
+            self.call("getActiveTools", json!([])).await?,
+        )
     }
 
-    /// The manifest the handshake and `--pi-manifest` send.
-    pub fn manifest(&self) -> Manifest {
-        Manifest {
-            name: self.name.clone(),
-            version: self.version.clone(),
-            description: self.description.clone(),
-            protocol: PROTOCOL_VERSION,
-            sdk: SDK_VERSION.to_string(),
-            tools: self
-                .tools
-                .values()
-                .map(|t| ToolManifest {
-                    name: t.name.clone(),
-                    label: t.label.clone(),
-                    description: t.description.clone(),
-                    parameters: t.parameters.clone().unwrap_or(Value::Null),
-                    prompt_snippet: t.prompt_snippet.clone(),
-                    prompt_guidelines: t.prompt_guidelines.clone(),
-                })
-                .collect(),
-            problems: self.problems.clone(),
-        }
+    /// Choose the tools sent to the model (unknown names are dropped by pi).
+    pub async fn set_active_tools<I, S>(&self, names: I) -> Result<(), ApiError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let names: Vec<String> = names.into_iter().map(Into::into).collect();
+        self.call("setActiveTools", json!([names])).await.map(drop)
+    }
+
+    /// Every tool pi knows, active or not.
+    pub async fn all_tools(&self) -> Result<Vec<ToolInfo>, ApiError> {
+        decode("getAllTools", self.call("getAllTools", json!([])).await?)
+    }
+
+    /// Every slash command (extensions, prompt templates, skills).
+    pub async fn commands(&self) -> Result<Vec<CommandInfo>, ApiError> {
+        decode("getCommands", self.call("getCommands", json!([])).await?)
+    }
+
+    /// Switch model by provider and id. `Ok(false)` if pi has no key for it.
+    pub async fn set_model(&self, provider: &str, model_id: &str) -> Result<bool, ApiError> {
+        decode(
+            "setModel",
+            self.call("setModel", json!([provider, model_id])).await?,
+        )
+    }
+
+    /// The thinking level (`off`, `minimal`, `low`, `medium`, `high`, `xhigh`).
+    pub async fn thinking_level(&self) -> Result<String, ApiError> {
+        decode(
+            "getThinkingLevel",
+            self.call("getThinkingLevel", json!([])).await?,
+        )
+    }
+
+    /// Set the thinking level (pi clamps it to what the model supports).
+    pub async fn set_thinking_level(&self, level: &str) -> Result<(), ApiError> {
+        self.call("setThinkingLevel", json!([level]))
+            .await
+            .map(drop)
+    }
+
+    /// The value of a command-line flag this extension registered
+    /// (`pi.getFlag`); `None` if it was not given and has no default.
+    pub async fn flag(&self, name: &str) -> Result<Option<Value>, ApiError> {
+        let v = self.call("getFlag", json!([name])).await?;
+        Ok((!v.is_null()).then_some(v))
+    }
+
+    /// Emit on pi's shared event bus (`pi.events.emit`): TypeScript
+    /// extensions in the same pi receive it with `pi.events.on(channel, …)`.
+    pub async fn emit<T: Serialize>(&self, channel: &str, data: T) -> Result<(), ApiError> {
+        let data = serde_json::to_value(data).map_err(|e| ApiError {
+            method: "emit".into(),
+            message: e.to_string(),
+        })?;
+        self.call("emit", json!([channel, data])).await.map(drop)
+    }
+
+    /// Listen on a channel of pi's event bus. Messages from every extension
+    /// (TypeScript or Rust) arrive in the returned [`Subscription`]; the
+    /// bridge stops listening at `session_shutdown`.
+    pub async fn subscribe(&self, channel: &str) -> Result<Subscription, ApiError> {
+        let rx = self.bus.add(channel);
+        self.call("subscribe", json!([channel])).await?;
+        Ok(Subscription {
+            channel: channel.to_string(),
+            rx,
+        })
     }
 }
 
-/// What an extension binary declares (`<bin> --pi-manifest`).
-#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
-pub struct Manifest {
-    /// Extension name; also its directory name under `extensions/`.
-    pub name: String,
-    /// Extension version.
-    pub version: String,
-    /// One-line description.
-    pub description: String,
-    /// Protocol version of the binary.
-    pub protocol: u32,
-    /// pi-ext runtime version.
-    pub sdk: String,
-    /// Tools to register with pi.
-    pub tools: Vec<ToolManifest>,
-    /// Registration problems to show the user.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub problems: Vec<String>,
+/// Messages from one channel of pi's event bus; see [`Api::subscribe`].
+#[derive(Debug)]
+pub struct Subscription {
+    channel: String,
+    rx: mpsc::UnboundedReceiver<Value>,
 }
 
-/// One tool in the manifest, in the shape of pi's `registerTool` argument.
-#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolManifest {
-    /// Tool name.
-    pub name: String,
-    /// UI label.
-    pub label: String,
-    /// Description for the model.
-    pub description: String,
-    /// Portable JSON schema of the parameters.
-    pub parameters: Value,
-    /// Line for the system prompt's tool list.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_snippet: Option<String>,
-    /// Guideline bullets.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub prompt_guidelines: Vec<String>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tool::ToolError;
-
-    #[derive(Debug, serde::Deserialize, JsonSchema)]
-    struct Args {
-        n: u8,
+impl Subscription {
+    /// The channel.
+    pub fn channel(&self) -> &str {
+        &self.channel
     }
 
-    fn tool(name: &str) -> ToolDef {
-        ToolDef::builder(name)
-            .description("d")
-            .handler(|_c, a: Args| async move { Ok::<_, ToolError>(a.n.to_string()) })
-    }
-
-    #[test]
-    fn names_are_checked() {
-        assert!(is_valid_tool_name("greet_2-x"));
-        assert!(!is_valid_tool_name("has space"));
-        assert!(!is_valid_tool_name(""));
-        assert!(!is_valid_tool_name(&"x".repeat(65)));
-        let mut reg = Registry::new("t", "0");
-        reg.add(tool("ok"));
-        reg.add(tool("not ok"));
-        reg.add(tool("ok"));
-        reg.add(tool("bash"));
-        assert_eq!(reg.tools.len(), 2);
-        assert_eq!(reg.problems.len(), 3, "{:?}", reg.problems);
-    }
-
-    #[test]
-    fn bad_args_name_the_field() {
-        let err = decode_args::<Args>("t", serde_json::json!({"n": 300})).unwrap_err();
-        assert!(err.is_error);
-        let text = err.text();
-        assert!(text.contains("`n`") && text.contains("300"), "{text}");
+    /// The next message, or `None` when pi is gone.
+    pub async fn recv(&mut self) -> Option<Value> {
+        self.rx.recv().await
     }
 }

@@ -16,9 +16,9 @@ use std::sync::Arc;
 
 use clap::{Arg, ArgAction, Command};
 
-use crate::api::{BinInfo, Registry};
 use crate::dispatch::{log, Dispatcher};
 use crate::install::{install, InstallTarget};
+use crate::registry::{BinInfo, Registry};
 use crate::transport;
 
 const AFTER_HELP: &str = "\

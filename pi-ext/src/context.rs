@@ -9,7 +9,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::dispatch::Peer;
+use serde_json::Value;
+
+use crate::api::{call_api, Api, ApiError};
+use crate::dispatch::{Bus, Peer};
 use crate::tool::ToolResult;
 use crate::ui::Ui;
 
@@ -57,20 +60,30 @@ impl Default for Session {
     }
 }
 
-/// Which tool call a [`Ctx`] belongs to.
+/// Which call from pi a [`Ctx`] belongs to.
 #[derive(Debug)]
 pub(crate) struct CallInfo {
     /// The bridge's request id for this call (it keys pi's `ctx` there).
     pub(crate) request_id: u64,
-    /// pi's `toolCallId` (from the model).
-    pub(crate) tool_call_id: String,
-    /// The tool's name.
-    pub(crate) tool_name: String,
+    pub(crate) kind: CallKind,
+}
+
+/// What pi called.
+#[derive(Debug)]
+pub(crate) enum CallKind {
+    Tool {
+        /// pi's `toolCallId` (from the model).
+        tool_call_id: String,
+        tool_name: String,
+    },
+    Command,
+    Hook,
 }
 
 struct Inner {
     session: Arc<Session>,
     peer: Arc<Peer>,
+    bus: Arc<Bus>,
     call: Option<CallInfo>,
     cancel: CancellationToken,
     progress: Arc<ProgressState>,
@@ -126,6 +139,7 @@ impl Ctx {
     pub(crate) fn new(
         session: Arc<Session>,
         peer: Arc<Peer>,
+        bus: Arc<Bus>,
         call: Option<CallInfo>,
         cancel: CancellationToken,
     ) -> Self {
@@ -133,6 +147,7 @@ impl Ctx {
             inner: Arc::new(Inner {
                 session,
                 peer,
+                bus,
                 call,
                 cancel,
                 progress: Arc::default(),
@@ -150,7 +165,7 @@ impl Ctx {
     pub fn ui(&self) -> Ui {
         Ui {
             peer: self.inner.peer.clone(),
-            call: self.inner.call.as_ref().map(|c| c.request_id),
+            call: self.call_id(),
             has_ui: self.inner.session.has_ui,
             call_cancel: self.inner.cancel.clone(),
         }
@@ -177,14 +192,131 @@ impl Ctx {
         send_progress(&self.inner.peer, &self.inner.progress, update);
     }
 
+    fn tool(&self) -> Option<(&str, &str)> {
+        match &self.inner.call.as_ref()?.kind {
+            CallKind::Tool {
+                tool_call_id,
+                tool_name,
+            } => Some((tool_call_id, tool_name)),
+            _ => None,
+        }
+    }
+
     /// pi's id of this tool call (`toolCallId`), or `None` outside a tool call.
     pub fn tool_call_id(&self) -> Option<&str> {
-        self.inner.call.as_ref().map(|c| c.tool_call_id.as_str())
+        self.tool().map(|t| t.0)
     }
 
     /// The name of the tool being called, or `None` outside a tool call.
     pub fn tool_name(&self) -> Option<&str> {
-        self.inner.call.as_ref().map(|c| c.tool_name.as_str())
+        self.tool().map(|t| t.1)
+    }
+
+    /// pi's `ExtensionAPI` (`pi.*`): messages, entries, exec, tools, model,
+    /// event bus. See [`crate::api`].
+    pub fn api(&self) -> Api {
+        Api {
+            peer: self.inner.peer.clone(),
+            call: self.call_id(),
+            bus: self.inner.bus.clone(),
+        }
+    }
+
+    fn call_id(&self) -> Option<u64> {
+        self.inner.call.as_ref().map(|c| c.request_id)
+    }
+
+    async fn ctx_call(&self, method: &str, args: Value) -> Result<Value, ApiError> {
+        call_api(&self.inner.peer, self.call_id(), method, args).await
+    }
+
+    async fn ctx_get<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        args: Value,
+    ) -> Result<T, ApiError> {
+        let v = self.ctx_call(method, args).await?;
+        serde_json::from_value(v).map_err(|e| ApiError {
+            method: method.to_string(),
+            message: format!("unexpected answer: {e}"),
+        })
+    }
+
+    /// All entries of the session file (`ctx.sessionManager.getEntries()`).
+    pub async fn session_entries(&self) -> Result<Vec<Value>, ApiError> {
+        self.ctx_get("getEntries", json!([])).await
+    }
+
+    /// The entries from the root to the current leaf (or to `from`).
+    pub async fn session_branch(&self, from: Option<&str>) -> Result<Vec<Value>, ApiError> {
+        self.ctx_get("getBranch", json!([from])).await
+    }
+
+    /// The id of the current leaf entry.
+    pub async fn session_leaf_id(&self) -> Result<Option<String>, ApiError> {
+        self.ctx_get("getLeafId", json!([])).await
+    }
+
+    /// The label of an entry.
+    pub async fn session_label(&self, entry_id: &str) -> Result<Option<String>, ApiError> {
+        self.ctx_get("getLabel", json!([entry_id])).await
+    }
+
+    /// The session file (`None` with `--no-session`).
+    pub async fn session_file(&self) -> Result<Option<String>, ApiError> {
+        self.ctx_get("getSessionFile", json!([])).await
+    }
+
+    /// The session id.
+    pub async fn session_id(&self) -> Result<String, ApiError> {
+        self.ctx_get("getSessionId", json!([])).await
+    }
+
+    /// The session's display name.
+    pub async fn session_name(&self) -> Result<Option<String>, ApiError> {
+        self.ctx_get("getSessionName", json!([])).await
+    }
+
+    /// The current model (pi's `Model` as JSON), if any.
+    pub async fn model(&self) -> Result<Option<Value>, ApiError> {
+        self.ctx_get("getModel", json!([])).await
+    }
+
+    /// Whether the agent is idle.
+    pub async fn is_idle(&self) -> Result<bool, ApiError> {
+        self.ctx_get("isIdle", json!([])).await
+    }
+
+    /// Abort the agent's current run.
+    pub async fn abort(&self) -> Result<(), ApiError> {
+        self.ctx_call("abort", json!([])).await.map(drop)
+    }
+
+    /// Whether messages are queued for the agent.
+    pub async fn has_pending_messages(&self) -> Result<bool, ApiError> {
+        self.ctx_get("hasPendingMessages", json!([])).await
+    }
+
+    /// Ask pi to quit (when idle; a no-op in print mode).
+    pub async fn shutdown(&self) -> Result<(), ApiError> {
+        self.ctx_call("shutdown", json!([])).await.map(drop)
+    }
+
+    /// Context window usage: `{tokens, contextWindow, percent}`.
+    pub async fn context_usage(&self) -> Result<Option<Value>, ApiError> {
+        self.ctx_get("getContextUsage", json!([])).await
+    }
+
+    /// Start a compaction (fire-and-forget, as in pi).
+    pub async fn compact(&self, custom_instructions: Option<&str>) -> Result<(), ApiError> {
+        self.ctx_call("compact", json!([custom_instructions]))
+            .await
+            .map(drop)
+    }
+
+    /// The system prompt (inside `before_agent_start`: as chained so far).
+    pub async fn system_prompt(&self) -> Result<String, ApiError> {
+        self.ctx_get("getSystemPrompt", json!([])).await
     }
 
     /// pi's working directory (`ctx.cwd`).
@@ -270,5 +402,75 @@ fn send_progress(peer: &Arc<Peer>, state: &Arc<ProgressState>, update: serde_jso
         }
         // No runtime (a test calling outside one): drop the coalesced update.
         Err(_) => state.inner.lock().unwrap().flush_scheduled = false,
+    }
+}
+
+/// The context of a slash command: everything [`Ctx`] has, plus the
+/// session-control methods pi gives commands (`ExtensionCommandContext`).
+/// Take it as `ctx: &CommandCtx` in a `#[command]` function.
+#[derive(Clone, Debug)]
+pub struct CommandCtx {
+    ctx: Ctx,
+}
+
+impl std::ops::Deref for CommandCtx {
+    type Target = Ctx;
+    fn deref(&self) -> &Ctx {
+        &self.ctx
+    }
+}
+
+/// Whether a session change went ahead (`Ok(true)`) or a `session_before_*`
+/// hook cancelled it (`Ok(false)`).
+fn not_cancelled(v: Value) -> bool {
+    v["cancelled"] != true
+}
+
+impl CommandCtx {
+    pub(crate) fn new(ctx: Ctx) -> Self {
+        Self { ctx }
+    }
+
+    /// The plain context.
+    pub fn ctx(&self) -> &Ctx {
+        &self.ctx
+    }
+
+    /// Wait until the agent is idle.
+    pub async fn wait_for_idle(&self) -> Result<(), ApiError> {
+        self.ctx_call("waitForIdle", json!([])).await.map(drop)
+    }
+
+    /// Start a new session. `Ok(false)` if a hook cancelled it.
+    pub async fn new_session(&self) -> Result<bool, ApiError> {
+        self.ctx_call("newSession", json!([]))
+            .await
+            .map(not_cancelled)
+    }
+
+    /// Fork the session at an entry. `Ok(false)` if a hook cancelled it.
+    pub async fn fork(&self, entry_id: &str) -> Result<bool, ApiError> {
+        self.ctx_call("fork", json!([entry_id]))
+            .await
+            .map(not_cancelled)
+    }
+
+    /// Move to another entry of the session tree. `Ok(false)` if cancelled.
+    pub async fn navigate_tree(&self, target_id: &str) -> Result<bool, ApiError> {
+        self.ctx_call("navigateTree", json!([target_id]))
+            .await
+            .map(not_cancelled)
+    }
+
+    /// Switch to another session file. `Ok(false)` if cancelled.
+    pub async fn switch_session(&self, path: &str) -> Result<bool, ApiError> {
+        self.ctx_call("switchSession", json!([path]))
+            .await
+            .map(not_cancelled)
+    }
+
+    /// Reload extensions, skills, prompts and themes (pi's `/reload`).
+    pub async fn reload(&self) -> Result<(), ApiError> {
+        self.ctx_call("reload", json!([])).await.map(drop)
     }
 }

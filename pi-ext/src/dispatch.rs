@@ -11,12 +11,12 @@ use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::api::Registry;
-use crate::context::{CallInfo, Ctx, Mode, Session};
+use crate::context::{CallInfo, CallKind, CommandCtx, Ctx, Mode, Session};
 use crate::protocol::{
     codes, notification_line, request_line, response_line, Classified, Incoming, RpcError,
     PROTOCOL_VERSION, SDK_VERSION,
 };
+use crate::registry::Registry;
 use crate::tool::ToolOutcome;
 
 /// The outgoing half of the connection: sends lines and matches responses
@@ -94,6 +94,32 @@ impl Peer {
     }
 }
 
+/// Subscriptions to pi's event bus, by channel.
+#[derive(Default)]
+pub(crate) struct Bus {
+    subs: Mutex<HashMap<String, Vec<mpsc::UnboundedSender<Value>>>>,
+}
+
+impl Bus {
+    pub(crate) fn add(&self, channel: &str) -> mpsc::UnboundedReceiver<Value> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.subs
+            .lock()
+            .unwrap()
+            .entry(channel.to_string())
+            .or_default()
+            .push(tx);
+        rx
+    }
+
+    fn deliver(&self, channel: &str, data: Value) {
+        if let Some(subs) = self.subs.lock().unwrap().get_mut(channel) {
+            // Dropped subscriptions fall away here.
+            subs.retain(|tx| tx.send(data.clone()).is_ok());
+        }
+    }
+}
+
 /// Write a runtime diagnostic to stderr, which the bridge keeps in the
 /// extension's log file.
 pub(crate) fn log(message: &str) {
@@ -104,11 +130,14 @@ pub(crate) fn log(message: &str) {
 pub(crate) struct Dispatcher {
     registry: Arc<Registry>,
     peer: Arc<Peer>,
+    bus: Arc<Bus>,
     session: OnceLock<Arc<Session>>,
     calls: Mutex<HashMap<u64, CancellationToken>>,
     /// Fired by `shutdown`; the serve loop stops reading.
     shutdown: CancellationToken,
     grace: Duration,
+    /// `PI_EXT_LOG_TRAFFIC=1`: log every request received (to stderr, i.e. the log file).
+    trace: bool,
 }
 
 #[derive(Deserialize)]
@@ -140,6 +169,27 @@ struct CancelParams {
     id: u64,
 }
 
+#[derive(Deserialize)]
+struct HookCallParams {
+    hook: String,
+    #[serde(default)]
+    payload: Value,
+}
+
+#[derive(Deserialize)]
+struct CommandCallParams {
+    command: String,
+    #[serde(default)]
+    args: String,
+}
+
+#[derive(Deserialize)]
+struct BusEventParams {
+    channel: String,
+    #[serde(default)]
+    data: Value,
+}
+
 /// Default time a cancelled tool gets to stop by itself before its task is aborted.
 const DEFAULT_CANCEL_GRACE: Duration = Duration::from_millis(2000);
 
@@ -153,10 +203,12 @@ impl Dispatcher {
         Arc::new(Self {
             registry,
             peer: Arc::new(Peer::new(out)),
+            bus: Arc::default(),
             session: OnceLock::new(),
             calls: Mutex::new(HashMap::new()),
             shutdown: CancellationToken::new(),
             grace,
+            trace: std::env::var_os("PI_EXT_LOG_TRAFFIC").is_some_and(|v| v == "1"),
         })
     }
 
@@ -226,6 +278,15 @@ impl Dispatcher {
     }
 
     fn on_request(self: &Arc<Self>, id: u64, method: &str, params: Value) {
+        if self.trace {
+            let what = params
+                .get("tool")
+                .or_else(|| params.get("hook"))
+                .or_else(|| params.get("command"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            log(&format!("received {method} {what}"));
+        }
         match method {
             "initialize" => {
                 let outcome = self.initialize(params);
@@ -233,13 +294,15 @@ impl Dispatcher {
             }
             "tool/call" => match serde_json::from_value::<ToolCallParams>(params) {
                 Ok(p) => self.start_tool_call(id, p),
-                Err(e) => self.respond(
-                    id,
-                    Err(RpcError::new(
-                        codes::INVALID_PARAMS,
-                        format!("bad tool/call params: {e}"),
-                    )),
-                ),
+                Err(e) => self.respond(id, Err(bad_params("tool/call", e))),
+            },
+            "hook/call" => match serde_json::from_value::<HookCallParams>(params) {
+                Ok(p) => self.start_hook_call(id, p),
+                Err(e) => self.respond(id, Err(bad_params("hook/call", e))),
+            },
+            "command/call" => match serde_json::from_value::<CommandCallParams>(params) {
+                Ok(p) => self.start_command_call(id, p),
+                Err(e) => self.respond(id, Err(bad_params("command/call", e))),
             },
             other => self.respond(
                 id,
@@ -262,6 +325,10 @@ impl Dispatcher {
                 Err(e) => log(&format!("bad cancel params: {e}")),
             },
             "shutdown" => self.shutdown.cancel(),
+            "bus/event" => match serde_json::from_value::<BusEventParams>(params) {
+                Ok(p) => self.bus.deliver(&p.channel, p.data),
+                Err(e) => log(&format!("bad bus/event params: {e}")),
+            },
             other => log(&format!("ignoring unknown notification `{other}`")),
         }
     }
@@ -302,6 +369,41 @@ impl Dispatcher {
         }))
     }
 
+    fn new_ctx(&self, id: u64, kind: CallKind, token: &CancellationToken) -> Ctx {
+        Ctx::new(
+            self.session(),
+            self.peer.clone(),
+            self.bus.clone(),
+            Some(CallInfo {
+                request_id: id,
+                kind,
+            }),
+            token.clone(),
+        )
+    }
+
+    /// Run `fut` for request `id` in its own task, cancellable by `cancel`,
+    /// and answer with what `finish` makes of its outcome.
+    fn run_call<T: Send + 'static>(
+        self: &Arc<Self>,
+        id: u64,
+        name: String,
+        token: CancellationToken,
+        fut: impl std::future::Future<Output = T> + Send + 'static,
+        finish: impl FnOnce(Result<T, CallFailure>) -> Result<Value, RpcError> + Send + 'static,
+    ) {
+        self.calls.lock().unwrap().insert(id, token.clone());
+        // The handler runs in its own task so that a panic is caught by
+        // tokio (`JoinError::is_panic`) and the task can be aborted.
+        let task = tokio::spawn(fut);
+        let this = self.clone();
+        tokio::spawn(async move {
+            let outcome = supervise(task, &token, this.grace, &name).await;
+            this.calls.lock().unwrap().remove(&id);
+            this.respond(id, finish(outcome));
+        });
+    }
+
     fn start_tool_call(self: &Arc<Self>, id: u64, p: ToolCallParams) {
         let Some(tool) = self.registry.tools.get(&p.tool) else {
             self.respond(
@@ -317,55 +419,131 @@ impl Dispatcher {
             return;
         };
         let token = CancellationToken::new();
-        self.calls.lock().unwrap().insert(id, token.clone());
-        let ctx = Ctx::new(
-            self.session(),
-            self.peer.clone(),
-            Some(CallInfo {
-                request_id: id,
+        let ctx = self.new_ctx(
+            id,
+            CallKind::Tool {
                 tool_call_id: p.tool_call_id,
                 tool_name: p.tool.clone(),
-            }),
-            token.clone(),
+            },
+            &token,
         );
-        // The handler runs in its own task so that a panic is caught by
-        // tokio (`JoinError::is_panic`) and the task can be aborted.
-        let task = tokio::spawn((tool.handler)(ctx.clone(), p.args));
-        let this = self.clone();
-        let name = p.tool;
-        tokio::spawn(async move {
-            let outcome = supervise(task, &token, this.grace, &name).await;
+        let fut = (tool.handler)(ctx.clone(), p.args);
+        let name = format!("tool `{}`", p.tool);
+        self.run_call(id, name.clone(), token, fut, move |outcome| {
             ctx.finish();
-            this.calls.lock().unwrap().remove(&id);
-            this.respond(
+            match outcome {
+                Ok(o) => Ok(serde_json::to_value(o).unwrap_or(Value::Null)),
+                Err(CallFailure::Panicked(msg)) => Ok(serde_json::to_value(ToolOutcome::error(
+                    format!("{name} panicked: {msg}"),
+                ))
+                .unwrap_or(Value::Null)),
+                Err(CallFailure::Cancelled) => Err(cancelled(&name)),
+            }
+        });
+    }
+
+    fn start_hook_call(self: &Arc<Self>, id: u64, p: HookCallParams) {
+        let Some(hook) = self.registry.hooks.iter().find(|h| h.id == p.hook) else {
+            self.respond(
                 id,
-                outcome.map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!(
+                        "extension `{}` has no hook `{}`",
+                        self.registry.name, p.hook
+                    ),
+                )),
             );
+            return;
+        };
+        let token = CancellationToken::new();
+        let ctx = self.new_ctx(id, CallKind::Hook, &token);
+        let fut = (hook.call)(ctx, p.payload);
+        let name = format!("hook `{}`", hook.id);
+        self.run_call(id, name.clone(), token, fut, move |outcome| {
+            handler_answer(&name, outcome)
+        });
+    }
+
+    fn start_command_call(self: &Arc<Self>, id: u64, p: CommandCallParams) {
+        let Some(command) = self.registry.commands.get(&p.command).copied() else {
+            self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!(
+                        "extension `{}` has no command `/{}`",
+                        self.registry.name, p.command
+                    ),
+                )),
+            );
+            return;
+        };
+        let token = CancellationToken::new();
+        let ctx = CommandCtx::new(self.new_ctx(id, CallKind::Command, &token));
+        let fut = (command.call)(ctx, p.args);
+        let name = format!("command `/{}`", command.name);
+        self.run_call(id, name.clone(), token, fut, move |outcome| {
+            handler_answer(&name, outcome)
         });
     }
 }
 
-/// Wait for a handler task; turn panics into error results and enforce
-/// cancellation (grace period, then abort).
-async fn supervise(
-    mut task: tokio::task::JoinHandle<ToolOutcome>,
+fn bad_params(method: &str, e: serde_json::Error) -> RpcError {
+    RpcError::new(codes::INVALID_PARAMS, format!("bad {method} params: {e}"))
+}
+
+fn cancelled(name: &str) -> RpcError {
+    RpcError::new(codes::CANCELLED, format!("{name} was cancelled"))
+}
+
+/// The answer to a hook or command call: its JSON result, or its error as a
+/// JSON-RPC error (the bridge turns that into pi's failure semantics).
+fn handler_answer(
+    name: &str,
+    outcome: Result<Result<Value, String>, CallFailure>,
+) -> Result<Value, RpcError> {
+    match outcome {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(msg)) => Err(RpcError::new(
+            codes::HANDLER_FAILED,
+            format!("{name} failed: {msg}"),
+        )),
+        Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
+            codes::HANDLER_FAILED,
+            format!("{name} panicked: {msg}"),
+        )),
+        Err(CallFailure::Cancelled) => Err(cancelled(name)),
+    }
+}
+
+/// Why a handler task produced no value.
+enum CallFailure {
+    Panicked(String),
+    Cancelled,
+}
+
+/// Wait for a handler task; turn panics into [`CallFailure::Panicked`] and
+/// enforce cancellation (grace period, then abort).
+async fn supervise<T>(
+    mut task: tokio::task::JoinHandle<T>,
     token: &CancellationToken,
     grace: Duration,
     name: &str,
-) -> Result<ToolOutcome, RpcError> {
+) -> Result<T, CallFailure> {
     let joined = tokio::select! {
         joined = &mut task => joined,
         _ = token.cancelled() => match tokio::time::timeout(grace, &mut task).await {
             Ok(joined) => joined,
             Err(_) => {
                 task.abort();
-                log(&format!("tool `{name}` ignored cancellation for {grace:?}; aborted it"));
-                return Err(RpcError::new(codes::CANCELLED, format!("tool `{name}` was cancelled")));
+                log(&format!("{name} ignored cancellation for {grace:?}; aborted it"));
+                return Err(CallFailure::Cancelled);
             }
         },
     };
     match joined {
-        Ok(outcome) => Ok(outcome),
+        Ok(v) => Ok(v),
         Err(e) if e.is_panic() => {
             let payload = e.into_panic();
             let msg = payload
@@ -373,11 +551,8 @@ async fn supervise(
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "non-string panic payload".to_string());
-            Ok(ToolOutcome::error(format!("tool `{name}` panicked: {msg}")))
+            Err(CallFailure::Panicked(msg))
         }
-        Err(_) => Err(RpcError::new(
-            codes::CANCELLED,
-            format!("tool `{name}` was cancelled"),
-        )),
+        Err(_) => Err(CallFailure::Cancelled),
     }
 }

@@ -69,18 +69,22 @@
 
 pub mod api;
 pub mod cli;
+pub mod command;
 pub mod context;
 mod dispatch;
+pub mod events;
 pub mod install;
 pub mod protocol;
+pub mod registry;
 pub mod schema;
+pub mod settings;
 pub mod testing;
 pub mod tool;
 mod transport;
 pub mod ui;
 
-pub use api::{Manifest, Registry, ToolBuilder, ToolDef, ToolManifest};
-pub use context::{Ctx, Mode};
+pub use context::{CommandCtx, Ctx, Mode};
+pub use registry::{Manifest, Registry, ToolBuilder, ToolDef, ToolManifest};
 pub use tool::{
     Content, IntoToolOutput, IntoToolReturn, Params, ToolError, ToolOutcome, ToolResult,
 };
@@ -112,6 +116,38 @@ pub use pi_ext_macros::extension;
 /// ```
 pub use pi_ext_macros::tool;
 
+/// Subscribe a function to a pi event. The event is the type of its
+/// argument; see [`events`] for the events, their results, ordering and
+/// failure policy.
+///
+/// ```
+/// use pi_ext::prelude::*;
+/// use pi_ext::events::{ToolCallAction, ToolCallEvent};
+///
+/// /// Keep the model out of `.env` files.
+/// #[hook(priority = -10)]
+/// async fn no_env_files(event: ToolCallEvent) -> ToolCallAction {
+///     match event.input["path"].as_str() {
+///         Some(p) if p.ends_with(".env") => ToolCallAction::block(".env files are private"),
+///         _ => ToolCallAction::Continue,
+///     }
+/// }
+/// # fn main() {}
+/// ```
+///
+/// Keys: `priority` (lower runs first, default 0). Arguments: the event,
+/// and optionally `ctx: &Ctx`.
+pub use pi_ext_macros::hook;
+
+/// Register a slash command (`/name args`). See [`command`](mod@command)
+/// for the argument types.
+///
+/// Keys: `name` (default: the function name), `description` (default: the
+/// doc comment, required), `completions = ["…"]` (argument completions, shown
+/// by pi's terminal UI). Arguments: `ctx: &CommandCtx` and one argument
+/// value, both optional.
+pub use pi_ext_macros::command;
+
 /// The schemars version pi-ext's derive support is built on. Derive through
 /// it (`#[schemars(crate = "pi_ext::schemars")]`) to avoid a version skew.
 pub use schemars;
@@ -119,10 +155,17 @@ pub use schemars;
 /// The serde_json version used for `details` and arguments.
 pub use serde_json;
 
+/// Spawn a background task on the extension's tokio runtime (e.g. to process
+/// an event-bus [`api::Subscription`] after a hook returns).
+pub use tokio::spawn;
+
 /// Everything an extension usually needs.
 pub mod prelude {
     pub use crate::ui::{Level, Placement, UiError};
-    pub use crate::{extension, tool, Content, Ctx, Mode, Params, ToolError, ToolResult};
+    pub use crate::{
+        command, extension, hook, tool, CommandCtx, Content, Ctx, Mode, Params, ToolError,
+        ToolResult,
+    };
 }
 
 /// Generate `fn main` for an extension binary.
@@ -154,8 +197,12 @@ macro_rules! main {
 /// notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::api::{BinInfo, ExtensionEntry, ToolEntry, ToolFuture};
     pub use crate::cli::run_main;
+    pub use crate::command::{CommandReturn, FromArgs};
+    pub use crate::events::{Event, HookOutput, HookReturn};
+    pub use crate::registry::{
+        BinInfo, CommandEntry, ExtensionEntry, HandlerFuture, HookEntry, ToolEntry, ToolFuture,
+    };
     pub use crate::schema::{portable_schema_for, SchemaError};
     pub use inventory;
     pub use schemars;
@@ -174,7 +221,7 @@ pub mod __private {
         Fut: Future + Send + 'static,
         Fut::Output: IntoToolReturn,
     {
-        match crate::api::decode_args::<P>(tool, args) {
+        match crate::registry::decode_args::<P>(tool, args) {
             Ok(params) => {
                 let fut = body(ctx, params);
                 Box::pin(async move { fut.await.into_outcome() })
@@ -191,7 +238,7 @@ pub mod __private {
         F: FnOnce(Ctx, P) -> R + Send + 'static,
         R: IntoToolReturn + Send + 'static,
     {
-        match crate::api::decode_args::<P>(tool, args) {
+        match crate::registry::decode_args::<P>(tool, args) {
             Ok(params) => Box::pin(async move {
                 match tokio::task::spawn_blocking(move || body(ctx, params).into_outcome()).await {
                     Ok(outcome) => outcome,
@@ -231,4 +278,65 @@ pub mod __private {
 
     /// Compile-time check on a tool's return type.
     pub fn assert_return<T: IntoToolReturn>() {}
+
+    /// Compile-time check that a hook's argument is an event.
+    pub fn assert_event<E: Event>() {}
+
+    /// Compile-time check on a hook's return type.
+    pub fn assert_hook_return<E: Event, R: HookReturn<E::Output>>() {}
+
+    /// Compile-time check on a command's argument type.
+    pub fn assert_args<A: FromArgs>() {}
+
+    /// Compile-time check on a command's return type.
+    pub fn assert_command_return<R: CommandReturn>() {}
+
+    /// Compile-time check that a command's context argument is pi-ext's.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a command context",
+        label = "expected `pi_ext::CommandCtx` or `pi_ext::Ctx`",
+        note = "a command takes `ctx: &CommandCtx` (or `&Ctx`)"
+    )]
+    pub trait IsCommandCtx {}
+    impl IsCommandCtx for crate::CommandCtx {}
+    impl IsCommandCtx for Ctx {}
+    /// Used by generated code to check [`IsCommandCtx`].
+    pub fn assert_command_ctx<T: IsCommandCtx + ?Sized>() {}
+
+    /// Decode an event and run a hook body.
+    pub fn call_hook<E, F, Fut>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
+    where
+        E: Event,
+        F: FnOnce(Ctx, E) -> Fut,
+        Fut: Future + Send + 'static,
+        Fut::Output: HookReturn<E::Output>,
+    {
+        match serde_json::from_value::<E>(payload) {
+            Ok(event) => {
+                let fut = body(ctx, event);
+                Box::pin(async move { fut.await.into_hook().map(HookOutput::into_json) })
+            }
+            Err(e) => Box::pin(std::future::ready(Err(format!(
+                "could not decode the `{}` event: {e}",
+                E::NAME
+            )))),
+        }
+    }
+
+    /// Parse a command's arguments and run its body.
+    pub fn call_command<A, F, Fut>(ctx: crate::CommandCtx, args: String, body: F) -> HandlerFuture
+    where
+        A: FromArgs,
+        F: FnOnce(crate::CommandCtx, A) -> Fut,
+        Fut: Future + Send + 'static,
+        Fut::Output: CommandReturn,
+    {
+        match A::from_args(&args) {
+            Ok(parsed) => {
+                let fut = body(ctx, parsed);
+                Box::pin(async move { fut.await.into_result().map(|()| Value::Null) })
+            }
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        }
+    }
 }

@@ -30,6 +30,8 @@ pub mod codes {
     pub const CANCELLED: i64 = -32002;
     /// A UI request was made in a mode without UI (print / json).
     pub const NO_UI: i64 = -32003;
+    /// A hook or command handler returned an error or panicked.
+    pub const HANDLER_FAILED: i64 = -32004;
 }
 
 /// A JSON-RPC error object.

@@ -30,9 +30,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use crate::api::{Manifest, Registry};
 use crate::dispatch::Dispatcher;
 use crate::protocol::{request_line, Classified, Incoming, RpcError};
+use crate::registry::{Manifest, Registry};
 use crate::schema::lint;
 use crate::tool::ToolOutcome;
 
@@ -89,6 +89,8 @@ impl TestHost {
                 protocol: 0,
                 sdk: String::new(),
                 tools: Vec::new(),
+                hooks: Vec::new(),
+                commands: Vec::new(),
                 problems: Vec::new(),
             },
         };

@@ -372,7 +372,7 @@ impl<T> Dialog<T> {
     }
 }
 
-/// Sends `ui/cancel` if the dialog future is dropped before its answer.
+/// Sends `cancel` if the dialog future is dropped before its answer.
 struct DismissOnDrop {
     peer: Arc<Peer>,
     id: u64,
@@ -383,7 +383,7 @@ impl Drop for DismissOnDrop {
     fn drop(&mut self) {
         if self.armed {
             self.peer.forget(self.id);
-            self.peer.notify("ui/cancel", json!({ "id": self.id }));
+            self.peer.notify("cancel", json!({ "id": self.id }));
         }
     }
 }

@@ -118,7 +118,7 @@ fn a_dropped_dialog_future_dismisses_the_dialog() {
     assert_eq!(dialog["params"]["call"], 41);
     let cancel = seen
         .iter()
-        .find(|m| m["method"] == "ui/cancel")
+        .find(|m| m["method"] == "cancel")
         .expect("dropping the future dismissed the dialog");
     assert_eq!(cancel["params"]["id"], dialog["id"]);
     assert_eq!(

@@ -1,0 +1,162 @@
+//! One hook per event family, each with an effect you can observe in pi.
+//! The end-to-end tests check every one of them.
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use pi_ext::events::*;
+use pi_ext::prelude::*;
+use pi_ext::serde_json::{json, Value};
+
+// ---- session
+
+/// Say which session started.
+#[hook]
+async fn started(ctx: &Ctx, event: SessionStartEvent) {
+    ctx.ui().set_status(
+        "hooks-tour",
+        Some(&format!("session started ({})", event.reason)),
+    );
+}
+
+/// Refuse `/new` while `<cwd>/.keep-session` exists.
+#[hook]
+async fn keep_session(ctx: &Ctx, event: SessionBeforeSwitchEvent) -> SessionCancel {
+    if event.reason == "new" && ctx.cwd().join(".keep-session").exists() {
+        ctx.ui()
+            .notify("hooks-tour kept this session", Level::Warning);
+        return SessionCancel::Cancel;
+    }
+    SessionCancel::Continue
+}
+
+// ---- agent, turn, message
+
+static TURNS: AtomicUsize = AtomicUsize::new(0);
+
+/// Count turns.
+#[hook]
+async fn count_turn(_event: TurnEndEvent) {
+    TURNS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Report the turn count when the agent stops.
+#[hook]
+async fn report(ctx: &Ctx, event: AgentEndEvent) {
+    let turns = TURNS.load(Ordering::Relaxed);
+    ctx.ui().set_status(
+        "hooks-tour",
+        Some(&format!(
+            "{turns} turn(s), {} message(s) in the last run",
+            event.messages.len()
+        )),
+    );
+}
+
+// ---- input, before_agent_start, context
+
+/// `shout …` is upper-cased; `handled!` never reaches the model.
+#[hook]
+async fn shout(ctx: &Ctx, event: InputEvent) -> InputAction {
+    if let Some(rest) = event.text.strip_prefix("shout ") {
+        return InputAction::Transform {
+            text: rest.to_uppercase(),
+            images: None,
+        };
+    }
+    if event.text == "handled!" {
+        ctx.ui().notify("handled by a Rust input hook", Level::Info);
+        return InputAction::Handled;
+    }
+    InputAction::Continue
+}
+
+/// `#remind` adds a reminder message and marks the system prompt.
+#[hook]
+async fn remind(event: BeforeAgentStartEvent) -> BeforeAgentStart {
+    if !event.prompt.contains("#remind") {
+        return BeforeAgentStart::default();
+    }
+    BeforeAgentStart {
+        message: Some(CustomMessage::new(
+            "hooks-tour:reminder",
+            "Reminder from Rust: be brief.",
+        )),
+        system_prompt: Some(format!(
+            "{}\n\nRUST-SYSTEM-PROMPT-MARKER",
+            event.system_prompt
+        )),
+    }
+}
+
+fn redact(v: &mut Value) {
+    match v {
+        Value::String(s) if s.contains("SECRET") => *s = s.replace("SECRET", "[redacted]"),
+        Value::Array(items) => items.iter_mut().for_each(redact),
+        Value::Object(map) => map.values_mut().for_each(redact),
+        _ => {}
+    }
+}
+
+/// Redact `SECRET` from what the model sees (the session keeps it).
+#[hook]
+async fn redact_context(event: ContextEvent) -> ContextMessages {
+    let mut messages = event.messages;
+    let before = Value::Array(messages.clone());
+    messages.iter_mut().for_each(redact);
+    if Value::Array(messages.clone()) == before {
+        return ContextMessages(None);
+    }
+    ContextMessages(Some(messages))
+}
+
+// ---- tool_call, tool_result
+
+/// Block `rm -rf`; rewrite `echo original` to `echo rewritten`.
+#[hook]
+async fn police_bash(event: ToolCallEvent) -> ToolCallAction {
+    if event.tool_name != "bash" {
+        return ToolCallAction::Continue;
+    }
+    let command = event.input["command"].as_str().unwrap_or_default();
+    if command.contains("rm -rf") {
+        return ToolCallAction::block("blocked by a Rust hook: rm -rf is not allowed");
+    }
+    if command == "echo original" {
+        let mut input = event.input.clone();
+        input["command"] = json!("echo rewritten");
+        return ToolCallAction::ReplaceInput(input);
+    }
+    ToolCallAction::Continue
+}
+
+/// Sign bash results.
+#[hook]
+async fn sign_bash(event: ToolResultEvent) -> ToolResultPatch {
+    if event.tool_name != "bash" {
+        return ToolResultPatch::default();
+    }
+    let mut content: Vec<Content> = event
+        .content
+        .iter()
+        .filter_map(|c| pi_ext::serde_json::from_value(c.clone()).ok())
+        .collect();
+    content.push(Content::text("[checked by Rust]"));
+    ToolResultPatch {
+        content: Some(content),
+        ..Default::default()
+    }
+}
+
+// ---- provider
+
+/// Tag every request to the model.
+#[hook]
+async fn tag_request(event: BeforeProviderRequestEvent) -> ProviderPayload {
+    let mut payload = event.payload;
+    payload["user"] = json!("pi-ext-hooks-tour");
+    ProviderPayload(Some(payload))
+}
+
+#[extension(name = "hooks-tour")]
+struct HooksTour;
+
+pi_ext::main!();

@@ -1,0 +1,95 @@
+//! A todo list the model manages with one tool. The list lives in the
+//! session (each result's `details` holds the whole list), so it follows
+//! branches and forks; `session_start` rebuilds it from the current branch.
+use std::sync::Mutex;
+
+use pi_ext::events::SessionStartEvent;
+use pi_ext::prelude::*;
+use pi_ext::serde_json::{json, Value};
+
+/// The list as of the current branch.
+static TODOS: Mutex<Vec<Todo>> = Mutex::new(Vec::new());
+
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct Todo {
+    text: String,
+    done: bool,
+}
+
+/// What to do with the list.
+#[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+#[schemars(crate = "pi_ext::schemars")]
+#[serde(rename_all = "lowercase")]
+enum Action {
+    /// Add an item (needs `text`).
+    Add,
+    /// Mark item `index` (1-based) done.
+    Done,
+    /// Show the list.
+    List,
+}
+
+fn render(todos: &[Todo]) -> String {
+    if todos.is_empty() {
+        return "(no todos)".into();
+    }
+    todos
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("{}. [{}] {}", i + 1, if t.done { "x" } else { " " }, t.text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Manage the todo list: add items, mark them done, list them.
+#[tool(
+    label = "Todo",
+    prompt_snippet = "todo: keep a todo list for this session"
+)]
+fn todo(action: Action, text: Option<String>, index: Option<u32>) -> Result<ToolResult, ToolError> {
+    let mut todos = TODOS.lock().unwrap();
+    match action {
+        Action::Add => {
+            let text = text.ok_or_else(|| ToolError::new("`add` needs `text`"))?;
+            todos.push(Todo { text, done: false });
+        }
+        Action::Done => {
+            let i = index.ok_or_else(|| ToolError::new("`done` needs `index`"))? as usize;
+            let item = todos
+                .get_mut(i.wrapping_sub(1))
+                .ok_or_else(|| ToolError::new(format!("there is no item {i}")))?;
+            item.done = true;
+        }
+        Action::List => {}
+    }
+    Ok(ToolResult::text(render(&todos)).with_details(json!({ "todos": *todos })))
+}
+
+/// The list recorded by the last `todo` result on this branch.
+fn from_branch(entries: &[Value]) -> Vec<Todo> {
+    entries
+        .iter()
+        .rev()
+        .filter(|e| e["type"] == "message")
+        .map(|e| &e["message"])
+        .find(|m| m["role"] == "toolResult" && m["toolName"] == "todo")
+        .and_then(|m| pi_ext::serde_json::from_value(m["details"]["todos"].clone()).ok())
+        .unwrap_or_default()
+}
+
+/// Rebuild the list whenever a session starts, resumes or forks.
+#[hook]
+async fn rebuild(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), ToolError> {
+    let branch = ctx.session_branch(None).await?;
+    let todos = from_branch(&branch);
+    let count = todos.len();
+    *TODOS.lock().unwrap() = todos;
+    ctx.ui()
+        .set_status("todo", Some(&format!("{count} todo(s)")));
+    Ok(())
+}
+
+#[extension(name = "todo")]
+struct TodoList;
+
+pi_ext::main!();

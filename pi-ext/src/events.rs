@@ -1,0 +1,776 @@
+//! pi's events, typed: one struct per event for `#[hook]` functions, and
+//! for each the only results pi accepts.
+//!
+//! A hook names its event by the type of its event argument:
+//!
+//! ```no_run
+//! use pi_ext::prelude::*;
+//! use pi_ext::events::{ToolCallEvent, ToolCallAction};
+//!
+//! /// Refuse `rm -rf`.
+//! #[hook]
+//! async fn gate(event: ToolCallEvent) -> ToolCallAction {
+//!     if event.tool_name == "bash" && event.input["command"].as_str().unwrap_or("").contains("rm -rf") {
+//!         return ToolCallAction::block("rm -rf is not allowed here");
+//!     }
+//!     ToolCallAction::Continue
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! Every event struct keeps the fields it does not know in `extra`, so an
+//! extension built against pi 0.73.1 keeps working when a newer pi adds
+//! fields. Messages, entries and models are left as JSON ([`Value`]): they
+//! are large, open-ended shapes and pi adds to them often.
+//!
+//! **Order and chaining.** The bridge registers one pi handler per Rust hook,
+//! in the order of `#[hook(priority = N)]` (lower first, default 0) and then
+//! of the function's path (`module::name`), and pi chains them exactly as it
+//! chains TypeScript handlers: results that chain (context, tool_result,
+//! message_end, before_provider_request, input transforms, the system prompt)
+//! are seen by the next hook; `block`, `cancel` and `handled` stop the chain.
+//! Rust extensions load where the bridge is in pi's extension order.
+//!
+//! **Failures.** A hook that returns `Err`, panics or does not answer within
+//! 30 s (`PI_EXT_HOOK_TIMEOUT_MS`) blocks the tool for `tool_call` (fail
+//! closed, as pi does for a throwing handler) and is reported as an
+//! `extension_error` for every other event (fail open).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A pi event a `#[hook]` can subscribe to.
+///
+/// Implemented by every event struct in this module; `NAME` is pi's event
+/// name and `Output` what a hook may return for it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a pi event",
+    label = "a hook's non-context argument must be one of pi's events",
+    note = "use an event type from `pi_ext::events`, e.g. `ToolCallEvent`, `SessionStartEvent`, `TurnEndEvent`"
+)]
+pub trait Event: serde::de::DeserializeOwned + Send + 'static {
+    /// pi's name for the event (`pi.on(NAME, …)`).
+    const NAME: &'static str;
+    /// What a hook may return.
+    type Output: HookOutput;
+}
+
+/// A value a hook may return for its event. Serialized into what pi's
+/// handler returns (`null` = no change).
+pub trait HookOutput: Send + 'static {
+    /// The JSON handed back to pi.
+    fn into_json(self) -> Value;
+}
+
+/// What a hook function may return for an event whose result type is `O`:
+/// `O` itself, or `Result<O, E>` with `E: Into<ToolError>` (an `Err` blocks a
+/// `tool_call` and is reported as an extension error elsewhere).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a valid result for this hook",
+    label = "this hook must return `{O}` (or `Result<{O}, E>`)",
+    note = "each event has one result type: see `pi_ext::events` (e.g. `ToolCallEvent` → `ToolCallAction`, notifications → `()`)"
+)]
+pub trait HookReturn<O> {
+    /// The result, or the error message.
+    fn into_hook(self) -> Result<O, String>;
+}
+
+impl<O: HookOutput> HookReturn<O> for O {
+    fn into_hook(self) -> Result<O, String> {
+        Ok(self)
+    }
+}
+
+impl<O: HookOutput, E: Into<crate::ToolError>> HookReturn<O> for Result<O, E> {
+    fn into_hook(self) -> Result<O, String> {
+        self.map_err(|e| e.into().message().to_string())
+    }
+}
+
+impl HookOutput for () {
+    fn into_json(self) -> Value {
+        Value::Null
+    }
+}
+
+macro_rules! event {
+    (
+        $(#[$meta:meta])*
+        $name:ident = $pi:literal -> $out:ty { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Serialize, Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        #[non_exhaustive]
+        pub struct $name {
+            $( $(#[$fmeta])* #[serde(default)] pub $field: $ty, )*
+            /// Fields this version of pi-ext does not know.
+            #[serde(flatten)]
+            pub extra: Map<String, Value>,
+        }
+
+        impl Event for $name {
+            const NAME: &'static str = $pi;
+            type Output = $out;
+        }
+    };
+}
+
+// ---------------------------------------------------------------- session
+
+event! {
+    /// The session started (startup, reload, new, resume, fork). pi has no
+    /// result for it.
+    SessionStartEvent = "session_start" -> () {
+        /// `"startup"`, `"reload"`, `"new"`, `"resume"` or `"fork"`.
+        reason: String,
+        /// The previous session file, when switching.
+        previous_session_file: Option<String>,
+    }
+}
+
+event! {
+    /// Right after `session_start`: contribute skill, prompt and theme paths.
+    ResourcesDiscoverEvent = "resources_discover" -> ResourcesDiscovered {
+        /// pi's working directory.
+        cwd: String,
+        /// `"startup"` or `"reload"`.
+        reason: String,
+    }
+}
+
+event! {
+    /// Before `/new`, `/resume` or a session switch; a hook may cancel it.
+    SessionBeforeSwitchEvent = "session_before_switch" -> SessionCancel {
+        /// `"new"` or `"resume"`.
+        reason: String,
+        /// The session file being switched to, if any.
+        target_session_file: Option<String>,
+    }
+}
+
+event! {
+    /// Before `/fork` or `/clone`; a hook may cancel it.
+    SessionBeforeForkEvent = "session_before_fork" -> SessionCancel {
+        /// The entry forked from.
+        entry_id: String,
+        /// `"before"` or `"at"`.
+        position: String,
+    }
+}
+
+event! {
+    /// Before a compaction; a hook may cancel it or supply the summary.
+    SessionBeforeCompactEvent = "session_before_compact" -> CompactDecision {
+        /// pi's `CompactionPreparation`.
+        preparation: Value,
+        /// The entries of the branch being compacted.
+        branch_entries: Vec<Value>,
+        /// Instructions given to `/compact`.
+        custom_instructions: Option<String>,
+    }
+}
+
+event! {
+    /// A compaction entry was saved.
+    SessionCompactEvent = "session_compact" -> () {
+        /// The saved `CompactionEntry`.
+        compaction_entry: Value,
+        /// Whether an extension supplied the summary.
+        from_extension: bool,
+    }
+}
+
+event! {
+    /// Before tree navigation (`/tree`); a hook may cancel it.
+    SessionBeforeTreeEvent = "session_before_tree" -> SessionCancel {
+        /// pi's tree-navigation preparation.
+        preparation: Value,
+    }
+}
+
+event! {
+    /// After tree navigation.
+    SessionTreeEvent = "session_tree" -> () {
+        /// The new leaf.
+        new_leaf_id: Option<String>,
+        /// The old leaf.
+        old_leaf_id: Option<String>,
+        /// The summary entry, if one was made.
+        summary_entry: Option<Value>,
+        /// Whether an extension made the summary.
+        from_extension: Option<bool>,
+    }
+}
+
+event! {
+    /// pi is about to tear the session down (quit, reload, new, resume,
+    /// fork): the place for cleanup.
+    SessionShutdownEvent = "session_shutdown" -> () {
+        /// `"quit"`, `"reload"`, `"new"`, `"resume"` or `"fork"`.
+        reason: String,
+        /// Where pi goes next, if switching.
+        target_session_file: Option<String>,
+    }
+}
+
+// ---------------------------------------------------------------- agent
+
+event! {
+    /// Raw user input, before commands, templates and skills; a hook may
+    /// continue, transform or handle it.
+    InputEvent = "input" -> InputAction {
+        /// The text typed or sent.
+        text: String,
+        /// Attached images.
+        images: Option<Vec<Value>>,
+        /// `"interactive"`, `"rpc"` or `"extension"`.
+        source: String,
+    }
+}
+
+event! {
+    /// Once per user prompt, before the agent runs: add a message and/or
+    /// replace the system prompt for this prompt.
+    BeforeAgentStartEvent = "before_agent_start" -> BeforeAgentStart {
+        /// The prompt after template and skill expansion.
+        prompt: String,
+        /// Attached images.
+        images: Option<Vec<Value>>,
+        /// The system prompt so far (after earlier hooks).
+        system_prompt: String,
+        /// How pi built the system prompt.
+        system_prompt_options: Value,
+    }
+}
+
+event! {
+    /// The agent run started.
+    AgentStartEvent = "agent_start" -> () {}
+}
+
+event! {
+    /// The agent run ended.
+    AgentEndEvent = "agent_end" -> () {
+        /// The messages of this run.
+        messages: Vec<Value>,
+    }
+}
+
+event! {
+    /// A turn (one model call and its tools) started.
+    TurnStartEvent = "turn_start" -> () {
+        /// Index of the turn in this run.
+        turn_index: u64,
+        /// Milliseconds since the epoch.
+        timestamp: u64,
+    }
+}
+
+event! {
+    /// A turn ended.
+    TurnEndEvent = "turn_end" -> () {
+        /// Index of the turn in this run.
+        turn_index: u64,
+        /// The assistant message.
+        message: Value,
+        /// The tool results of this turn.
+        tool_results: Vec<Value>,
+    }
+}
+
+event! {
+    /// A message started (user, assistant, tool result, custom).
+    MessageStartEvent = "message_start" -> () {
+        /// The message.
+        message: Value,
+    }
+}
+
+event! {
+    /// A streaming update of an assistant message. Subscribing makes the
+    /// bridge forward every delta: only subscribe if you need them.
+    MessageUpdateEvent = "message_update" -> () {
+        /// The partial message.
+        message: Value,
+        /// The streaming event (`text_delta`, `toolcall_end`, …).
+        assistant_message_event: Value,
+    }
+}
+
+event! {
+    /// A message ended; a hook may replace it (same role).
+    MessageEndEvent = "message_end" -> MessageReplacement {
+        /// The message.
+        message: Value,
+    }
+}
+
+event! {
+    /// Before every model call: the messages about to be sent; a hook may
+    /// replace them (the session itself is not changed).
+    ContextEvent = "context" -> ContextMessages {
+        /// The messages (a copy).
+        messages: Vec<Value>,
+    }
+}
+
+event! {
+    /// The provider-specific request body about to be sent; a hook may
+    /// replace it.
+    BeforeProviderRequestEvent = "before_provider_request" -> ProviderPayload {
+        /// The request body.
+        payload: Value,
+    }
+}
+
+event! {
+    /// The provider answered (status and headers).
+    AfterProviderResponseEvent = "after_provider_response" -> () {
+        /// HTTP status.
+        status: u16,
+        /// Response headers.
+        headers: Map<String, Value>,
+    }
+}
+
+event! {
+    /// The model chose a different model.
+    ModelSelectEvent = "model_select" -> () {
+        /// The new model.
+        model: Value,
+        /// The previous model.
+        previous_model: Option<Value>,
+        /// `"set"`, `"cycle"` or `"restore"`.
+        source: String,
+    }
+}
+
+event! {
+    /// The thinking level changed.
+    ThinkingLevelSelectEvent = "thinking_level_select" -> () {
+        /// The new level.
+        level: String,
+        /// The previous level.
+        previous_level: String,
+    }
+}
+
+// ---------------------------------------------------------------- tools
+
+event! {
+    /// A tool is about to run (after argument validation); a hook may block
+    /// it or change its input.
+    ToolCallEvent = "tool_call" -> ToolCallAction {
+        /// pi's id of the call.
+        tool_call_id: String,
+        /// The tool's name.
+        tool_name: String,
+        /// The validated arguments.
+        input: Value,
+    }
+}
+
+event! {
+    /// A tool finished; a hook may patch its result.
+    ToolResultEvent = "tool_result" -> ToolResultPatch {
+        /// pi's id of the call.
+        tool_call_id: String,
+        /// The tool's name.
+        tool_name: String,
+        /// The arguments it ran with.
+        input: Value,
+        /// Its content blocks.
+        content: Vec<Value>,
+        /// Its details.
+        details: Value,
+        /// Whether it failed.
+        is_error: bool,
+    }
+}
+
+event! {
+    /// A tool execution started (every call, even invalid ones).
+    ToolExecutionStartEvent = "tool_execution_start" -> () {
+        /// pi's id of the call.
+        tool_call_id: String,
+        /// The tool's name.
+        tool_name: String,
+        /// The raw arguments.
+        args: Value,
+    }
+}
+
+event! {
+    /// A tool reported progress.
+    ToolExecutionUpdateEvent = "tool_execution_update" -> () {
+        /// pi's id of the call.
+        tool_call_id: String,
+        /// The tool's name.
+        tool_name: String,
+        /// The arguments.
+        args: Value,
+        /// The partial result.
+        partial_result: Value,
+    }
+}
+
+event! {
+    /// A tool execution ended.
+    ToolExecutionEndEvent = "tool_execution_end" -> () {
+        /// pi's id of the call.
+        tool_call_id: String,
+        /// The tool's name.
+        tool_name: String,
+        /// The result (`content`, `details`).
+        result: Value,
+        /// Whether it failed.
+        is_error: bool,
+    }
+}
+
+event! {
+    /// `!command` typed in the terminal UI (interactive mode only).
+    UserBashEvent = "user_bash" -> UserBashResult {
+        /// The command.
+        command: String,
+        /// `!!` prefix: keep the output out of the context.
+        exclude_from_context: bool,
+        /// Working directory.
+        cwd: String,
+    }
+}
+
+// ---------------------------------------------------------------- results
+
+/// Result of a `tool_call` hook.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ToolCallAction {
+    /// Let the call run as it is.
+    #[default]
+    Continue,
+    /// Let it run with these arguments instead (pi: mutate `event.input`;
+    /// they are not validated again).
+    ReplaceInput(Value),
+    /// Do not run it; the model sees `reason` as an error result.
+    Block {
+        /// Shown to the model.
+        reason: String,
+    },
+}
+
+impl ToolCallAction {
+    /// Block with a reason.
+    pub fn block(reason: impl Into<String>) -> Self {
+        ToolCallAction::Block {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl HookOutput for ToolCallAction {
+    fn into_json(self) -> Value {
+        match self {
+            ToolCallAction::Continue => Value::Null,
+            ToolCallAction::ReplaceInput(input) => serde_json::json!({ "input": input }),
+            ToolCallAction::Block { reason } => {
+                serde_json::json!({ "block": true, "reason": reason })
+            }
+        }
+    }
+}
+
+/// Result of a `tool_result` hook: a partial patch (`None` keeps the value).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultPatch {
+    /// New content blocks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<crate::Content>>,
+    /// New details.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// New error flag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_error: Option<bool>,
+}
+
+/// Result of a `session_before_*` hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SessionCancel {
+    /// Let it happen.
+    #[default]
+    Continue,
+    /// Cancel it.
+    Cancel,
+}
+
+/// Result of a `session_before_compact` hook.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct CompactDecision {
+    /// Cancel the compaction.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cancel: bool,
+    /// Use this `CompactionResult` (`{summary, firstKeptEntryId, tokensBefore, details?}`)
+    /// instead of the model's summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<Value>,
+}
+
+/// Result of an `input` hook.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum InputAction {
+    /// Go on with the input as it is.
+    #[default]
+    Continue,
+    /// Replace the text (and optionally the images).
+    Transform {
+        /// New text.
+        text: String,
+        /// New images (`None` keeps them).
+        images: Option<Vec<Value>>,
+    },
+    /// The input was dealt with: no agent run.
+    Handled,
+}
+
+/// Result of a `before_agent_start` hook.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BeforeAgentStart {
+    /// A message to add after the user's (sent to the model, kept in the session).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<CustomMessage>,
+    /// A system prompt for this prompt only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+}
+
+/// A custom message (pi's `sendMessage` / `before_agent_start` shape).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomMessage {
+    /// Your message type, e.g. `"my-ext:reminder"`.
+    pub custom_type: String,
+    /// The text the model sees.
+    pub content: String,
+    /// Whether the terminal UI shows it.
+    pub display: bool,
+    /// Extra data kept in the session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+}
+
+impl CustomMessage {
+    /// A displayed message with this type and text.
+    pub fn new(custom_type: impl Into<String>, content: impl Into<String>) -> Self {
+        Self {
+            custom_type: custom_type.into(),
+            content: content.into(),
+            display: true,
+            details: None,
+        }
+    }
+}
+
+/// Result of a `message_end` hook: a replacement message (same role).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MessageReplacement(pub Option<Value>);
+
+/// Result of a `context` hook: replacement messages for this model call.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ContextMessages(pub Option<Vec<Value>>);
+
+/// Result of a `before_provider_request` hook: a replacement request body.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProviderPayload(pub Option<Value>);
+
+/// Result of a `resources_discover` hook: paths to add.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourcesDiscovered {
+    /// Skill files or directories.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skill_paths: Vec<String>,
+    /// Prompt template files or directories.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prompt_paths: Vec<String>,
+    /// Theme files or directories.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub theme_paths: Vec<String>,
+}
+
+/// Result of a `user_bash` hook: a result instead of running the command.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UserBashResult(pub Option<Value>);
+
+fn to_json<T: Serialize>(v: &T) -> Value {
+    match serde_json::to_value(v) {
+        Ok(Value::Object(m)) if m.is_empty() => Value::Null,
+        Ok(v) => v,
+        Err(_) => Value::Null,
+    }
+}
+
+impl HookOutput for ToolResultPatch {
+    fn into_json(self) -> Value {
+        to_json(&self)
+    }
+}
+impl HookOutput for SessionCancel {
+    fn into_json(self) -> Value {
+        match self {
+            SessionCancel::Continue => Value::Null,
+            SessionCancel::Cancel => serde_json::json!({ "cancel": true }),
+        }
+    }
+}
+impl HookOutput for CompactDecision {
+    fn into_json(self) -> Value {
+        to_json(&self)
+    }
+}
+impl HookOutput for InputAction {
+    fn into_json(self) -> Value {
+        match self {
+            InputAction::Continue => serde_json::json!({ "action": "continue" }),
+            InputAction::Transform { text, images } => {
+                let mut v = serde_json::json!({ "action": "transform", "text": text });
+                if let Some(images) = images {
+                    v["images"] = Value::Array(images);
+                }
+                v
+            }
+            InputAction::Handled => serde_json::json!({ "action": "handled" }),
+        }
+    }
+}
+impl HookOutput for BeforeAgentStart {
+    fn into_json(self) -> Value {
+        to_json(&self)
+    }
+}
+impl HookOutput for MessageReplacement {
+    fn into_json(self) -> Value {
+        self.0
+            .map_or(Value::Null, |m| serde_json::json!({ "message": m }))
+    }
+}
+impl HookOutput for ContextMessages {
+    fn into_json(self) -> Value {
+        self.0
+            .map_or(Value::Null, |m| serde_json::json!({ "messages": m }))
+    }
+}
+impl HookOutput for ProviderPayload {
+    fn into_json(self) -> Value {
+        // The bridge unwraps `payload`: pi takes any non-undefined value as
+        // the replacement, so it cannot be sent bare (null would replace).
+        self.0
+            .map_or(Value::Null, |p| serde_json::json!({ "payload": p }))
+    }
+}
+impl HookOutput for ResourcesDiscovered {
+    fn into_json(self) -> Value {
+        to_json(&self)
+    }
+}
+impl HookOutput for UserBashResult {
+    fn into_json(self) -> Value {
+        self.0
+            .map_or(Value::Null, |r| serde_json::json!({ "result": r }))
+    }
+}
+
+/// Names of every event pi 0.73.1 lets extensions hook (`pi.on`).
+pub const ALL_EVENTS: &[&str] = &[
+    SessionStartEvent::NAME,
+    ResourcesDiscoverEvent::NAME,
+    SessionBeforeSwitchEvent::NAME,
+    SessionBeforeForkEvent::NAME,
+    SessionBeforeCompactEvent::NAME,
+    SessionCompactEvent::NAME,
+    SessionShutdownEvent::NAME,
+    SessionBeforeTreeEvent::NAME,
+    SessionTreeEvent::NAME,
+    ContextEvent::NAME,
+    BeforeProviderRequestEvent::NAME,
+    AfterProviderResponseEvent::NAME,
+    BeforeAgentStartEvent::NAME,
+    AgentStartEvent::NAME,
+    AgentEndEvent::NAME,
+    TurnStartEvent::NAME,
+    TurnEndEvent::NAME,
+    MessageStartEvent::NAME,
+    MessageUpdateEvent::NAME,
+    MessageEndEvent::NAME,
+    ToolExecutionStartEvent::NAME,
+    ToolExecutionUpdateEvent::NAME,
+    ToolExecutionEndEvent::NAME,
+    ModelSelectEvent::NAME,
+    ThinkingLevelSelectEvent::NAME,
+    ToolCallEvent::NAME,
+    ToolResultEvent::NAME,
+    UserBashEvent::NAME,
+    InputEvent::NAME,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn all_29_events_are_covered_once() {
+        let mut names = ALL_EVENTS.to_vec();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 29);
+    }
+
+    #[test]
+    fn unknown_fields_are_kept() {
+        let e: ToolCallEvent = serde_json::from_value(json!({
+            "type": "tool_call", "toolCallId": "c1", "toolName": "bash",
+            "input": {"command": "ls"}, "newField": 1
+        }))
+        .unwrap();
+        assert_eq!(e.tool_name, "bash");
+        assert_eq!(e.extra["newField"], 1);
+    }
+
+    #[test]
+    fn results_have_pi_shapes() {
+        assert_eq!(ToolCallAction::Continue.into_json(), Value::Null);
+        assert_eq!(
+            ToolCallAction::block("no").into_json(),
+            json!({"block": true, "reason": "no"})
+        );
+        assert_eq!(
+            ToolResultPatch {
+                is_error: Some(false),
+                ..Default::default()
+            }
+            .into_json(),
+            json!({"isError": false})
+        );
+        assert_eq!(ToolResultPatch::default().into_json(), Value::Null);
+        assert_eq!(SessionCancel::Cancel.into_json(), json!({"cancel": true}));
+        assert_eq!(
+            InputAction::Transform {
+                text: "x".into(),
+                images: None
+            }
+            .into_json(),
+            json!({"action": "transform", "text": "x"})
+        );
+        assert_eq!(
+            BeforeAgentStart {
+                message: Some(CustomMessage::new("t", "c")),
+                system_prompt: Some("s".into())
+            }
+            .into_json(),
+            json!({"message": {"customType": "t", "content": "c", "display": true}, "systemPrompt": "s"})
+        );
+    }
+}

@@ -1,0 +1,532 @@
+//! Registration: tool definitions, the builder the `#[tool]` macro is sugar
+//! over, the link-time registry (`inventory`) and the manifest.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::context::Ctx;
+use crate::protocol::{PROTOCOL_VERSION, SDK_VERSION};
+use crate::schema::{portable_schema_for, SchemaError};
+use crate::tool::{IntoToolReturn, ToolOutcome};
+
+/// The future a tool handler returns.
+pub type ToolFuture = Pin<Box<dyn Future<Output = ToolOutcome> + Send + 'static>>;
+
+/// A type-erased tool handler.
+pub type ToolHandler = Arc<dyn Fn(Ctx, Value) -> ToolFuture + Send + Sync>;
+
+/// pi's built-in tools. An extension tool with one of these names replaces
+/// the built-in (pi allows that); the runtime warns so it is never an accident.
+pub const BUILTIN_TOOLS: &[&str] = &["read", "bash", "edit", "write", "grep", "find", "ls"];
+
+/// A tool, ready to register with pi.
+///
+/// `#[tool]` builds these at link time; [`ToolDef::builder`] builds one by
+/// hand (for tools whose shape is only known at run time).
+#[derive(Clone)]
+pub struct ToolDef {
+    /// Name the model calls it by.
+    pub name: String,
+    /// Label shown in pi's UI.
+    pub label: String,
+    /// Description sent to the model.
+    pub description: String,
+    /// One line for the "Available tools" section of pi's system prompt.
+    pub prompt_snippet: Option<String>,
+    /// Bullets added to the system prompt's guidelines while the tool is active.
+    pub prompt_guidelines: Vec<String>,
+    /// Portable parameter schema, or why it could not be made.
+    pub parameters: Result<Value, SchemaError>,
+    /// The handler.
+    pub handler: ToolHandler,
+}
+
+impl std::fmt::Debug for ToolDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("name", &self.name)
+            .field("label", &self.label)
+            .field("description", &self.description)
+            .field("parameters", &self.parameters)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolDef {
+    /// Start building a tool by hand.
+    ///
+    /// ```
+    /// use pi_ext::{ToolDef, ToolError};
+    ///
+    /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+    /// #[schemars(crate = "pi_ext::schemars")]
+    /// struct Args { a: i64, b: i64 }
+    ///
+    /// let add = ToolDef::builder("add")
+    ///     .description("Add two integers.")
+    ///     .handler(|_ctx, args: Args| async move {
+    ///         Ok::<_, ToolError>(format!("{}", args.a + args.b))
+    ///     });
+    /// assert_eq!(add.label, "add");
+    /// assert_eq!(add.parameters.unwrap()["required"], serde_json::json!(["a", "b"]));
+    /// ```
+    pub fn builder(name: impl Into<String>) -> ToolBuilder {
+        let name = name.into();
+        ToolBuilder {
+            label: name.clone(),
+            name,
+            description: String::new(),
+            prompt_snippet: None,
+            prompt_guidelines: Vec::new(),
+        }
+    }
+}
+
+/// Builder for a [`ToolDef`]; finish it with [`ToolBuilder::handler`].
+#[derive(Debug, Clone)]
+#[must_use = "a tool builder does nothing until `.handler(..)` is called"]
+pub struct ToolBuilder {
+    name: String,
+    label: String,
+    description: String,
+    prompt_snippet: Option<String>,
+    prompt_guidelines: Vec<String>,
+}
+
+impl ToolBuilder {
+    /// UI label (defaults to the name).
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    /// Description for the model.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+    /// One line for pi's "Available tools" list.
+    pub fn prompt_snippet(mut self, snippet: impl Into<String>) -> Self {
+        self.prompt_snippet = Some(snippet.into());
+        self
+    }
+    /// Add a guideline bullet.
+    pub fn prompt_guideline(mut self, guideline: impl Into<String>) -> Self {
+        self.prompt_guidelines.push(guideline.into());
+        self
+    }
+
+    /// Finish with a handler taking the context and the parameters `P`
+    /// (any `Deserialize + JsonSchema` struct).
+    pub fn handler<P, F, Fut>(self, handler: F) -> ToolDef
+    where
+        P: DeserializeOwned + JsonSchema + Send + 'static,
+        F: Fn(Ctx, P) -> Fut + Send + Sync + 'static,
+        Fut: Future + Send + 'static,
+        Fut::Output: IntoToolReturn,
+    {
+        let name: Arc<str> = self.name.clone().into();
+        let handler: ToolHandler = Arc::new(move |ctx, args| {
+            let name = name.clone();
+            match decode_args::<P>(&name, args) {
+                Ok(params) => {
+                    let fut = handler(ctx, params);
+                    Box::pin(async move { fut.await.into_outcome() })
+                }
+                Err(outcome) => Box::pin(std::future::ready(outcome)),
+            }
+        });
+        ToolDef {
+            name: self.name,
+            label: self.label,
+            description: self.description,
+            prompt_snippet: self.prompt_snippet,
+            prompt_guidelines: self.prompt_guidelines,
+            parameters: portable_schema_for::<P>(),
+            handler,
+        }
+    }
+}
+
+/// Deserialize tool arguments, naming the failing field path.
+pub(crate) fn decode_args<P: DeserializeOwned>(tool: &str, args: Value) -> Result<P, ToolOutcome> {
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!(" at `{path}`")
+        };
+        ToolOutcome::error(format!("invalid arguments for tool `{tool}`{at}: {inner}"))
+    })
+}
+
+/// A `#[tool]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct ToolEntry {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub description: &'static str,
+    pub prompt_snippet: Option<&'static str>,
+    pub prompt_guidelines: &'static [&'static str],
+    pub schema: fn() -> Result<Value, SchemaError>,
+    pub call: fn(Ctx, Value) -> ToolFuture,
+}
+
+/// The future a hook or command handler returns: the hook's JSON result for
+/// pi, or an error message.
+pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'static>>;
+
+/// A `#[hook]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct HookEntry {
+    /// pi's event name.
+    pub event: &'static str,
+    /// `module::function`, unique: the hook's id on the wire.
+    pub id: &'static str,
+    pub priority: i32,
+    pub call: fn(Ctx, Value) -> HandlerFuture,
+}
+
+/// A `#[command]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct CommandEntry {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub completions: &'static [&'static str],
+    pub call: fn(crate::context::CommandCtx, String) -> HandlerFuture,
+}
+
+inventory::collect!(HookEntry);
+inventory::collect!(CommandEntry);
+
+/// An `#[extension]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct ExtensionEntry {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub description: &'static str,
+}
+
+inventory::collect!(ToolEntry);
+inventory::collect!(ExtensionEntry);
+
+/// Facts about the binary, captured by [`crate::main!`] in the user's crate.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct BinInfo {
+    pub package: &'static str,
+    pub version: &'static str,
+    pub description: &'static str,
+    pub bin: &'static str,
+}
+
+/// Everything a binary serves: its identity, tools, and what went wrong
+/// while collecting them.
+#[derive(Clone)]
+pub struct Registry {
+    /// Extension name (from `#[extension]`, else the package name).
+    pub name: String,
+    /// Extension version (from `#[extension]`, else the package version).
+    pub version: String,
+    /// Extension description.
+    pub description: String,
+    /// Tools by name.
+    pub tools: BTreeMap<String, ToolDef>,
+    /// Hooks in the order pi runs them.
+    pub hooks: Vec<&'static HookEntry>,
+    /// Slash commands by name.
+    pub commands: BTreeMap<String, &'static CommandEntry>,
+    /// Problems found while registering (bad names, bad schemas, duplicates).
+    /// Tools with errors are left out; the bridge shows these to the user.
+    pub problems: Vec<String>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("name", &self.name)
+            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .field("problems", &self.problems)
+            .finish()
+    }
+}
+
+/// Whether `name` is a valid tool name for every provider (`^[A-Za-z0-9_-]{1,64}$`).
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+impl Registry {
+    /// An empty registry with this identity.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            description: String::new(),
+            tools: BTreeMap::new(),
+            hooks: Vec::new(),
+            commands: BTreeMap::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// Everything registered with `#[extension]` and `#[tool]` in this binary.
+    #[doc(hidden)]
+    pub fn from_inventory(bin: Option<&BinInfo>) -> Self {
+        let extensions: Vec<&ExtensionEntry> = inventory::iter::<ExtensionEntry>().collect();
+        let mut reg = match (extensions.as_slice(), bin) {
+            ([ext], _) => {
+                let mut r = Registry::new(ext.name, ext.version);
+                r.description = ext.description.to_string();
+                r
+            }
+            (_, Some(bin)) => {
+                let mut r = Registry::new(bin.package, bin.version);
+                r.description = bin.description.to_string();
+                r
+            }
+            (_, None) => Registry::new("pi-ext", SDK_VERSION),
+        };
+        if extensions.len() > 1 {
+            let names: Vec<_> = extensions.iter().map(|e| e.name).collect();
+            reg.problems.push(format!(
+                "this binary declares {} #[extension]s ({}); serving them as one extension named `{}`",
+                names.len(),
+                names.join(", "),
+                reg.name
+            ));
+        }
+        let mut hooks: Vec<&'static HookEntry> = inventory::iter::<HookEntry>().collect();
+        // The documented order: priority, then path. Link order is not stable.
+        hooks.sort_by(|a, b| (a.priority, a.id).cmp(&(b.priority, b.id)));
+        for hook in hooks {
+            if !crate::events::ALL_EVENTS.contains(&hook.event) {
+                reg.problems.push(format!(
+                    "hook `{}`: pi has no event `{}`",
+                    hook.id, hook.event
+                ));
+                continue;
+            }
+            reg.hooks.push(hook);
+        }
+        for command in inventory::iter::<CommandEntry>() {
+            if reg
+                .commands
+                .insert(command.name.to_string(), command)
+                .is_some()
+            {
+                reg.problems.push(format!(
+                    "command `/{}` is registered twice; keeping one",
+                    command.name
+                ));
+            }
+        }
+        for entry in inventory::iter::<ToolEntry>() {
+            reg.add(ToolDef {
+                name: entry.name.to_string(),
+                label: entry.label.to_string(),
+                description: entry.description.to_string(),
+                prompt_snippet: entry.prompt_snippet.map(str::to_string),
+                prompt_guidelines: entry
+                    .prompt_guidelines
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+                parameters: (entry.schema)(),
+                handler: Arc::new(entry.call),
+            });
+        }
+        reg
+    }
+
+    /// Add a tool. Problems (invalid name, duplicate, schema error) are
+    /// recorded in [`Registry::problems`] and the tool is left out.
+    pub fn add(&mut self, tool: ToolDef) {
+        if !is_valid_tool_name(&tool.name) {
+            self.problems.push(format!(
+                "tool `{}` skipped: names must match ^[A-Za-z0-9_-]{{1,64}}$",
+                tool.name
+            ));
+            return;
+        }
+        if let Err(e) = &tool.parameters {
+            self.problems
+                .push(format!("tool `{}` skipped: {e}", tool.name));
+            return;
+        }
+        if self.tools.contains_key(&tool.name) {
+            self.problems.push(format!(
+                "tool `{}` is registered twice; keeping the first",
+                tool.name
+            ));
+            return;
+        }
+        if BUILTIN_TOOLS.contains(&tool.name.as_str()) {
+            self.problems.push(format!(
+                "tool `{}` replaces pi's built-in tool of the same name",
+                tool.name
+            ));
+        }
+        self.tools.insert(tool.name.clone(), tool);
+    }
+
+    /// The manifest the handshake and `--pi-manifest` send.
+    pub fn manifest(&self) -> Manifest {
+        Manifest {
+            name: self.name.clone(),
+            version: self.version.clone(),
+            description: self.description.clone(),
+            protocol: PROTOCOL_VERSION,
+            sdk: SDK_VERSION.to_string(),
+            tools: self
+                .tools
+                .values()
+                .map(|t| ToolManifest {
+                    name: t.name.clone(),
+                    label: t.label.clone(),
+                    description: t.description.clone(),
+                    parameters: t.parameters.clone().unwrap_or(Value::Null),
+                    prompt_snippet: t.prompt_snippet.clone(),
+                    prompt_guidelines: t.prompt_guidelines.clone(),
+                })
+                .collect(),
+            hooks: self
+                .hooks
+                .iter()
+                .map(|h| HookManifest {
+                    id: h.id.to_string(),
+                    event: h.event.to_string(),
+                })
+                .collect(),
+            commands: self
+                .commands
+                .values()
+                .map(|c| CommandManifest {
+                    name: c.name.to_string(),
+                    description: c.description.to_string(),
+                    completions: c.completions.iter().map(|s| s.to_string()).collect(),
+                })
+                .collect(),
+            problems: self.problems.clone(),
+        }
+    }
+}
+
+/// A hook in the manifest: the bridge subscribes to `event` only when some
+/// hook declares it.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct HookManifest {
+    /// Unique id (`module::function`).
+    pub id: String,
+    /// pi's event name.
+    pub event: String,
+}
+
+/// A slash command in the manifest.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct CommandManifest {
+    /// Name without the slash.
+    pub name: String,
+    /// Description shown by pi.
+    pub description: String,
+    /// Argument completions (terminal UI only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub completions: Vec<String>,
+}
+
+/// What an extension binary declares (`<bin> --pi-manifest`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct Manifest {
+    /// Extension name; also its directory name under `extensions/`.
+    pub name: String,
+    /// Extension version.
+    pub version: String,
+    /// One-line description.
+    pub description: String,
+    /// Protocol version of the binary.
+    pub protocol: u32,
+    /// pi-ext runtime version.
+    pub sdk: String,
+    /// Tools to register with pi.
+    pub tools: Vec<ToolManifest>,
+    /// Hooks, in the order pi runs them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<HookManifest>,
+    /// Slash commands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<CommandManifest>,
+    /// Registration problems to show the user.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+/// One tool in the manifest, in the shape of pi's `registerTool` argument.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolManifest {
+    /// Tool name.
+    pub name: String,
+    /// UI label.
+    pub label: String,
+    /// Description for the model.
+    pub description: String,
+    /// Portable JSON schema of the parameters.
+    pub parameters: Value,
+    /// Line for the system prompt's tool list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_snippet: Option<String>,
+    /// Guideline bullets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prompt_guidelines: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::ToolError;
+
+    #[derive(Debug, serde::Deserialize, JsonSchema)]
+    struct Args {
+        n: u8,
+    }
+
+    fn tool(name: &str) -> ToolDef {
+        ToolDef::builder(name)
+            .description("d")
+            .handler(|_c, a: Args| async move { Ok::<_, ToolError>(a.n.to_string()) })
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert!(is_valid_tool_name("greet_2-x"));
+        assert!(!is_valid_tool_name("has space"));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name(&"x".repeat(65)));
+        let mut reg = Registry::new("t", "0");
+        reg.add(tool("ok"));
+        reg.add(tool("not ok"));
+        reg.add(tool("ok"));
+        reg.add(tool("bash"));
+        assert_eq!(reg.tools.len(), 2);
+        assert_eq!(reg.problems.len(), 3, "{:?}", reg.problems);
+    }
+
+    #[test]
+    fn bad_args_name_the_field() {
+        let err = decode_args::<Args>("t", serde_json::json!({"n": 300})).unwrap_err();
+        assert!(err.is_error);
+        let text = err.text();
+        assert!(text.contains("`n`") && text.contains("300"), "{text}");
+    }
+}
