@@ -18,6 +18,7 @@ const BRIDGE_VERSION = "0.1.0";
 const HANDSHAKE_TIMEOUT_MS = Number(process.env.PI_EXT_HANDSHAKE_TIMEOUT_MS || 10000);
 const SHUTDOWN_GRACE_MS = 1000;
 const HOOK_TIMEOUT_MS = Number(process.env.PI_EXT_HOOK_TIMEOUT_MS || 30000);
+const DRAIN_MS = 10000;
 
 const codes = { VERSION_MISMATCH: -32000, CANCELLED: -32002, NO_UI: -32003 };
 
@@ -296,7 +297,7 @@ class Bridge {
           callId = id;
           this.calls.set(id, { ctx, onUpdate });
         },
-        onSettled: () => this.calls.delete(callId),
+        onSettled: () => this.settled(callId),
       },
     );
     const content = Array.isArray(result?.content) ? result.content : [];
@@ -318,7 +319,7 @@ class Bridge {
         callId = id;
         this.calls.set(id, { ctx });
       },
-      onSettled: () => this.calls.delete(callId),
+      onSettled: () => this.settled(callId),
     });
   }
 
@@ -354,6 +355,11 @@ class Bridge {
     await this.callWithCtx("command/call", { command: name, args }, ctx);
   }
 
+  /**
+   * Stop the extension process (pi's session is ending). A command that is
+   * replacing the session (`/new` from Rust) is still running in it, so
+   * calls in flight may finish first, for up to 10 s.
+   */
   stop() {
     for (const off of this.busOff.splice(0)) {
       try {
@@ -362,9 +368,24 @@ class Bridge {
         // already gone
       }
     }
+    if (this.calls.size > 0 && this.child && !this.child.exited) {
+      this.draining = true;
+      setTimeout(() => this.forceStop(), DRAIN_MS).unref();
+      return;
+    }
+    this.forceStop();
+  }
+
+  forceStop() {
+    this.draining = false;
     if (this.child) this.child.stop();
     this.child = undefined;
     this.starting = undefined;
+  }
+
+  settled(callId) {
+    this.calls.delete(callId);
+    if (this.draining && this.calls.size === 0) this.forceStop();
   }
 
   async apiCall(child, id, p) {
@@ -383,7 +404,14 @@ class Bridge {
     this.aborts.set(id, controller);
     try {
       const args = (Array.isArray(p.args) ? p.args : []).map((a) => (a === null ? undefined : a));
-      const result = await fn(this.pi, ctx, args, controller.signal);
+      // After newSession/fork/switchSession pi hands over a context bound to
+      // the new session; the old one is stale.
+      const rebind = (fresh) => {
+        this.lastCtx = fresh;
+        const call = this.calls.get(p.call);
+        if (call) call.ctx = fresh;
+      };
+      const result = await fn(this.pi, ctx, args, controller.signal, rebind);
       child.respond(id, toJson(result) ?? null);
     } catch (err) {
       child.respondError(id, -32603, String(err?.message ?? err));
@@ -553,10 +581,13 @@ const API = {
   getSystemPrompt: (_p, ctx) => needCtx(ctx).getSystemPrompt(),
   // ExtensionCommandContext (commands only)
   waitForIdle: (_p, ctx) => commandCtx(ctx, "waitForIdle").waitForIdle(),
-  newSession: (_p, ctx) => commandCtx(ctx, "newSession").newSession(),
-  fork: (_p, ctx, [entryId]) => commandCtx(ctx, "fork").fork(entryId),
+  newSession: (_p, ctx, _a, _s, rebind) =>
+    commandCtx(ctx, "newSession").newSession({ withSession: async (fresh) => rebind(fresh) }),
+  fork: (_p, ctx, [entryId], _s, rebind) =>
+    commandCtx(ctx, "fork").fork(entryId, { withSession: async (fresh) => rebind(fresh) }),
   navigateTree: (_p, ctx, [targetId]) => commandCtx(ctx, "navigateTree").navigateTree(targetId),
-  switchSession: (_p, ctx, [path]) => commandCtx(ctx, "switchSession").switchSession(path),
+  switchSession: (_p, ctx, [path], _s, rebind) =>
+    commandCtx(ctx, "switchSession").switchSession(path, { withSession: async (fresh) => rebind(fresh) }),
   reload: (_p, ctx) => commandCtx(ctx, "reload").reload(),
 };
 

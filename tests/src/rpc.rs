@@ -18,7 +18,6 @@ use crate::{pi_cli, DEFAULT_TIMEOUT, STARTUP_TIMEOUT};
 
 /// Flags every pi process gets (before the caller's extra arguments).
 const BASE_ARGS: &[&str] = &[
-    "--no-session",
     "--offline",
     "--no-skills",
     "--no-prompt-templates",
@@ -39,7 +38,7 @@ const DIALOG_METHODS: &[&str] = &["select", "confirm", "input", "editor"];
 /// Builder for a pi process running in a [`PiEnv`]; get one from [`PiEnv::pi`].
 ///
 /// Every process gets:
-/// `node <pi cli> [--mode rpc | -p] --no-session --offline --no-skills --no-prompt-templates
+/// `node <pi cli> [--mode rpc | -p] (--no-session | --session-dir D) --offline --no-skills --no-prompt-templates
 /// --no-themes --no-context-files --provider fake --model fake-model [--no-extensions] <args>`,
 /// with cwd = [`PiEnv::cwd`] and the environment of the test process minus every `PI_*`
 /// variable, plus `HOME` and the XDG base dirs under [`PiEnv::home`],
@@ -56,6 +55,8 @@ pub struct PiBuilder<'a> {
     vars: Vec<(OsString, OsString)>,
     no_extensions: bool,
     skip_message_updates: bool,
+    /// `Some(dir)`: keep sessions in `dir` instead of `--no-session`.
+    session_dir: Option<std::path::PathBuf>,
 }
 
 impl<'a> PiBuilder<'a> {
@@ -65,6 +66,7 @@ impl<'a> PiBuilder<'a> {
             args: Vec::new(),
             vars: Vec::new(),
             no_extensions: false,
+            session_dir: None,
             skip_message_updates: false,
         }
     }
@@ -101,6 +103,13 @@ impl<'a> PiBuilder<'a> {
         self
     }
 
+    /// Persist sessions in `dir` (`--session-dir`) instead of `--no-session`,
+    /// e.g. to resume a session in a second pi process.
+    pub fn session_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.session_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
     /// Makes the stdout reader drop `message_update` events without parsing or storing them
     /// (they are only counted, see [`PiRpc::skipped_message_updates`]).
     ///
@@ -124,6 +133,14 @@ impl<'a> PiBuilder<'a> {
         let mut cmd = Command::new("node");
         cmd.arg(pi_cli());
         cmd.args(mode_args);
+        match &self.session_dir {
+            Some(dir) => {
+                cmd.arg("--session-dir").arg(dir);
+            }
+            None => {
+                cmd.arg("--no-session");
+            }
+        }
         cmd.args(BASE_ARGS);
         if self.no_extensions {
             cmd.arg("--no-extensions");
