@@ -284,6 +284,20 @@ class Bridge {
     return this.child;
   }
 
+  /** Register one manifest tool with pi (at load time or later). */
+  registerTool(tool) {
+    this.pi.registerTool({
+      name: tool.name,
+      label: tool.label,
+      description: tool.description,
+      parameters: tool.parameters,
+      ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
+      ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
+      execute: (toolCallId, params, signal, onUpdate, ctx) =>
+        this.callTool(tool.name, toolCallId, params, signal, onUpdate, ctx),
+    });
+  }
+
   async callTool(tool, toolCallId, args, signal, onUpdate, ctx) {
     if (ctx) this.lastCtx = ctx;
     const child = await this.connection();
@@ -391,6 +405,10 @@ class Bridge {
   async apiCall(child, id, p) {
     const fn = API[p.method];
     if (!fn) return child.respondError(id, -32601, `pi API method ${p.method} is not available to extensions`);
+    if (p.method === "registerTool") {
+      this.registerTool(p.args?.[0] ?? {});
+      return child.respond(id, null);
+    }
     if (p.method === "subscribe") {
       const channel = String(p.args?.[0]);
       const off = this.pi.events.on(channel, (data) =>
@@ -564,6 +582,7 @@ const API = {
   getFlag: (pi, _c, [name]) => pi.getFlag(name) ?? null,
   emit: (pi, _c, [channel, data]) => pi.events.emit(channel, data),
   subscribe: () => null, // handled in apiCall
+  registerTool: () => null, // handled in apiCall
   // ctx.* (ExtensionContext)
   getEntries: (_p, ctx) => needCtx(ctx).sessionManager.getEntries(),
   getBranch: (_p, ctx, [fromId]) => needCtx(ctx).sessionManager.getBranch(fromId),
@@ -618,18 +637,20 @@ export default async function piExtBridge(pi) {
 
   for (const tool of manifest?.tools ?? []) {
     try {
-      pi.registerTool({
-        name: tool.name,
-        label: tool.label,
-        description: tool.description,
-        parameters: tool.parameters,
-        ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
-        ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
-        execute: (toolCallId, params, signal, onUpdate, ctx) =>
-          bridge.callTool(tool.name, toolCallId, params, signal, onUpdate, ctx),
-      });
+      bridge.registerTool(tool);
     } catch (err) {
       problems.push(`pi-ext extension "${CONFIG.name}": could not register tool ${tool.name}: ${err?.message ?? err}`);
+    }
+  }
+  for (const flag of manifest?.flags ?? []) {
+    try {
+      pi.registerFlag(flag.name, {
+        description: flag.description,
+        type: flag.type,
+        ...(flag.default !== undefined ? { default: flag.default } : {}),
+      });
+    } catch (err) {
+      problems.push(`pi-ext extension "${CONFIG.name}": could not register flag --${flag.name}: ${err?.message ?? err}`);
     }
   }
   for (const hook of manifest?.hooks ?? []) {

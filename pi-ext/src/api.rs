@@ -112,7 +112,7 @@ pub struct CommandInfo {
 pub struct Api {
     pub(crate) peer: Arc<Peer>,
     pub(crate) call: Option<u64>,
-    pub(crate) bus: Arc<crate::dispatch::Bus>,
+    pub(crate) shared: Arc<crate::dispatch::Shared>,
 }
 
 impl std::fmt::Debug for Api {
@@ -335,12 +335,56 @@ impl Api {
     /// (TypeScript or Rust) arrive in the returned [`Subscription`]; the
     /// bridge stops listening at `session_shutdown`.
     pub async fn subscribe(&self, channel: &str) -> Result<Subscription, ApiError> {
-        let rx = self.bus.add(channel);
+        let rx = self.shared.add(channel);
         self.call("subscribe", json!([channel])).await?;
         Ok(Subscription {
             channel: channel.to_string(),
             rx,
         })
+    }
+}
+
+impl Api {
+    /// Register a tool while pi runs (`pi.registerTool`): pi refreshes its
+    /// tools at once and activates the new one. Registering a name again
+    /// replaces the tool. `#[tool]` is sugar over the same [`ToolDef`]s,
+    /// registered at load time.
+    ///
+    /// ```no_run
+    /// # async fn f(ctx: &pi_ext::Ctx) -> Result<(), pi_ext::api::ApiError> {
+    /// use pi_ext::{ToolDef, ToolError};
+    /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+    /// #[schemars(crate = "pi_ext::schemars")]
+    /// struct Args { word: String }
+    /// let shout = ToolDef::builder("shout")
+    ///     .description("Upper-case a word.")
+    ///     .handler(|_ctx, a: Args| async move { Ok::<_, ToolError>(a.word.to_uppercase()) });
+    /// ctx.api().register_tool(shout).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn register_tool(&self, tool: crate::ToolDef) -> Result<(), ApiError> {
+        let fail = |message: String| ApiError {
+            method: "registerTool".into(),
+            message,
+        };
+        if !crate::registry::is_valid_tool_name(&tool.name) {
+            return Err(fail(format!("invalid tool name `{}`", tool.name)));
+        }
+        let parameters = tool.parameters.clone().map_err(|e| fail(e.to_string()))?;
+        let manifest = crate::ToolManifest {
+            name: tool.name.clone(),
+            label: tool.label.clone(),
+            description: tool.description.clone(),
+            parameters,
+            prompt_snippet: tool.prompt_snippet.clone(),
+            prompt_guidelines: tool.prompt_guidelines.clone(),
+        };
+        self.shared
+            .dynamic_tools
+            .write()
+            .unwrap()
+            .insert(tool.name.clone(), tool);
+        self.call("registerTool", json!([manifest])).await.map(drop)
     }
 }
 

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use serde_json::Value;
 
 use crate::api::{call_api, Api, ApiError};
-use crate::dispatch::{Bus, Peer};
+use crate::dispatch::{Peer, Shared};
 use crate::tool::ToolResult;
 use crate::ui::Ui;
 
@@ -83,7 +83,7 @@ pub(crate) enum CallKind {
 struct Inner {
     session: Arc<Session>,
     peer: Arc<Peer>,
-    bus: Arc<Bus>,
+    shared: Arc<Shared>,
     call: Option<CallInfo>,
     cancel: CancellationToken,
     progress: Arc<ProgressState>,
@@ -139,7 +139,7 @@ impl Ctx {
     pub(crate) fn new(
         session: Arc<Session>,
         peer: Arc<Peer>,
-        bus: Arc<Bus>,
+        shared: Arc<Shared>,
         call: Option<CallInfo>,
         cancel: CancellationToken,
     ) -> Self {
@@ -147,7 +147,7 @@ impl Ctx {
             inner: Arc::new(Inner {
                 session,
                 peer,
-                bus,
+                shared,
                 call,
                 cancel,
                 progress: Arc::default(),
@@ -218,7 +218,7 @@ impl Ctx {
         Api {
             peer: self.inner.peer.clone(),
             call: self.call_id(),
-            bus: self.inner.bus.clone(),
+            shared: self.inner.shared.clone(),
         }
     }
 

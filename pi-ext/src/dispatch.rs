@@ -94,13 +94,18 @@ impl Peer {
     }
 }
 
-/// Subscriptions to pi's event bus, by channel.
+/// State every call of one connection shares: event-bus subscriptions and
+/// tools registered at run time.
 #[derive(Default)]
-pub(crate) struct Bus {
+pub(crate) struct Shared {
+    /// Subscriptions to pi's event bus, by channel.
     subs: Mutex<HashMap<String, Vec<mpsc::UnboundedSender<Value>>>>,
+    /// Tools added with `Api::register_tool`.
+    pub(crate) dynamic_tools:
+        std::sync::RwLock<std::collections::BTreeMap<String, crate::registry::ToolDef>>,
 }
 
-impl Bus {
+impl Shared {
     pub(crate) fn add(&self, channel: &str) -> mpsc::UnboundedReceiver<Value> {
         let (tx, rx) = mpsc::unbounded_channel();
         self.subs
@@ -130,7 +135,7 @@ pub(crate) fn log(message: &str) {
 pub(crate) struct Dispatcher {
     registry: Arc<Registry>,
     peer: Arc<Peer>,
-    bus: Arc<Bus>,
+    shared: Arc<Shared>,
     session: OnceLock<Arc<Session>>,
     calls: Mutex<HashMap<u64, CancellationToken>>,
     /// Fired by `shutdown`; the serve loop stops reading.
@@ -203,7 +208,7 @@ impl Dispatcher {
         Arc::new(Self {
             registry,
             peer: Arc::new(Peer::new(out)),
-            bus: Arc::default(),
+            shared: Arc::default(),
             session: OnceLock::new(),
             calls: Mutex::new(HashMap::new()),
             shutdown: CancellationToken::new(),
@@ -326,7 +331,7 @@ impl Dispatcher {
             },
             "shutdown" => self.shutdown.cancel(),
             "bus/event" => match serde_json::from_value::<BusEventParams>(params) {
-                Ok(p) => self.bus.deliver(&p.channel, p.data),
+                Ok(p) => self.shared.deliver(&p.channel, p.data),
                 Err(e) => log(&format!("bad bus/event params: {e}")),
             },
             other => log(&format!("ignoring unknown notification `{other}`")),
@@ -373,7 +378,7 @@ impl Dispatcher {
         Ctx::new(
             self.session(),
             self.peer.clone(),
-            self.bus.clone(),
+            self.shared.clone(),
             Some(CallInfo {
                 request_id: id,
                 kind,
@@ -405,7 +410,17 @@ impl Dispatcher {
     }
 
     fn start_tool_call(self: &Arc<Self>, id: u64, p: ToolCallParams) {
-        let Some(tool) = self.registry.tools.get(&p.tool) else {
+        let dynamic = self
+            .shared
+            .dynamic_tools
+            .read()
+            .unwrap()
+            .get(&p.tool)
+            .cloned();
+        let Some(tool) = dynamic
+            .as_ref()
+            .or_else(|| self.registry.tools.get(&p.tool))
+        else {
             self.respond(
                 id,
                 Err(RpcError::new(

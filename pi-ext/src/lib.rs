@@ -168,6 +168,57 @@ pub mod prelude {
     };
 }
 
+/// Declare a command-line flag pi accepts (`pi --name` / `--name=value`);
+/// read it with [`api::Api::flag`] (from `session_start` on: pi applies
+/// command-line values after loading extensions).
+///
+/// ```
+/// pi_ext::flag!(verbose: bool = false, "Log every call");
+/// pi_ext::flag!(greeting: string = "Hello", "How to greet");
+/// pi_ext::flag!(profile: string, "Which profile to use (no default)");
+/// # fn main() {}
+/// ```
+#[macro_export]
+macro_rules! flag {
+    ($name:ident : bool = $default:expr, $description:expr) => {
+        $crate::__flag!(
+            $name,
+            "boolean",
+            Some(|| $crate::serde_json::json!($default)),
+            $description
+        );
+    };
+    ($name:ident : string = $default:expr, $description:expr) => {
+        $crate::__flag!(
+            $name,
+            "string",
+            Some(|| $crate::serde_json::json!($default)),
+            $description
+        );
+    };
+    ($name:ident : bool, $description:expr) => {
+        $crate::__flag!($name, "boolean", None, $description);
+    };
+    ($name:ident : string, $description:expr) => {
+        $crate::__flag!($name, "string", None, $description);
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __flag {
+    ($name:ident, $kind:literal, $default:expr, $description:expr) => {
+        $crate::__private::inventory::submit! {
+            $crate::__private::FlagEntry {
+                name: ::core::stringify!($name),
+                description: $description,
+                kind: $kind,
+                default: $default,
+            }
+        }
+    };
+}
+
 /// Generate `fn main` for an extension binary.
 ///
 /// ```no_run
@@ -201,7 +252,8 @@ pub mod __private {
     pub use crate::command::{CommandReturn, FromArgs};
     pub use crate::events::{Event, HookOutput, HookReturn};
     pub use crate::registry::{
-        BinInfo, CommandEntry, ExtensionEntry, HandlerFuture, HookEntry, ToolEntry, ToolFuture,
+        BinInfo, CommandEntry, ExtensionEntry, FlagEntry, HandlerFuture, HookEntry, ToolEntry,
+        ToolFuture,
     };
     pub use crate::schema::{portable_schema_for, SchemaError};
     pub use inventory;

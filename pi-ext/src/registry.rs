@@ -204,8 +204,19 @@ pub struct CommandEntry {
     pub call: fn(crate::context::CommandCtx, String) -> HandlerFuture,
 }
 
+/// A command-line flag registration (see [`crate::flag!`]). Not for direct use.
+#[doc(hidden)]
+pub struct FlagEntry {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// `"boolean"` or `"string"`.
+    pub kind: &'static str,
+    pub default: Option<fn() -> Value>,
+}
+
 inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
+inventory::collect!(FlagEntry);
 
 /// An `#[extension]` registration, collected at link time. Not for direct use.
 #[doc(hidden)]
@@ -244,6 +255,8 @@ pub struct Registry {
     pub hooks: Vec<&'static HookEntry>,
     /// Slash commands by name.
     pub commands: BTreeMap<String, &'static CommandEntry>,
+    /// Command-line flags pi should accept (`--name`).
+    pub flags: Vec<&'static FlagEntry>,
     /// Problems found while registering (bad names, bad schemas, duplicates).
     /// Tools with errors are left out; the bridge shows these to the user.
     pub problems: Vec<String>,
@@ -277,6 +290,7 @@ impl Registry {
             tools: BTreeMap::new(),
             hooks: Vec::new(),
             commands: BTreeMap::new(),
+            flags: Vec::new(),
             problems: Vec::new(),
         }
     }
@@ -332,6 +346,8 @@ impl Registry {
                 ));
             }
         }
+        reg.flags = inventory::iter::<FlagEntry>().collect();
+        reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
             reg.add(ToolDef {
                 name: entry.name.to_string(),
@@ -418,9 +434,34 @@ impl Registry {
                     completions: c.completions.iter().map(|s| s.to_string()).collect(),
                 })
                 .collect(),
+            flags: self
+                .flags
+                .iter()
+                .map(|f| FlagManifest {
+                    name: f.name.to_string(),
+                    description: f.description.to_string(),
+                    kind: f.kind.to_string(),
+                    default: f.default.map(|d| d()),
+                })
+                .collect(),
             problems: self.problems.clone(),
         }
     }
+}
+
+/// A command-line flag in the manifest (pi's `registerFlag`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct FlagManifest {
+    /// Flag name (`--name`).
+    pub name: String,
+    /// Shown in `pi --help`.
+    pub description: String,
+    /// `"boolean"` or `"string"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Value when the flag is not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
 }
 
 /// A hook in the manifest: the bridge subscribes to `event` only when some
@@ -466,6 +507,9 @@ pub struct Manifest {
     /// Slash commands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<CommandManifest>,
+    /// Command-line flags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<FlagManifest>,
     /// Registration problems to show the user.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,

@@ -91,6 +91,7 @@ impl TestHost {
                 tools: Vec::new(),
                 hooks: Vec::new(),
                 commands: Vec::new(),
+                flags: Vec::new(),
                 problems: Vec::new(),
             },
         };

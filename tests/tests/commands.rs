@@ -241,3 +241,25 @@ fn the_todo_list_is_rebuilt_from_the_session() {
         Some("1. [x] write tests\n2. [ ] ship")
     );
 }
+
+#[test]
+fn flags_and_tools_registered_at_run_time() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("s1", "shout", json!({"word": "hello"})));
+    model.push(Reply::text("ok"));
+    let env = PiEnv::new(&model);
+    let dir = install(&env, "commands");
+    let pi = env
+        .pi()
+        .no_extensions()
+        .extension(dir.join("index.js"))
+        .arg("--greeting=Howdy")
+        .start();
+    assert_eq!(run(&pi, "/salute", &[]), ["Howdy, pi!"]);
+
+    assert_eq!(run(&pi, "/add-shout", &[]), ["shout is ready"]);
+    pi.prompt("shout hello");
+    let requests = model.requests();
+    assert!(pi_ext_e2e::json::tool_names(&requests[0]).contains(&"shout".to_string()));
+    assert_eq!(tool_result(&requests[1], "s1").as_deref(), Some("HELLO"));
+}

@@ -101,6 +101,38 @@ async fn ping(ctx: &CommandCtx) -> Result<(), ToolError> {
     Ok(())
 }
 
+pi_ext::flag!(greeting: string = "Hello", "How /salute greets (pi --greeting=Howdy)");
+
+/// Greet with the `--greeting` flag's value.
+#[command]
+async fn salute(ctx: &CommandCtx) -> Result<(), ToolError> {
+    let greeting = ctx.api().flag("greeting").await?;
+    let greeting = greeting.as_ref().and_then(|v| v.as_str()).unwrap_or("?");
+    ctx.ui().notify(format!("{greeting}, pi!"), Level::Info);
+    Ok(())
+}
+
+#[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+#[schemars(crate = "pi_ext::schemars")]
+struct ShoutArgs {
+    /// The word to shout.
+    word: String,
+}
+
+/// Add a `shout` tool while pi runs (the builder API `#[tool]` is sugar over).
+#[command(name = "add-shout")]
+async fn add_shout(ctx: &CommandCtx) -> Result<(), ToolError> {
+    let shout = pi_ext::ToolDef::builder("shout")
+        .label("Shout")
+        .description("Upper-case a word.")
+        .handler(
+            |_ctx, args: ShoutArgs| async move { Ok::<_, ToolError>(args.word.to_uppercase()) },
+        );
+    ctx.api().register_tool(shout).await?;
+    ctx.ui().notify("shout is ready", Level::Info);
+    Ok(())
+}
+
 /// Listen for pongs on the event bus for the whole session.
 #[hook]
 async fn listen(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), ToolError> {
