@@ -347,7 +347,7 @@ impl Api {
 impl Api {
     /// Register a tool while pi runs (`pi.registerTool`): pi refreshes its
     /// tools at once and activates the new one. Registering a name again
-    /// replaces the tool. `#[tool]` is sugar over the same [`ToolDef`]s,
+    /// replaces the tool. `#[tool]` is sugar over the same [`crate::ToolDef`]s,
     /// registered at load time.
     ///
     /// ```no_run

@@ -74,6 +74,8 @@ pub mod context;
 mod dispatch;
 pub mod events;
 pub mod install;
+#[doc = include_str!("../MAPPING.md")]
+pub mod mapping {}
 pub mod protocol;
 pub mod registry;
 pub mod schema;
