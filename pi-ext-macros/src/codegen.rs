@@ -192,6 +192,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
         syn::ReturnType::Type(_, ty) => ty.span(),
     };
     let event_check = quote_spanned!(event.span()=> #private::assert_event::<#event>(););
+    let event_name = quote_spanned!(event.span()=> <#event as #private::Event>::NAME);
     let ret_check = quote_spanned!(ret_span=> #private::assert_hook_return::<#event, #ret>(););
     let body = quote_spanned! {ret_span=>
         #private::call_hook::<#event, _, _>(__ctx, __payload, |__ctx, __event| async move { #call })
@@ -215,7 +216,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
 
             #private::inventory::submit! {
                 #private::HookEntry {
-                    event: <#event as #private::Event>::NAME,
+                    event: #event_name,
                     id: ::core::concat!(::core::module_path!(), "::", #id),
                     priority: #priority,
                     call: __pi_ext_hook,
