@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::model::{CommandModel, ExtensionModel, HookModel, Input, ToolModel};
+use crate::model::{CommandModel, ExtensionModel, HandlerArg, HookModel, Input, ToolModel};
 
 pub fn tool(model: &ToolModel) -> TokenStream {
     let krate = &model.krate;
@@ -31,8 +31,15 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     let mut fields = Vec::new();
     let mut field_names = Vec::new();
     let mut params_ty: Option<TokenStream> = None;
-    for input in &model.inputs {
+    let mut states = Vec::new();
+    for (i, input) in model.inputs.iter().enumerate() {
         match input {
+            Input::State { ty } => {
+                let var = format_ident!("__state_{}", i);
+                checks.push(quote_spanned!(ty.span()=> #private::assert_state::<#ty>();));
+                states.push(quote!(let #var = #private::state::<#ty>();));
+                call_args.push(quote!(&*#var));
+            }
             Input::Ctx { by_ref, ty } => {
                 checks.push(quote_spanned!(ty.span()=> #private::assert_ctx::<#ty>();));
                 call_args.push(if *by_ref {
@@ -87,6 +94,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     let body = if model.is_async() {
         quote_spanned! {sig_span=>
             #private::call_async::<#params_ty, _, _>(#name, __ctx, __args, |__ctx, __params: #params_ty| async move {
+                #(#states)*
                 #destructure
                 #fn_ident(#(#call_args),*).await
             })
@@ -94,6 +102,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     } else {
         quote_spanned! {sig_span=>
             #private::call_sync::<#params_ty, _, _>(#name, __ctx, __args, move |__ctx, __params: #params_ty| {
+                #(#states)*
                 #destructure
                 #fn_ident(#(#call_args),*)
             })
@@ -121,6 +130,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
 
             #private::inventory::submit! {
                 #private::ToolEntry {
+                    module: ::core::module_path!(),
                     name: #name,
                     label: #label,
                     description: #description,
@@ -137,6 +147,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
 pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
     let krate = &model.krate;
     let private = quote!(#krate::__private);
+    let ty = &model.ident;
     let name = match &model.name {
         Some(n) => quote!(#n),
         None => quote!(::core::env!("CARGO_PKG_NAME")),
@@ -149,18 +160,84 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
         Some(d) => quote!(#d),
         None => quote!(::core::env!("CARGO_PKG_DESCRIPTION")),
     };
+    let dependencies = &model.dependencies;
+    let load = match &model.on_load {
+        Some(f) => {
+            quote_spanned!(f.span()=> #private::load_with::<#ty, _, _>(__ctx, |__ctx| #f(__ctx)))
+        }
+        None if model.unit => quote!(#private::load_value::<#ty>(#ty)),
+        None => {
+            quote_spanned!(ty.span()=> #private::load_value::<#ty>(<#ty as ::core::default::Default>::default()))
+        }
+    };
+    let unload = match &model.on_unload {
+        Some(f) => quote! {
+            ::core::option::Option::Some({
+                fn __pi_ext_unload(__state: #private::AnyState) -> #private::UnloadFuture {
+                    #private::unload_with::<#ty, _, _>(__state, |__s| async move { #f(&__s).await })
+                }
+                __pi_ext_unload
+            })
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let (settings, settings_command) = match &model.settings {
+        Some(st) => (
+            quote_spanned! {st.span()=>
+                ::core::option::Option::Some(#private::SettingsDecl {
+                    schema: #private::settings_schema::<#st>,
+                    type_id: #private::TypeId::of::<#st>,
+                    load: #private::load_settings_json::<#st>,
+                })
+            },
+            quote! {
+                fn __pi_ext_settings_command(
+                    __ctx: #krate::CommandCtx,
+                    __args: ::std::string::String,
+                ) -> #private::HandlerFuture {
+                    #private::settings_command::<#st>(__ctx, #name)
+                }
+                #private::inventory::submit! {
+                    #private::CommandEntry {
+                        module: ::core::module_path!(),
+                        name: ::core::concat!(#name, "-settings"),
+                        description: "View and edit this extension's settings",
+                        completions: &[],
+                        call: __pi_ext_settings_command,
+                    }
+                }
+            },
+        ),
+        None => (quote!(::core::option::Option::None), quote!()),
+    };
     quote! {
-        // The type is the extension's identity; it need not be constructed.
-        #[allow(dead_code)]
         #item
 
-        #private::inventory::submit! {
-            #private::ExtensionEntry {
-                name: #name,
-                version: #version,
-                description: #description,
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            impl #private::ExtensionState for #ty {}
+
+            fn __pi_ext_load(__ctx: #private::LoadCtx) -> #private::LoadFuture {
+                #load
             }
-        }
+
+            #settings_command
+
+            #private::inventory::submit! {
+                #private::ExtensionEntry {
+                    name: #name,
+                    version: #version,
+                    description: #description,
+                    dependencies: &[#(#dependencies),*],
+                    module: ::core::module_path!(),
+                    state_type: #private::TypeId::of::<#ty>,
+                    load: __pi_ext_load,
+                    unload: #unload,
+                    settings: #settings,
+                }
+            }
+        };
     }
 }
 
@@ -173,15 +250,22 @@ pub fn hook(model: &HookModel) -> TokenStream {
     let priority = model.priority;
     let id = fn_ident.to_string();
     let id = id.trim_start_matches("r#");
-    let ctx_arg = match model.ctx {
-        Some(true) => quote!(&__ctx,),
-        Some(false) => quote!(__ctx.clone(),),
-        None => quote!(),
-    };
+    let (states, state_checks, args) = handler_args(
+        &model.args,
+        &private,
+        |by_ref| {
+            if by_ref {
+                quote!(&__ctx)
+            } else {
+                quote!(__ctx.clone())
+            }
+        },
+        quote!(__event),
+    );
     let call = if func.sig.asyncness.is_some() {
-        quote!(#fn_ident(#ctx_arg __event).await)
+        quote!({ #(#states)* #fn_ident(#(#args),*).await })
     } else {
-        quote!(#fn_ident(#ctx_arg __event))
+        quote!({ #(#states)* #fn_ident(#(#args),*) })
     };
     let ret = match &func.sig.output {
         syn::ReturnType::Default => quote!(()),
@@ -212,10 +296,12 @@ pub fn hook(model: &HookModel) -> TokenStream {
             fn __pi_ext_checks() {
                 #event_check
                 #ret_check
+                #(#state_checks)*
             }
 
             #private::inventory::submit! {
                 #private::HookEntry {
+                    module: ::core::module_path!(),
                     event: #event_name,
                     id: ::core::concat!(::core::module_path!(), "::", #id),
                     priority: #priority,
@@ -234,20 +320,25 @@ pub fn command(model: &CommandModel) -> TokenStream {
     let name = &model.name;
     let description = &model.description;
     let completions = &model.completions;
-    let ctx_arg = match model.ctx {
-        Some((true, _)) => quote!(&__ctx,),
-        Some((false, false)) => quote!(__ctx.clone(),),
-        Some((false, true)) => quote!(__ctx.ctx().clone(),),
-        None => quote!(),
-    };
-    let (args_ty, args_arg) = match &model.args {
-        Some(ty) => (quote!(#ty), quote!(__args)),
-        None => (quote!(::std::string::String), quote!()),
+    let plain_ctx = matches!(model.ctx, Some((_, true)));
+    let (states, state_checks, args) = handler_args(
+        &model.order,
+        &private,
+        |by_ref| match (by_ref, plain_ctx) {
+            (true, _) => quote!(&__ctx),
+            (false, false) => quote!(__ctx.clone()),
+            (false, true) => quote!(__ctx.ctx().clone()),
+        },
+        quote!(__args),
+    );
+    let args_ty = match &model.args {
+        Some(ty) => quote!(#ty),
+        None => quote!(::std::string::String),
     };
     let call = if func.sig.asyncness.is_some() {
-        quote!(#fn_ident(#ctx_arg #args_arg).await)
+        quote!({ #(#states)* #fn_ident(#(#args),*).await })
     } else {
-        quote!(#fn_ident(#ctx_arg #args_arg))
+        quote!({ #(#states)* #fn_ident(#(#args),*) })
     };
     let ret = match &func.sig.output {
         syn::ReturnType::Default => quote!(()),
@@ -258,6 +349,7 @@ pub fn command(model: &CommandModel) -> TokenStream {
         syn::ReturnType::Type(_, ty) => ty.span(),
     };
     let mut checks = vec![quote_spanned!(ret_span=> #private::assert_command_return::<#ret>();)];
+    checks.extend(state_checks);
     if let Some(ty) = &model.args {
         checks.push(quote_spanned!(ty.span()=> #private::assert_args::<#ty>();));
     }
@@ -285,6 +377,7 @@ pub fn command(model: &CommandModel) -> TokenStream {
 
             #private::inventory::submit! {
                 #private::CommandEntry {
+                    module: ::core::module_path!(),
                     name: #name,
                     description: #description,
                     completions: &[#(#completions),*],
@@ -293,4 +386,29 @@ pub fn command(model: &CommandModel) -> TokenStream {
             }
         };
     }
+}
+
+/// Arguments of a hook or command call, in the user's order: statements
+/// fetching extension states, their compile-time checks, and the call's
+/// argument expressions.
+fn handler_args(
+    order: &[HandlerArg],
+    private: &TokenStream,
+    ctx: impl Fn(bool) -> TokenStream,
+    value: TokenStream,
+) -> (Vec<TokenStream>, Vec<TokenStream>, Vec<TokenStream>) {
+    let (mut states, mut checks, mut args) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, arg) in order.iter().enumerate() {
+        match arg {
+            HandlerArg::Ctx(by_ref) => args.push(ctx(*by_ref)),
+            HandlerArg::State(ty) => {
+                let var = format_ident!("__state_{}", i);
+                checks.push(quote_spanned!(ty.span()=> #private::assert_state::<#ty>();));
+                states.push(quote!(let #var = #private::state::<#ty>();));
+                args.push(quote!(&*#var));
+            }
+            HandlerArg::Value => args.push(value.clone()),
+        }
+    }
+    (states, checks, args)
 }

@@ -27,6 +27,8 @@ pub enum Input {
     Ctx { by_ref: bool, ty: Type },
     /// `Params(p): Params<T>`: the whole input as `T`.
     Params { inner: Type },
+    /// `&MyExtension`: an extension's state.
+    State { ty: Type },
     /// A plain argument: becomes a field of the synthesized params struct.
     Field {
         ident: Ident,
@@ -45,7 +47,16 @@ const TOOL_KEYS: &[&str] = &[
     "crate",
 ];
 const ARG_KEYS: &[&str] = &["description", "default"];
-const EXTENSION_KEYS: &[&str] = &["name", "version", "description", "crate"];
+const EXTENSION_KEYS: &[&str] = &[
+    "name",
+    "version",
+    "description",
+    "dependencies",
+    "settings",
+    "on_load",
+    "on_unload",
+    "crate",
+];
 const HOOK_KEYS: &[&str] = &["priority", "crate"];
 const COMMAND_KEYS: &[&str] = &["name", "description", "completions", "crate"];
 
@@ -252,11 +263,22 @@ impl ToolModel {
                 });
                 continue;
             }
-            if by_ref {
+            if by_ref && looks_like_data(&core_ty) {
                 errors.push_at(
                     ty.span(),
-                    "tool parameters are owned values decoded from JSON: write `String` instead of `&str`, `T` instead of `&T` (only the context is borrowed: `&Ctx`)",
+                    "tool parameters are owned values decoded from JSON: write `String` instead of `&str`, `T` instead of `&T` (only the context `&Ctx` and an extension's state `&MyExtension` are borrowed)",
                 );
+                continue;
+            }
+            if by_ref {
+                // Borrowed: an extension's state (checked at compile time).
+                for a in &arg_attrs {
+                    errors.push_at(
+                        a.span(),
+                        "`#[arg]` belongs on tool parameters, not on extension state",
+                    );
+                }
+                inputs.push(Input::State { ty: core_ty });
                 continue;
             }
             let ident = match &*pat_type.pat {
@@ -344,18 +366,25 @@ impl ToolModel {
 
 /// A validated `#[extension]`.
 pub struct ExtensionModel {
+    pub ident: Ident,
     pub name: Option<String>,
     pub version: Option<String>,
     pub description: Option<String>,
+    pub dependencies: Vec<String>,
+    pub settings: Option<syn::Path>,
+    pub on_load: Option<syn::Path>,
+    pub on_unload: Option<syn::Path>,
+    /// `struct X;`: the value is its own state.
+    pub unit: bool,
     pub krate: syn::Path,
 }
 
 impl ExtensionModel {
     pub fn build(attr: TokenStream, item: &syn::Item) -> syn::Result<ExtensionModel> {
         let mut errors = Errors::default();
-        let attrs = match item {
-            syn::Item::Struct(s) => &s.attrs,
-            syn::Item::Enum(e) => &e.attrs,
+        let (attrs, ident, unit) = match item {
+            syn::Item::Struct(s) => (&s.attrs, s.ident.clone(), matches!(s.fields, syn::Fields::Unit)),
+            syn::Item::Enum(e) => (&e.attrs, e.ident.clone(), false),
             other => {
                 return Err(syn::Error::new(
                     item_span(other),
@@ -363,10 +392,21 @@ impl ExtensionModel {
                 ))
             }
         };
+        if let syn::Item::Struct(s) = item {
+            if let Some(g) = s.generics.params.first() {
+                errors.push_at(g.span(), "an #[extension] type cannot be generic");
+            }
+        }
         let mut model = ExtensionModel {
+            ident,
             name: None,
             version: None,
             description: doc_string(attrs),
+            dependencies: Vec::new(),
+            settings: None,
+            on_load: None,
+            on_unload: None,
+            unit,
             krate: default_krate(),
         };
         match syn::parse2::<KeyValues>(attr) {
@@ -379,6 +419,24 @@ impl ExtensionModel {
                     if key == "crate" {
                         if let Some(p) = krate_from(kv, &mut errors) {
                             model.krate = p;
+                        }
+                        continue;
+                    }
+                    if key == "dependencies" {
+                        match string_list_value(kv) {
+                            Ok(l) => model.dependencies = l.iter().map(LitStr::value).collect(),
+                            Err(e) => errors.push(e),
+                        }
+                        continue;
+                    }
+                    if matches!(key.as_str(), "settings" | "on_load" | "on_unload") {
+                        match path_value(kv) {
+                            Ok(p) => match key.as_str() {
+                                "settings" => model.settings = Some(p),
+                                "on_load" => model.on_load = Some(p),
+                                _ => model.on_unload = Some(p),
+                            },
+                            Err(e) => errors.push(e),
                         }
                         continue;
                     }
@@ -435,12 +493,24 @@ pub fn item_span(item: &syn::Item) -> Span {
     }
 }
 
+/// One argument of a hook or command, in order.
+pub enum HandlerArg {
+    /// The context, by reference or not.
+    Ctx(bool),
+    /// `&MyExtension`.
+    State(Type),
+    /// The event (hooks) or the argument value (commands).
+    Value,
+}
+
 /// The parts of a handler signature shared by hooks and commands.
 struct Handler {
     /// `Some(by_ref)` when the function takes a context.
     ctx: Option<(bool, Type)>,
     /// The other arguments (pattern-free: only their types matter).
     values: Vec<Type>,
+    /// Every argument in order.
+    order: Vec<HandlerArg>,
 }
 
 /// Split a handler's arguments into the context (`ctx_names`) and the rest,
@@ -453,6 +523,7 @@ fn handler_inputs(func: &ItemFn, what: &str, ctx_names: &[&str], errors: &mut Er
     let mut handler = Handler {
         ctx: None,
         values: Vec::new(),
+        order: Vec::new(),
     };
     for arg in &sig.inputs {
         let pat_type = match arg {
@@ -482,16 +553,13 @@ fn handler_inputs(func: &ItemFn, what: &str, ctx_names: &[&str], errors: &mut Er
                     "the context is already taken by an earlier argument",
                 );
             }
+            handler.order.push(HandlerArg::Ctx(by_ref));
             handler.ctx = Some((by_ref, core));
         } else if by_ref {
-            errors.push_at(
-                ty.span(),
-                format!(
-                    "{what} arguments are owned values: take `{}` instead of a reference",
-                    quote::quote!(#core)
-                ),
-            );
+            // Borrowed: an extension's state (checked at compile time).
+            handler.order.push(HandlerArg::State(core));
         } else {
+            handler.order.push(HandlerArg::Value);
             handler.values.push(ty);
         }
     }
@@ -510,9 +578,8 @@ fn strip_arg_attrs(func: &mut ItemFn) {
 pub struct HookModel {
     pub func: ItemFn,
     pub priority: i32,
-    /// Whether it takes the context, and by reference.
-    pub ctx: Option<bool>,
     pub event: Type,
+    pub args: Vec<HandlerArg>,
     pub krate: syn::Path,
 }
 
@@ -563,8 +630,8 @@ impl HookModel {
         let result = errors.finish().map(|()| HookModel {
             func: func.clone(),
             priority,
-            ctx: handler.ctx.map(|(by_ref, _)| by_ref),
             event: event.expect("reported above"),
+            args: handler.order,
             krate,
         });
         (func, result)
@@ -581,6 +648,7 @@ pub struct CommandModel {
     pub ctx: Option<(bool, bool)>,
     pub ctx_ty: Option<Type>,
     pub args: Option<Type>,
+    pub order: Vec<HandlerArg>,
     pub krate: syn::Path,
 }
 
@@ -661,6 +729,7 @@ impl CommandModel {
             ctx,
             ctx_ty: handler.ctx.map(|(_, t)| t),
             args: handler.values.first().cloned(),
+            order: handler.order,
             krate,
         });
         (func, result)
@@ -691,5 +760,38 @@ fn int_value(kv: &crate::parse::KeyValue) -> syn::Result<i32> {
             format!("`{}` takes an integer, e.g. `{} = 10`", kv.key, kv.key),
         )),
         None => Err(err()),
+    }
+}
+
+/// The value of `key = some::path` (a type or a function).
+fn path_value(kv: &crate::parse::KeyValue) -> syn::Result<syn::Path> {
+    match &kv.value {
+        Some(syn::Expr::Path(p)) => Ok(p.path.clone()),
+        Some(other) => Err(syn::Error::new_spanned(
+            other,
+            format!(
+                "`{}` takes a path, e.g. `{} = my_function` (not a string)",
+                kv.key, kv.key
+            ),
+        )),
+        None => Err(syn::Error::new(
+            kv.key.span(),
+            format!(
+                "`{}` needs a value, e.g. `{} = my_function`",
+                kv.key, kv.key
+            ),
+        )),
+    }
+}
+
+/// Borrowed types that are certainly meant as data, not extension state.
+fn looks_like_data(ty: &Type) -> bool {
+    match ty {
+        Type::Slice(_) | Type::Array(_) | Type::Tuple(_) => true,
+        _ => last_segment(ty).is_some_and(|s| {
+            ["str", "String", "Path", "PathBuf", "Value", "Vec", "Option"]
+                .iter()
+                .any(|n| s.ident == n)
+        }),
     }
 }

@@ -3,6 +3,7 @@
 //! ```text
 //! <bin>                    serve the protocol on stdin/stdout (what the bridge runs)
 //! <bin> --pi-manifest      print the manifest as JSON and exit
+//! <bin> --pi-settings-schema  print the settings' JSON Schema and exit
 //! <bin> install            write the pi bridge to $PI_CODING_AGENT_DIR/extensions/<name>/
 //! <bin> install --project  write it to ./.pi/extensions/<name>/ instead
 //! <bin> --help | --version
@@ -43,6 +44,12 @@ fn command(bin: &BinInfo, reg: &Registry) -> Command {
         .version(bin.version)
         .about(about)
         .after_help(AFTER_HELP)
+        .arg(
+            Arg::new("pi-settings-schema")
+                .long("pi-settings-schema")
+                .action(ArgAction::SetTrue)
+                .help("Print the JSON Schema of the extension's settings (for editors) and exit"),
+        )
         .arg(
             Arg::new("pi-manifest")
                 .long("pi-manifest")
@@ -93,6 +100,24 @@ fn run_with_args(bin: BinInfo, args: impl IntoIterator<Item = OsString>) -> Exit
         for p in &manifest.problems {
             eprintln!("warning: {p}");
         }
+        return ExitCode::SUCCESS;
+    }
+    if matches.get_flag("pi-settings-schema") {
+        let schemas: Vec<(String, serde_json::Value)> = registry
+            .manifest()
+            .extensions
+            .into_iter()
+            .filter_map(|e| e.settings_schema.map(|s| (e.name, s)))
+            .collect();
+        let out = match schemas.as_slice() {
+            [] => {
+                eprintln!("error: no extension in this binary declares settings");
+                return ExitCode::FAILURE;
+            }
+            [(_, schema)] => schema.clone(),
+            several => serde_json::Value::Object(several.iter().cloned().collect()),
+        };
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
     if let Some(sub) = matches.subcommand_matches("install") {

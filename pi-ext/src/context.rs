@@ -242,6 +242,21 @@ impl Ctx {
         })
     }
 
+    /// The settings of the extension that declared `settings = T`, read
+    /// fresh from its files on every call (so edits made while pi runs,
+    /// including with the generated `/<name>-settings` command, are seen at
+    /// once). Invalid values fall back to defaults; see [`crate::settings`].
+    pub fn settings<T>(&self) -> T
+    where
+        T: serde::de::DeserializeOwned + Default + Serialize + schemars::JsonSchema + 'static,
+    {
+        let (value, problems) = crate::lifecycle::read_settings::<T>(self.cwd());
+        for p in problems {
+            crate::dispatch::log(&p);
+        }
+        value
+    }
+
     /// All entries of the session file (`ctx.sessionManager.getEntries()`).
     pub async fn session_entries(&self) -> Result<Vec<Value>, ApiError> {
         self.ctx_get("getEntries", json!([])).await

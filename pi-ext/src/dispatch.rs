@@ -143,6 +143,8 @@ pub(crate) struct Dispatcher {
     grace: Duration,
     /// `PI_EXT_LOG_TRAFFIC=1`: log every request received (to stderr, i.e. the log file).
     trace: bool,
+    /// Whether `on_unload` has run.
+    unloaded: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Deserialize)]
@@ -157,6 +159,9 @@ struct InitializeParams {
     cwd: Option<std::path::PathBuf>,
     #[serde(default)]
     pi: Option<String>,
+    /// Hot reload: what the previous process's `on_unload`s returned.
+    #[serde(default)]
+    snapshots: serde_json::Map<String, Value>,
 }
 
 #[derive(Deserialize)]
@@ -214,6 +219,7 @@ impl Dispatcher {
             shutdown: CancellationToken::new(),
             grace,
             trace: std::env::var_os("PI_EXT_LOG_TRAFFIC").is_some_and(|v| v == "1"),
+            unloaded: Default::default(),
         })
     }
 
@@ -245,6 +251,8 @@ impl Dispatcher {
         for t in tokens {
             t.cancel();
         }
+        // pi's session is over (`shutdown` after session_shutdown, or EOF).
+        self.unload_once().await;
     }
 
     /// Handle one protocol line. Never panics on bad input: malformed lines
@@ -294,8 +302,19 @@ impl Dispatcher {
         }
         match method {
             "initialize" => {
-                let outcome = self.initialize(params);
-                self.respond(id, outcome);
+                let this = self.clone();
+                tokio::spawn(async move {
+                    let outcome = this.initialize(params).await;
+                    this.respond(id, outcome);
+                });
+            }
+            "unload" => {
+                // Hot reload: hand the states over, then expect `shutdown`.
+                let this = self.clone();
+                tokio::spawn(async move {
+                    let snapshots = this.unload_once().await;
+                    this.respond(id, Ok(json!({ "snapshots": snapshots })));
+                });
             }
             "tool/call" => match serde_json::from_value::<ToolCallParams>(params) {
                 Ok(p) => self.start_tool_call(id, p),
@@ -338,7 +357,15 @@ impl Dispatcher {
         }
     }
 
-    fn initialize(&self, params: Value) -> Result<Value, RpcError> {
+    /// Run every `on_unload` (once per process) and return the snapshots.
+    pub(crate) async fn unload_once(&self) -> serde_json::Map<String, Value> {
+        if self.unloaded.swap(true, Ordering::SeqCst) || self.session.get().is_none() {
+            return serde_json::Map::new();
+        }
+        crate::lifecycle::unload_all(&self.registry.extensions).await
+    }
+
+    async fn initialize(&self, params: Value) -> Result<Value, RpcError> {
         let p: InitializeParams = serde_json::from_value(params).map_err(|e| {
             RpcError::new(codes::INVALID_PARAMS, format!("bad initialize params: {e}"))
         })?;
@@ -361,16 +388,32 @@ impl Dispatcher {
                 .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
             pi_version: p.pi.unwrap_or_default(),
         };
+        let (cwd, mode) = (session.cwd.clone(), session.mode);
         if self.session.set(Arc::new(session)).is_err() {
             log("initialize received twice; keeping the first session");
+            return Err(RpcError::new(codes::INVALID_REQUEST, "already initialized"));
         }
-        for problem in &self.registry.problems {
+        let failed =
+            crate::lifecycle::load_all(&self.registry.extensions, &cwd, mode, &p.snapshots).await;
+        let mut manifest = self.registry.manifest_without(&failed);
+        // Say at once which settings are wrong (the extension runs with
+        // defaults for them).
+        for e in &self.registry.extensions {
+            let Some(decl) = &e.settings else { continue };
+            if let Ok(paths) = crate::settings::SettingsPaths::for_extension(e.name, &cwd) {
+                let (_, problems) = (decl.load)(&paths);
+                manifest
+                    .problems
+                    .extend(problems.into_iter().map(|p| format!("settings: {p}")));
+            }
+        }
+        for problem in &manifest.problems {
             log(problem);
         }
         Ok(json!({
             "protocol": PROTOCOL_VERSION,
             "sdk": SDK_VERSION,
-            "manifest": self.registry.manifest(),
+            "manifest": manifest,
         }))
     }
 

@@ -74,12 +74,14 @@ pub mod context;
 mod dispatch;
 pub mod events;
 pub mod install;
+pub mod lifecycle;
 #[doc = include_str!("../MAPPING.md")]
 pub mod mapping {}
 pub mod protocol;
 pub mod registry;
 pub mod schema;
 pub mod settings;
+mod settings_command;
 pub mod testing;
 pub mod tool;
 mod transport;
@@ -253,10 +255,97 @@ pub mod __private {
     pub use crate::cli::run_main;
     pub use crate::command::{CommandReturn, FromArgs};
     pub use crate::events::{Event, HookOutput, HookReturn};
-    pub use crate::registry::{
-        BinInfo, CommandEntry, ExtensionEntry, FlagEntry, HandlerFuture, HookEntry, ToolEntry,
-        ToolFuture,
+    pub use crate::lifecycle::{
+        state, AnyState, ExtensionEntry, LoadCtx, LoadFuture, LoadReturn, SettingsDecl,
+        UnloadFuture, UnloadReturn,
     };
+    pub use crate::registry::{
+        BinInfo, CommandEntry, FlagEntry, HandlerFuture, HookEntry, ToolEntry, ToolFuture,
+    };
+    pub use std::any::TypeId;
+    pub use std::sync::Arc;
+
+    /// Implemented by `#[extension]` types: lets tools, commands and hooks
+    /// take the extension's state as `&MyExtension`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not an `#[extension]` type",
+        label = "borrowed arguments are the context or an extension's state",
+        note = "borrow only the context (`&Ctx`) or a type marked `#[extension]` (its state); tool parameters are owned values decoded from JSON: write `String` instead of `&str`, `T` instead of `&T`"
+    )]
+    pub trait ExtensionState: Send + Sync + 'static {}
+    /// Used by generated code to check [`ExtensionState`].
+    pub fn assert_state<T: ExtensionState + ?Sized>() {}
+
+    /// The settings schema of `T` (for the manifest and `--pi-settings-schema`).
+    pub fn settings_schema<T>() -> Result<Value, SchemaError>
+    where
+        T: schemars::JsonSchema + Default + serde::Serialize,
+    {
+        crate::settings::settings_schema::<T>()
+    }
+
+    /// Load `T`'s settings files as JSON, with the problems found.
+    pub fn load_settings_json<T>(paths: &crate::settings::SettingsPaths) -> (Value, Vec<String>)
+    where
+        T: serde::de::DeserializeOwned + Default + serde::Serialize + schemars::JsonSchema,
+    {
+        let loaded = crate::settings::load::<T>(paths);
+        (
+            serde_json::to_value(loaded.value).unwrap_or(Value::Null),
+            loaded.problems.iter().map(|p| p.to_string()).collect(),
+        )
+    }
+
+    /// The generated `/<name>-settings` command.
+    pub fn settings_command<T>(ctx: crate::CommandCtx, name: &'static str) -> HandlerFuture
+    where
+        T: serde::de::DeserializeOwned
+            + Default
+            + serde::Serialize
+            + schemars::JsonSchema
+            + Send
+            + 'static,
+    {
+        Box::pin(async move {
+            crate::settings_command::edit::<T>(&ctx, name)
+                .await
+                .map(|()| Value::Null)
+        })
+    }
+
+    /// Build the state with `on_load`.
+    pub fn load_with<T, F, Fut>(ctx: LoadCtx, f: F) -> LoadFuture
+    where
+        T: ExtensionState,
+        F: FnOnce(LoadCtx) -> Fut,
+        Fut: Future + Send + 'static,
+        Fut::Output: LoadReturn<T>,
+    {
+        let fut = f(ctx);
+        Box::pin(async move { fut.await.into_state().map(|s| Arc::new(s) as AnyState) })
+    }
+
+    /// A state that needs no `on_load`.
+    pub fn load_value<T: ExtensionState>(value: T) -> LoadFuture {
+        Box::pin(std::future::ready(Ok(Arc::new(value) as AnyState)))
+    }
+
+    /// Run `on_unload` on the state.
+    pub fn unload_with<T, F, Fut>(state: AnyState, f: F) -> UnloadFuture
+    where
+        T: ExtensionState,
+        F: FnOnce(Arc<T>) -> Fut,
+        Fut: Future + Send + 'static,
+        Fut::Output: UnloadReturn,
+    {
+        match state.downcast::<T>() {
+            Ok(s) => {
+                let fut = f(s);
+                Box::pin(async move { fut.await.into_snapshot() })
+            }
+            Err(_) => Box::pin(std::future::ready(None)),
+        }
+    }
     pub use crate::schema::{portable_schema_for, SchemaError};
     pub use inventory;
     pub use schemars;

@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::context::Ctx;
+use crate::lifecycle::ExtensionEntry;
 use crate::protocol::{PROTOCOL_VERSION, SDK_VERSION};
 use crate::schema::{portable_schema_for, SchemaError};
 use crate::tool::{IntoToolReturn, ToolOutcome};
@@ -171,6 +172,7 @@ pub(crate) fn decode_args<P: DeserializeOwned>(tool: &str, args: Value) -> Resul
 /// A `#[tool]` registration, collected at link time. Not for direct use.
 #[doc(hidden)]
 pub struct ToolEntry {
+    pub module: &'static str,
     pub name: &'static str,
     pub label: &'static str,
     pub description: &'static str,
@@ -187,6 +189,7 @@ pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Se
 /// A `#[hook]` registration, collected at link time. Not for direct use.
 #[doc(hidden)]
 pub struct HookEntry {
+    pub module: &'static str,
     /// pi's event name.
     pub event: &'static str,
     /// `module::function`, unique: the hook's id on the wire.
@@ -198,6 +201,7 @@ pub struct HookEntry {
 /// A `#[command]` registration, collected at link time. Not for direct use.
 #[doc(hidden)]
 pub struct CommandEntry {
+    pub module: &'static str,
     pub name: &'static str,
     pub description: &'static str,
     pub completions: &'static [&'static str],
@@ -218,16 +222,7 @@ inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
 inventory::collect!(FlagEntry);
 
-/// An `#[extension]` registration, collected at link time. Not for direct use.
-#[doc(hidden)]
-pub struct ExtensionEntry {
-    pub name: &'static str,
-    pub version: &'static str,
-    pub description: &'static str,
-}
-
 inventory::collect!(ToolEntry);
-inventory::collect!(ExtensionEntry);
 
 /// Facts about the binary, captured by [`crate::main!`] in the user's crate.
 #[doc(hidden)]
@@ -260,6 +255,13 @@ pub struct Registry {
     /// Problems found while registering (bad names, bad schemas, duplicates).
     /// Tools with errors are left out; the bridge shows these to the user.
     pub problems: Vec<String>,
+    /// Extensions that can load, in dependency order.
+    pub extensions: Vec<&'static ExtensionEntry>,
+    /// Crates whose extension cannot load (missing dependency, cycle): their
+    /// items are left out of the manifest.
+    pub blocked: BTreeMap<String, String>,
+    /// The crate each tool was declared in.
+    tool_crates: BTreeMap<String, &'static str>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -292,38 +294,66 @@ impl Registry {
             commands: BTreeMap::new(),
             flags: Vec::new(),
             problems: Vec::new(),
+            extensions: Vec::new(),
+            blocked: BTreeMap::new(),
+            tool_crates: BTreeMap::new(),
         }
     }
 
     /// Everything registered with `#[extension]` and `#[tool]` in this binary.
     #[doc(hidden)]
     pub fn from_inventory(bin: Option<&BinInfo>) -> Self {
-        let extensions: Vec<&ExtensionEntry> = inventory::iter::<ExtensionEntry>().collect();
-        let mut reg = match (extensions.as_slice(), bin) {
-            ([ext], _) => {
+        let extensions: Vec<&'static ExtensionEntry> =
+            inventory::iter::<ExtensionEntry>().collect();
+        // The binary's identity: the extension declared in the binary's own
+        // crate, else the only one, else the package.
+        let bin_crate = bin.map(|b| b.package.replace('-', "_"));
+        let primary = extensions
+            .iter()
+            .find(|e| Some(e.krate()) == bin_crate.as_deref())
+            .or(match extensions.as_slice() {
+                [only] => Some(only),
+                _ => None,
+            });
+        let mut reg = match (primary, bin) {
+            (Some(ext), _) => {
                 let mut r = Registry::new(ext.name, ext.version);
                 r.description = ext.description.to_string();
                 r
             }
-            (_, Some(bin)) => {
+            (None, Some(bin)) => {
                 let mut r = Registry::new(bin.package, bin.version);
                 r.description = bin.description.to_string();
                 r
             }
-            (_, None) => Registry::new("pi-ext", SDK_VERSION),
+            (None, None) => Registry::new("pi-ext", SDK_VERSION),
         };
-        if extensions.len() > 1 {
-            let names: Vec<_> = extensions.iter().map(|e| e.name).collect();
-            reg.problems.push(format!(
-                "this binary declares {} #[extension]s ({}); serving them as one extension named `{}`",
-                names.len(),
-                names.join(", "),
-                reg.name
-            ));
+        let (order, blocked) = crate::lifecycle::load_order(&extensions);
+        for reason in blocked.values() {
+            reg.problems.push(reason.clone());
         }
+        reg.blocked = extensions
+            .iter()
+            .filter_map(|e| {
+                blocked
+                    .get(e.name)
+                    .map(|r| (e.krate().to_string(), r.clone()))
+            })
+            .collect();
+        reg.extensions = order;
         let mut hooks: Vec<&'static HookEntry> = inventory::iter::<HookEntry>().collect();
-        // The documented order: priority, then path. Link order is not stable.
-        hooks.sort_by(|a, b| (a.priority, a.id).cmp(&(b.priority, b.id)));
+        // The documented order: extensions in load order, then priority, then
+        // path. (Link order is not stable.)
+        let rank = |module: &str| {
+            let krate = crate::lifecycle::crate_of(module);
+            reg.extensions
+                .iter()
+                .position(|e| e.krate() == krate)
+                .unwrap_or(usize::MAX)
+        };
+        hooks.sort_by(|a, b| {
+            (rank(a.module), a.priority, a.id).cmp(&(rank(b.module), b.priority, b.id))
+        });
         for hook in hooks {
             if !crate::events::ALL_EVENTS.contains(&hook.event) {
                 reg.problems.push(format!(
@@ -349,6 +379,10 @@ impl Registry {
         reg.flags = inventory::iter::<FlagEntry>().collect();
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
+            reg.tool_crates.insert(
+                entry.name.to_string(),
+                crate::lifecycle::crate_of(entry.module),
+            );
             reg.add(ToolDef {
                 name: entry.name.to_string(),
                 label: entry.label.to_string(),
@@ -397,17 +431,42 @@ impl Registry {
         self.tools.insert(tool.name.clone(), tool);
     }
 
-    /// The manifest the handshake and `--pi-manifest` send.
+    /// The manifest `--pi-manifest` prints (no extension has been loaded).
     pub fn manifest(&self) -> Manifest {
+        self.manifest_without(&BTreeMap::new())
+    }
+
+    /// The manifest without the items of crates in `failed` (extensions
+    /// whose `on_load` failed) or [`Registry::blocked`].
+    pub fn manifest_without(&self, failed: &BTreeMap<String, String>) -> Manifest {
+        let out = |module: &str| {
+            let krate = crate::lifecycle::crate_of(module);
+            failed.contains_key(krate) || self.blocked.contains_key(krate)
+        };
+        let mut problems = self.problems.clone();
+        problems.extend(failed.values().cloned());
         Manifest {
             name: self.name.clone(),
             version: self.version.clone(),
             description: self.description.clone(),
             protocol: PROTOCOL_VERSION,
             sdk: SDK_VERSION.to_string(),
+            extensions: self
+                .extensions
+                .iter()
+                .map(|e| ExtensionManifest {
+                    name: e.name.to_string(),
+                    version: e.version.to_string(),
+                    description: e.description.to_string(),
+                    dependencies: e.dependencies.iter().map(|d| d.to_string()).collect(),
+                    loaded: !failed.contains_key(e.krate()),
+                    settings_schema: e.settings.as_ref().and_then(|s| (s.schema)().ok()),
+                })
+                .collect(),
             tools: self
                 .tools
                 .values()
+                .filter(|t| !self.tool_crates.get(&t.name).is_some_and(|m| out(m)))
                 .map(|t| ToolManifest {
                     name: t.name.clone(),
                     label: t.label.clone(),
@@ -420,6 +479,7 @@ impl Registry {
             hooks: self
                 .hooks
                 .iter()
+                .filter(|h| !out(h.module))
                 .map(|h| HookManifest {
                     id: h.id.to_string(),
                     event: h.event.to_string(),
@@ -428,6 +488,7 @@ impl Registry {
             commands: self
                 .commands
                 .values()
+                .filter(|c| !out(c.module))
                 .map(|c| CommandManifest {
                     name: c.name.to_string(),
                     description: c.description.to_string(),
@@ -444,9 +505,29 @@ impl Registry {
                     default: f.default.map(|d| d()),
                 })
                 .collect(),
-            problems: self.problems.clone(),
+            problems,
         }
     }
+}
+
+/// One extension in the manifest.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionManifest {
+    /// Name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// Description.
+    pub description: String,
+    /// Names of the extensions it needs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<String>,
+    /// Whether `on_load` succeeded (always true in `--pi-manifest`).
+    pub loaded: bool,
+    /// JSON Schema of its settings, if it has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings_schema: Option<Value>,
 }
 
 /// A command-line flag in the manifest (pi's `registerFlag`).
@@ -499,6 +580,9 @@ pub struct Manifest {
     pub protocol: u32,
     /// pi-ext runtime version.
     pub sdk: String,
+    /// The extensions this binary serves, in load order.
+    #[serde(default)]
+    pub extensions: Vec<ExtensionManifest>,
     /// Tools to register with pi.
     pub tools: Vec<ToolManifest>,
     /// Hooks, in the order pi runs them.

@@ -88,6 +88,7 @@ impl TestHost {
                 description: String::new(),
                 protocol: 0,
                 sdk: String::new(),
+                extensions: Vec::new(),
                 tools: Vec::new(),
                 hooks: Vec::new(),
                 commands: Vec::new(),
