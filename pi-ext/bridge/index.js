@@ -11,8 +11,20 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const CONFIG = null; // @pi-ext-config
+
+/** This file's directory: a packed extension's binary path is relative to it. */
+const HERE = (() => {
+  try {
+    return path.dirname(fileURLToPath(import.meta.url));
+  } catch {
+    return typeof __dirname === "string" ? __dirname : process.cwd();
+  }
+})();
+const BINARY = path.resolve(HERE, CONFIG.binary);
+const DEV = CONFIG.dev === true || process.env.PI_EXT_DEV === "1";
 const PROTOCOL = 1;
 const BRIDGE_VERSION = "0.1.0";
 const HANDSHAKE_TIMEOUT_MS = Number(process.env.PI_EXT_HANDSHAKE_TIMEOUT_MS || 10000);
@@ -40,7 +52,9 @@ class Log {
   constructor(name) {
     this.file = process.env.PI_EXT_LOG_DIR
       ? path.join(process.env.PI_EXT_LOG_DIR, `${name}.log`)
-      : CONFIG.log || path.join(os.tmpdir(), `pi-ext-${name}.log`);
+      : CONFIG.log
+        ? path.resolve(HERE, CONFIG.log)
+        : path.join(os.tmpdir(), `pi-ext-${name}.log`);
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       this.stream = fs.createWriteStream(this.file, { flags: "a" });
@@ -242,9 +256,9 @@ class Bridge {
   }
 
   /** Spawn the binary and handshake; resolves to the manifest. */
-  start() {
+  start(snapshots) {
     if (this.starting) return this.starting;
-    const child = new Child(CONFIG.binary, this.log, (msg) => this.onExtensionMessage(child, msg));
+    const child = new Child(BINARY, this.log, (msg) => this.onExtensionMessage(child, msg));
     this.starting = (async () => {
       const result = await child.request(
         "initialize",
@@ -255,16 +269,18 @@ class Bridge {
           mode: this.mode,
           hasUI: this.mode === "interactive" || this.mode === "rpc",
           cwd: process.cwd(),
+          ...(snapshots ? { snapshots } : {}),
         },
         { timeoutMs: HANDSHAKE_TIMEOUT_MS },
       );
       if (!result || result.protocol !== PROTOCOL || !result.manifest) {
         throw new Error(
           `protocol version mismatch: bridge speaks ${PROTOCOL}, binary answered ${JSON.stringify(result?.protocol)}; ` +
-            `run \`${CONFIG.binary} install\` again`,
+            `run \`${BINARY} install\` again`,
         );
       }
       this.child = child;
+      this.manifest = result.manifest;
       return result.manifest;
     })();
     this.starting.catch(() => {
@@ -338,6 +354,7 @@ class Bridge {
   }
 
   async callHook(hook, event, ctx) {
+    if (!this.manifest?.hooks?.some((h) => h.id === hook.id)) return undefined; // removed by a hot reload
     const payload = toJson(event);
     let out;
     try {
@@ -436,6 +453,31 @@ class Bridge {
     } finally {
       this.aborts.delete(id);
     }
+  }
+
+  /**
+   * Dev mode: switch to a rebuilt binary without restarting pi. The old
+   * process's on_unload snapshots go to the new one's on_load.
+   */
+  async hotReload(register) {
+    const deadline = Date.now() + DRAIN_MS;
+    while (this.calls.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const old = this.child;
+    const before = this.manifest;
+    let snapshots = {};
+    if (old && !old.exited) {
+      try {
+        snapshots = (await old.request("unload", {}, { timeoutMs: 10000 }))?.snapshots ?? {};
+      } catch (err) {
+        this.log.line("warn", `unload before hot reload failed: ${err?.message ?? err}`);
+      }
+      old.stop();
+    }
+    this.child = undefined;
+    this.starting = undefined;
+    const manifest = await this.start(snapshots);
+    register(manifest, before);
+    return manifest;
   }
 
   ctxFor(callId) {
@@ -634,6 +676,8 @@ export default async function piExtBridge(pi) {
     bridge.log.line("error", message);
     problems.push(message);
   }
+  const subscribed = new Set(); // hook ids with a pi handler
+  const commands = new Set(); // command names registered with pi
 
   for (const tool of manifest?.tools ?? []) {
     try {
@@ -653,14 +697,23 @@ export default async function piExtBridge(pi) {
       problems.push(`pi-ext extension "${CONFIG.name}": could not register flag --${flag.name}: ${err?.message ?? err}`);
     }
   }
-  for (const hook of manifest?.hooks ?? []) {
-    try {
-      pi.on(hook.event, (event, ctx) => bridge.callHook(hook, event, ctx));
-    } catch (err) {
-      problems.push(`pi-ext extension "${CONFIG.name}": could not subscribe hook ${hook.id}: ${err?.message ?? err}`);
+  const registerHandlers = (m) => {
+    for (const hook of m?.hooks ?? []) {
+      if (subscribed.has(hook.id)) continue;
+      try {
+        pi.on(hook.event, (event, ctx) => bridge.callHook(hook, event, ctx));
+        subscribed.add(hook.id);
+      } catch (err) {
+        problems.push(`pi-ext extension "${CONFIG.name}": could not subscribe hook ${hook.id}: ${err?.message ?? err}`);
+      }
     }
-  }
-  for (const command of manifest?.commands ?? []) {
+    for (const command of m?.commands ?? []) {
+      if (commands.has(command.name)) continue;
+      registerCommand(command);
+      commands.add(command.name);
+    }
+  };
+  const registerCommand = (command) => {
     try {
       const completions = command.completions ?? [];
       pi.registerCommand(command.name, {
@@ -676,7 +729,8 @@ export default async function piExtBridge(pi) {
     } catch (err) {
       problems.push(`pi-ext extension "${CONFIG.name}": could not register command /${command.name}: ${err?.message ?? err}`);
     }
-  }
+  };
+  registerHandlers(manifest);
   const warnings = (manifest?.problems ?? []).map((p) => `pi-ext extension "${CONFIG.name}": ${p}`);
   for (const p of [...problems, ...warnings]) bridge.log.line("warn", p);
 
@@ -690,6 +744,44 @@ export default async function piExtBridge(pi) {
     }
   });
   pi.on("session_shutdown", () => {
+    if (DEV) fs.unwatchFile(BINARY);
     bridge.stop();
   });
+
+  if (DEV && manifest) {
+    // Reflect a rebuilt binary's tools, commands and hooks in pi.
+    const apply = (fresh, before) => {
+      for (const tool of fresh.tools ?? []) bridge.registerTool(tool);
+      const gone = (before?.tools ?? []).map((t) => t.name).filter((n) => !(fresh.tools ?? []).some((t) => t.name === n));
+      if (gone.length) {
+        try {
+          pi.setActiveTools(pi.getActiveTools().filter((n) => !gone.includes(n)));
+        } catch (err) {
+          bridge.log.line("warn", `could not deactivate removed tools: ${err?.message ?? err}`);
+        }
+      }
+      registerHandlers(fresh);
+    };
+    let timer;
+    let reloading = Promise.resolve();
+    fs.watchFile(BINARY, { interval: 250 }, (cur, prev) => {
+      if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size) return;
+      if (cur.size === 0) return; // being written
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        reloading = reloading
+          .then(() => bridge.hotReload(apply))
+          .then(
+            () => {
+              bridge.log.line("info", "hot reload: switched to the rebuilt binary");
+              bridge.lastCtx?.ui?.notify?.(`pi-ext: reloaded "${CONFIG.name}"`, "info");
+            },
+            (err) => {
+              bridge.log.line("error", `hot reload failed: ${err?.message ?? err}`);
+              bridge.lastCtx?.ui?.notify?.(`pi-ext: hot reload of "${CONFIG.name}" failed: ${err?.message ?? err}`, "error");
+            },
+          );
+      }, 300);
+    });
+  }
 }

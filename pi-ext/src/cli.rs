@@ -6,6 +6,8 @@
 //! <bin> --pi-settings-schema  print the settings' JSON Schema and exit
 //! <bin> install            write the pi bridge to $PI_CODING_AGENT_DIR/extensions/<name>/
 //! <bin> install --project  write it to ./.pi/extensions/<name>/ instead
+//! <bin> install --dev      …and switch to a rebuilt binary while pi runs (hot reload)
+//! <bin> pack <dir>         write a pi package that `pi install <dir>` accepts
 //! <bin> --help | --version
 //! ```
 
@@ -66,12 +68,28 @@ fn command(bin: &BinInfo, reg: &Registry) -> Command {
                         .help("Install into ./.pi/extensions/<name>/ (this project only)"),
                 )
                 .arg(
+                    Arg::new("dev")
+                        .long("dev")
+                        .action(ArgAction::SetTrue)
+                        .help("Development mode: when the binary is rebuilt, pi switches to it without a restart (hot reload)"),
+                )
+                .arg(
                     Arg::new("dir")
                         .long("dir")
                         .value_name("EXTENSIONS_DIR")
                         .value_parser(clap::value_parser!(PathBuf))
                         .conflicts_with("project")
                         .help("Install into EXTENSIONS_DIR/<name>/"),
+                ),
+        )
+        .subcommand(
+            Command::new("pack")
+                .about("Write a pi package (package.json, bridge, this binary) that `pi install <dir>` accepts")
+                .arg(
+                    Arg::new("dir")
+                        .required(true)
+                        .value_name("DIR")
+                        .value_parser(clap::value_parser!(PathBuf)),
                 ),
         )
 }
@@ -128,13 +146,31 @@ fn run_with_args(bin: BinInfo, args: impl IntoIterator<Item = OsString>) -> Exit
         } else {
             InstallTarget::Global
         };
-        return match install(&registry.name, target) {
+        return match install(&registry.name, target, sub.get_flag("dev")) {
             Ok(report) => {
                 println!("{report}");
                 ExitCode::SUCCESS
             }
             Err(e) => {
                 eprintln!("error: install failed: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(sub) = matches.subcommand_matches("pack") {
+        let dir = sub.get_one::<PathBuf>("dir").expect("required");
+        return match crate::install::pack(&registry.manifest(), dir) {
+            Ok(dir) => {
+                println!(
+                    "packed pi extension `{}` into {}\ninstall it with: pi install {}",
+                    registry.name,
+                    dir.display(),
+                    dir.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: pack failed: {e}");
                 ExitCode::FAILURE
             }
         };

@@ -65,16 +65,30 @@ fn home_dir() -> io::Result<PathBuf> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
 }
 
-/// The bridge source configured for `name` and `binary`.
-pub fn bridge_source(name: &str, binary: &Path, log: &Path) -> String {
-    let config = json!({ "name": name, "binary": binary, "log": log });
+/// The bridge source configured for `name` and `binary` (absolute, or
+/// relative to the bridge's directory). `dev`: reload when the binary changes.
+pub fn bridge_source(name: &str, binary: &Path, log: &Path, dev: bool) -> String {
+    let mut config = json!({ "name": name, "binary": binary, "log": log });
+    if dev {
+        config["dev"] = json!(true);
+    }
     let line = format!("const CONFIG = {config};");
     debug_assert!(BRIDGE_JS.contains(CONFIG_PLACEHOLDER));
     BRIDGE_JS.replacen(CONFIG_PLACEHOLDER, &line, 1)
 }
 
-/// Install the running binary as extension `name`.
-pub fn install(name: &str, target: InstallTarget) -> io::Result<InstallReport> {
+/// Write `contents` to `path` atomically (temp file + rename), so a pi
+/// starting meanwhile never reads half a file.
+fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Install the running binary as extension `name`. With `dev`, the bridge
+/// watches the binary and switches to a rebuilt one while pi runs (hot
+/// reload; see [`crate::lifecycle`]).
+pub fn install(name: &str, target: InstallTarget, dev: bool) -> io::Result<InstallReport> {
     let extensions = match target {
         InstallTarget::Global => agent_dir()?.join("extensions"),
         InstallTarget::Project => std::env::current_dir()?.join(".pi").join("extensions"),
@@ -83,14 +97,46 @@ pub fn install(name: &str, target: InstallTarget) -> io::Result<InstallReport> {
     let dir = extensions.join(name);
     let binary = std::env::current_exe()?.canonicalize()?;
     std::fs::create_dir_all(&dir)?;
-    // Write then rename, so a pi starting meanwhile never sees half a file.
-    let tmp = dir.join(".index.js.tmp");
-    std::fs::write(
-        &tmp,
-        bridge_source(name, &binary, &dir.join(format!("{name}.log"))),
-    )?;
-    std::fs::rename(&tmp, dir.join("index.js"))?;
+    let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev);
+    write_atomic(&dir.join("index.js"), source.as_bytes())?;
     Ok(InstallReport { dir, binary })
+}
+
+/// Write a pi package into `dir`: `package.json` (with
+/// `"pi": {"extensions": ["./index.js"]}` and the `pi-package` keyword), the
+/// bridge, and a copy of the running binary in `bin/`. `pi install ./dir`
+/// accepts it; the binary only runs on this platform.
+pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
+    let name = &manifest.name;
+    std::fs::create_dir_all(dir.join("bin"))?;
+    let exe = std::env::current_exe()?;
+    let bin_name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let bin = dir.join("bin").join(&bin_name);
+    let tmp = bin.with_extension("tmp");
+    std::fs::copy(&exe, &tmp)?;
+    std::fs::rename(&tmp, &bin)?;
+    let package = json!({
+        "name": format!("pi-ext-{name}"),
+        "version": manifest.version,
+        "description": manifest.description,
+        "keywords": ["pi-package", "pi-ext"],
+        "type": "module",
+        "files": ["index.js", "bin/"],
+        "pi": { "extensions": ["./index.js"] },
+        "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],
+        "cpu": [match std::env::consts::ARCH { "x86_64" => "x64", "aarch64" => "arm64", other => other }],
+    });
+    let mut text = serde_json::to_string_pretty(&package).map_err(io::Error::other)?;
+    text.push('\n');
+    write_atomic(&dir.join("package.json"), text.as_bytes())?;
+    let source = bridge_source(
+        name,
+        Path::new(&format!("./bin/{bin_name}")),
+        Path::new(&format!("./{name}.log")),
+        false,
+    );
+    write_atomic(&dir.join("index.js"), source.as_bytes())?;
+    std::path::absolute(dir)
 }
 
 #[cfg(test)]

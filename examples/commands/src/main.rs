@@ -133,6 +133,13 @@ async fn add_shout(ctx: &CommandCtx) -> Result<(), ToolError> {
     Ok(())
 }
 
+/// Reload every extension (pi's `/reload`, from a command).
+#[command(name = "reload-extensions")]
+async fn reload_extensions(ctx: &CommandCtx) -> Result<(), ToolError> {
+    ctx.reload().await?;
+    Ok(())
+}
+
 /// Listen for pongs on the event bus for the whole session.
 #[hook]
 async fn listen(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), ToolError> {
