@@ -203,6 +203,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                         name: ::core::concat!(#name, "-settings"),
                         description: "View and edit this extension's settings",
                         completions: &[],
+                        shortcut: ::core::option::Option::None,
                         call: __pi_ext_settings_command,
                     }
                 }
@@ -320,6 +321,10 @@ pub fn command(model: &CommandModel) -> TokenStream {
     let name = &model.name;
     let description = &model.description;
     let completions = &model.completions;
+    let shortcut = match &model.shortcut {
+        Some(k) => quote!(::core::option::Option::Some(#k)),
+        None => quote!(::core::option::Option::None),
+    };
     let plain_ctx = matches!(model.ctx, Some((_, true)));
     let (states, state_checks, args) = handler_args(
         &model.order,
@@ -381,6 +386,7 @@ pub fn command(model: &CommandModel) -> TokenStream {
                     name: #name,
                     description: #description,
                     completions: &[#(#completions),*],
+                    shortcut: #shortcut,
                     call: __pi_ext_command,
                 }
             }

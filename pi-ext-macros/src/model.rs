@@ -58,7 +58,7 @@ const EXTENSION_KEYS: &[&str] = &[
     "crate",
 ];
 const HOOK_KEYS: &[&str] = &["priority", "crate"];
-const COMMAND_KEYS: &[&str] = &["name", "description", "completions", "crate"];
+const COMMAND_KEYS: &[&str] = &["name", "description", "completions", "shortcut", "crate"];
 
 fn krate_from(kv: &crate::parse::KeyValue, errors: &mut Errors) -> Option<syn::Path> {
     match string_value(kv).and_then(|s| s.parse::<syn::Path>()) {
@@ -498,7 +498,7 @@ pub enum HandlerArg {
     /// The context, by reference or not.
     Ctx(bool),
     /// `&MyExtension`.
-    State(Type),
+    State(Box<Type>),
     /// The event (hooks) or the argument value (commands).
     Value,
 }
@@ -557,7 +557,7 @@ fn handler_inputs(func: &ItemFn, what: &str, ctx_names: &[&str], errors: &mut Er
             handler.ctx = Some((by_ref, core));
         } else if by_ref {
             // Borrowed: an extension's state (checked at compile time).
-            handler.order.push(HandlerArg::State(core));
+            handler.order.push(HandlerArg::State(Box::new(core)));
         } else {
             handler.order.push(HandlerArg::Value);
             handler.values.push(ty);
@@ -644,6 +644,8 @@ pub struct CommandModel {
     pub name: String,
     pub description: String,
     pub completions: Vec<String>,
+    /// A key (`ctrl+shift+g`) that also runs the command in the terminal UI.
+    pub shortcut: Option<String>,
     /// Whether it takes the context: (by reference, is it the plain `Ctx`).
     pub ctx: Option<(bool, bool)>,
     pub ctx_ty: Option<Type>,
@@ -658,6 +660,7 @@ impl CommandModel {
         let mut name_lit: Option<LitStr> = None;
         let mut description = None;
         let mut completions = Vec::new();
+        let mut shortcut = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
             Ok(KeyValues(kvs)) => {
@@ -670,6 +673,23 @@ impl CommandModel {
                         }
                         Some("completions") => string_list_value(kv)
                             .map(|l| completions = l.iter().map(LitStr::value).collect()),
+                        Some("shortcut") => string_value(kv).and_then(|s| {
+                            let key = s.value();
+                            let ok = !key.is_empty()
+                                && key.split('+').all(|part| {
+                                    !part.is_empty()
+                                        && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                                });
+                            if ok {
+                                shortcut = Some(key);
+                                Ok(())
+                            } else {
+                                Err(syn::Error::new(
+                                    s.span(),
+                                    format!("invalid shortcut `{key}`: write keys joined by `+`, e.g. `ctrl+shift+g`"),
+                                ))
+                            }
+                        }),
                         Some("crate") => {
                             if let Some(p) = krate_from(kv, &mut errors) {
                                 krate = p;
@@ -726,6 +746,7 @@ impl CommandModel {
             name,
             description: description.unwrap_or_default(),
             completions,
+            shortcut,
             ctx,
             ctx_ty: handler.ctx.map(|(_, t)| t),
             args: handler.values.first().cloned(),

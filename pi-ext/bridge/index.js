@@ -726,6 +726,16 @@ export default async function piExtBridge(pi) {
           : {}),
         handler: (args, ctx) => bridge.callCommand(command.name, args, ctx),
       });
+      if (command.shortcut) {
+        // Terminal UI only: pi ignores shortcuts in RPC and print mode.
+        pi.registerShortcut(command.shortcut, {
+          description: command.description,
+          handler: (ctx) => bridge.callCommand(command.name, "", ctx).catch((err) => {
+            bridge.log.line("warn", `shortcut ${command.shortcut}: ${err?.message ?? err}`);
+            ctx?.ui?.notify?.(`/${command.name} failed: ${err?.message ?? err}`, "error");
+          }),
+        });
+      }
     } catch (err) {
       problems.push(`pi-ext extension "${CONFIG.name}": could not register command /${command.name}: ${err?.message ?? err}`);
     }

@@ -149,6 +149,7 @@ mod tests {
             "hello",
             Path::new("/opt/x/hello"),
             Path::new("/e/hello.log"),
+            false,
         );
         assert!(src.contains(
             r#"const CONFIG = {"binary":"/opt/x/hello","log":"/e/hello.log","name":"hello"};"#

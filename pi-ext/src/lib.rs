@@ -148,7 +148,9 @@ pub use pi_ext_macros::hook;
 ///
 /// Keys: `name` (default: the function name), `description` (default: the
 /// doc comment, required), `completions = ["…"]` (argument completions, shown
-/// by pi's terminal UI). Arguments: `ctx: &CommandCtx` and one argument
+/// by pi's terminal UI), `shortcut = "ctrl+shift+x"` (a key that runs the
+/// command without arguments in pi's terminal UI; pi ignores shortcuts in
+/// RPC and print mode). Arguments: `ctx: &CommandCtx` and one argument
 /// value, both optional.
 pub use pi_ext_macros::command;
 

@@ -205,6 +205,7 @@ pub struct CommandEntry {
     pub name: &'static str,
     pub description: &'static str,
     pub completions: &'static [&'static str],
+    pub shortcut: Option<&'static str>,
     pub call: fn(crate::context::CommandCtx, String) -> HandlerFuture,
 }
 
@@ -493,6 +494,7 @@ impl Registry {
                     name: c.name.to_string(),
                     description: c.description.to_string(),
                     completions: c.completions.iter().map(|s| s.to_string()).collect(),
+                    shortcut: c.shortcut.map(str::to_string),
                 })
                 .collect(),
             flags: self
@@ -565,6 +567,9 @@ pub struct CommandManifest {
     /// Argument completions (terminal UI only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub completions: Vec<String>,
+    /// A key that also runs the command (terminal UI only, with no arguments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shortcut: Option<String>,
 }
 
 /// What an extension binary declares (`<bin> --pi-manifest`).

@@ -16,8 +16,8 @@ async fn greet(ctx: &CommandCtx, name: Option<String>) -> Result<(), ToolError> 
     Ok(())
 }
 
-/// Roll a die (default: 6 sides).
-#[command]
+/// Roll a die (default: 6 sides). Ctrl+Shift+R rolls one in the terminal UI.
+#[command(shortcut = "ctrl+shift+r")]
 async fn roll(ctx: &CommandCtx, sides: Option<Parsed<u32>>) {
     let sides = sides.map_or(6, |p| p.0);
     ctx.ui().notify(format!("rolled a d{sides}"), Level::Info);
