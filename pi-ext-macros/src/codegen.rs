@@ -86,11 +86,11 @@ pub fn tool(model: &ToolModel) -> TokenStream {
         }
     };
 
-    let ret = model.return_type();
-    let ret_check = quote_spanned!(model.return_span()=> #private::assert_return::<#ret>(););
+    let (ret, ret_span) = return_type(&func.sig);
+    let ret_check = quote_spanned!(ret_span=> #private::assert_return::<#ret>(););
     // Errors about the body's future (wrong return type, not `Send`) point
     // at the user's return type.
-    let sig_span = model.return_span();
+    let sig_span = ret_span;
     let body = if model.is_async() {
         quote_spanned! {sig_span=>
             #private::call_async::<#params_ty, _, _>(#name, __ctx, __args, |__ctx, __params: #params_ty| async move {
@@ -268,14 +268,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
     } else {
         quote!({ #(#states)* #fn_ident(#(#args),*) })
     };
-    let ret = match &func.sig.output {
-        syn::ReturnType::Default => quote!(()),
-        syn::ReturnType::Type(_, ty) => quote!(#ty),
-    };
-    let ret_span = match &func.sig.output {
-        syn::ReturnType::Default => fn_ident.span(),
-        syn::ReturnType::Type(_, ty) => ty.span(),
-    };
+    let (ret, ret_span) = return_type(&func.sig);
     let event_check = quote_spanned!(event.span()=> #private::assert_event::<#event>(););
     let event_name = quote_spanned!(event.span()=> <#event as #private::Event>::NAME);
     let ret_check = quote_spanned!(ret_span=> #private::assert_hook_return::<#event, #ret>(););
@@ -345,14 +338,7 @@ pub fn command(model: &CommandModel) -> TokenStream {
     } else {
         quote!({ #(#states)* #fn_ident(#(#args),*) })
     };
-    let ret = match &func.sig.output {
-        syn::ReturnType::Default => quote!(()),
-        syn::ReturnType::Type(_, ty) => quote!(#ty),
-    };
-    let ret_span = match &func.sig.output {
-        syn::ReturnType::Default => fn_ident.span(),
-        syn::ReturnType::Type(_, ty) => ty.span(),
-    };
+    let (ret, ret_span) = return_type(&func.sig);
     let mut checks = vec![quote_spanned!(ret_span=> #private::assert_command_return::<#ret>();)];
     checks.extend(state_checks);
     if let Some(ty) = &model.args {
@@ -417,4 +403,13 @@ fn handler_args(
         }
     }
     (states, checks, args)
+}
+
+/// A function's return type (`()` when omitted) and the span errors about
+/// it should point at (the type, or the name when there is none).
+pub fn return_type(sig: &syn::Signature) -> (TokenStream, proc_macro2::Span) {
+    match &sig.output {
+        syn::ReturnType::Default => (quote!(()), sig.ident.span()),
+        syn::ReturnType::Type(_, ty) => (quote!(#ty), ty.span()),
+    }
 }

@@ -3,7 +3,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
-use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type};
+use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, Type};
 
 use crate::parse::{
     doc_string, flag_value, string_list_value, string_value, Errors, KeyValues, Keys,
@@ -346,21 +346,6 @@ impl ToolModel {
 
     pub fn is_async(&self) -> bool {
         self.func.sig.asyncness.is_some()
-    }
-
-    /// The declared return type (`()` when omitted).
-    pub fn return_type(&self) -> TokenStream {
-        match &self.func.sig.output {
-            ReturnType::Default => quote::quote!(()),
-            ReturnType::Type(_, ty) => quote::quote!(#ty),
-        }
-    }
-
-    pub fn return_span(&self) -> Span {
-        match &self.func.sig.output {
-            ReturnType::Default => self.func.sig.ident.span(),
-            ReturnType::Type(_, ty) => ty.span(),
-        }
     }
 }
 

@@ -58,14 +58,20 @@ const PORTABLE_FORMATS: &[&str] = &[
 
 /// Generate the portable schema of `T` (see the module docs).
 pub fn portable_schema_for<T: JsonSchema + ?Sized>() -> Result<Value, SchemaError> {
-    let generator = SchemaSettings::draft07()
+    make_portable(raw_schema_for::<T>())
+}
+
+/// schemars' draft-07 schema of `T`, subschemas inlined, no `$schema`: the
+/// input of [`make_portable`].
+pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
+    SchemaSettings::draft07()
         .with(|s| {
             s.meta_schema = None;
             s.inline_subschemas = true;
         })
-        .into_generator();
-    let raw = generator.into_root_schema_for::<T>().to_value();
-    make_portable(raw)
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
 }
 
 /// Rewrite an arbitrary (schemars-style, draft-07 or 2020-12) schema into the

@@ -145,7 +145,6 @@
 //! that do not serialize, e.g. skipped `None`s, come last, alphabetically.)
 
 use crate::schema::{make_portable, SchemaError};
-use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
 use serde::ser::SerializeMap;
@@ -183,13 +182,7 @@ static ANY: Value = Value::Bool(true);
 /// or one that is not a struct with named fields. If `T::default()` does not
 /// serialize, the schema simply has no `default`s.
 pub fn settings_schema<T: JsonSchema + Default + Serialize>() -> Result<Value, SchemaError> {
-    let generator = SchemaSettings::draft07()
-        .with(|s| {
-            s.meta_schema = None;
-            s.inline_subschemas = true;
-        })
-        .into_generator();
-    let raw = generator.into_root_schema_for::<T>().to_value();
+    let raw = crate::schema::raw_schema_for::<T>();
     let description = raw.get("description").cloned();
     let mut schema = make_portable(raw)?;
 

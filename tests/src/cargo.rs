@@ -1,10 +1,10 @@
 //! Building the workspace's example extensions for a test.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-use crate::repo_root;
+use crate::{repo_root, PiEnv};
 
 /// Path of a workspace binary (an example extension such as `hello`), built
 /// with `cargo build -p <package>` (in the caller's profile) first so the test always runs current code.
@@ -36,12 +36,54 @@ pub fn example_binary(package: &str) -> PathBuf {
         "cargo build -p {package} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target"));
-    let bin = target
-        .join(profile)
-        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    let bin = example_target(package);
     assert!(bin.is_file(), "{} was not built", bin.display());
     bin
+}
+
+/// Where cargo puts workspace binary `package` in the caller's profile
+/// (without building it).
+pub fn example_target(package: &str) -> PathBuf {
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target"))
+        .join(profile)
+        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// Run `<bin> install [extra…]` against `env`'s agent dir (the extension's
+/// own install command) and return the directory it says it wrote.
+pub fn install_binary(env: &PiEnv, bin: &Path, extra: &[&str]) -> PathBuf {
+    let out = Command::new(bin)
+        .arg("install")
+        .args(extra)
+        .current_dir(env.cwd())
+        .env("HOME", env.home())
+        .env("PI_CODING_AGENT_DIR", env.agent_dir())
+        .output()
+        .expect("running <extension> install");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{} install failed:\n{printed}\n{}",
+        bin.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = printed
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("installed pi extension into "))
+        .unwrap_or_else(|| panic!("install did not say where it wrote: {printed}"));
+    PathBuf::from(dir)
+}
+
+/// Build workspace example `package` and install it into `env` (see
+/// [`install_binary`]); returns the extension directory.
+pub fn install_example(env: &PiEnv, package: &str) -> PathBuf {
+    install_binary(env, &example_binary(package), &[])
 }

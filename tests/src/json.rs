@@ -133,3 +133,38 @@ pub fn final_assistant_text(events: &[Value]) -> String {
         .map(|m| assistant_text(m))
         .unwrap_or_default()
 }
+
+/// The `tool_execution_end` event of call `tool_call_id`. Panics (listing the
+/// events) when there is none.
+#[track_caller]
+pub fn tool_end<'a>(events: &'a [Value], tool_call_id: &str) -> &'a Value {
+    of_type(events, "tool_execution_end")
+        .into_iter()
+        .find(|e| e["toolCallId"] == tool_call_id)
+        .unwrap_or_else(|| panic!("no tool_execution_end for {tool_call_id} in {events:#?}"))
+}
+
+/// The first text block of call `tool_call_id`'s result.
+#[track_caller]
+pub fn tool_end_text(events: &[Value], tool_call_id: &str) -> String {
+    tool_end(events, tool_call_id)["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The messages of every `notify` UI request.
+pub fn notifications(events: &[Value]) -> Vec<String> {
+    ui_requests(events, "notify")
+        .into_iter()
+        .filter_map(|r| r["message"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// The texts of every `setStatus` UI request that sets one.
+pub fn statuses(events: &[Value]) -> Vec<String> {
+    ui_requests(events, "setStatus")
+        .into_iter()
+        .filter_map(|r| r["statusText"].as_str().map(str::to_string))
+        .collect()
+}

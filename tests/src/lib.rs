@@ -47,7 +47,7 @@ mod rpc;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use cargo::example_binary;
+pub use cargo::{example_binary, example_target, install_binary, install_example};
 pub use env::PiEnv;
 pub use install::{pi_cli, PI_PACKAGE, PI_VERSION};
 pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};
@@ -79,4 +79,19 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name);
     assert!(path.is_file(), "fixture {} does not exist", path.display());
     path
+}
+
+/// Poll `check` every 25 ms until it holds; panics after [`DEFAULT_TIMEOUT`]
+/// naming `what`. For effects pi reports asynchronously (a status set by an
+/// `agent_end` hook, a process exiting).
+#[track_caller]
+pub fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + DEFAULT_TIMEOUT;
+    while !check() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
 }

@@ -1,31 +1,14 @@
 //! `#[command]`s and the pi API from Rust inside the real pi (the
 //! `commands` and `todo` examples, plus a TypeScript extension on the bus).
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use pi_ext_e2e::json::{last_user_text, tool_names, tool_result, ui_requests};
-use pi_ext_e2e::{example_binary, fixture, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
+use pi_ext_e2e::{fixture, install_example, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
-fn install(env: &PiEnv, package: &str) -> PathBuf {
-    let out = Command::new(example_binary(package))
-        .arg("install")
-        .env("HOME", env.home())
-        .env("PI_CODING_AGENT_DIR", env.agent_dir())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    env.extensions_dir().join(package)
-}
-
 fn start(env: &PiEnv) -> PiRpc {
-    let dir = install(env, "commands");
+    let dir = install_example(env, "commands");
     env.pi()
         .no_extensions()
         .extension(dir.join("index.js"))
@@ -200,7 +183,7 @@ fn the_todo_list_is_rebuilt_from_the_session() {
     model.push(Reply::tool("t4", "todo", json!({"action": "list"})));
     model.push(Reply::text("listed"));
     let env = PiEnv::new(&model);
-    let dir = install(&env, "todo");
+    let dir = install_example(&env, "todo");
     let session_dir = env.root().join("sessions");
     let pi = env
         .pi()
@@ -248,7 +231,7 @@ fn flags_and_tools_registered_at_run_time() {
     model.push(Reply::tool("s1", "shout", json!({"word": "hello"})));
     model.push(Reply::text("ok"));
     let env = PiEnv::new(&model);
-    let dir = install(&env, "commands");
+    let dir = install_example(&env, "commands");
     let pi = env
         .pi()
         .no_extensions()

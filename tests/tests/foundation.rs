@@ -1,51 +1,23 @@
 //! Rust `#[tool]`s inside the real pi 0.73.1 (RPC mode, scripted model).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use pi_ext_e2e::json::{of_type, tool_definition, tool_result, ui_requests};
-use pi_ext_e2e::{example_binary, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
-use serde_json::{json, Value};
-
-/// Install `package`'s binary into `env`'s agent dir with its own `install`
-/// command; returns the extension directory.
-fn install(env: &PiEnv, package: &str) -> PathBuf {
-    let out = Command::new(example_binary(package))
-        .arg("install")
-        .env("HOME", env.home())
-        .env("PI_CODING_AGENT_DIR", env.agent_dir())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "install failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let dir = env.extensions_dir().join(package);
-    let printed = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        printed.contains(&dir.display().to_string()),
-        "install should say where it wrote: {printed}"
-    );
-    dir
-}
+use pi_ext_e2e::json::{of_type, tool_definition, tool_end, tool_result, ui_requests};
+use pi_ext_e2e::{
+    example_binary, install_binary, install_example, PiEnv, PiRpc, Reply, ScriptedModel,
+    DEFAULT_TIMEOUT,
+};
+use serde_json::json;
 
 /// pi with `package` loaded through `-e <its bridge>` (auto-discovery off).
 fn pi_with(env: &PiEnv, package: &str) -> (PiRpc, PathBuf) {
-    let dir = install(env, package);
+    let dir = install_example(env, package);
     let pi = env
         .pi()
         .no_extensions()
         .extension(dir.join("index.js"))
         .start();
     (pi, dir)
-}
-
-fn tool_end<'a>(events: &'a [Value], call_id: &str) -> &'a Value {
-    of_type(events, "tool_execution_end")
-        .into_iter()
-        .find(|e| e["toolCallId"] == call_id)
-        .unwrap_or_else(|| panic!("no tool_execution_end for {call_id}"))
 }
 
 /// No warning of any kind on pi's stderr (Ajv/TypeBox format warnings,
@@ -232,9 +204,9 @@ fn installed_extension_loads_in_plain_pi_without_e() {
     model.push(Reply::tool("call_1", "greet", json!({"name": "Grace"})));
     model.push(Reply::text("Done."));
     let env = PiEnv::new(&model);
-    install(&env, "hello");
+    install_example(&env, "hello");
     // Installing twice is safe.
-    install(&env, "hello");
+    install_example(&env, "hello");
     // Auto-discovery on, no -e.
     let pi = env.pi().start();
     let events = pi.prompt("greet Grace");
@@ -249,14 +221,8 @@ fn install_project_writes_into_dot_pi() {
     model.push(Reply::tool("call_p", "greet", json!({"name": "Lin"})));
     model.push(Reply::text("Done."));
     let env = PiEnv::new(&model);
-    let out = Command::new(example_binary("hello"))
-        .args(["install", "--project"])
-        .current_dir(env.cwd())
-        .env("HOME", env.home())
-        .env("PI_CODING_AGENT_DIR", env.agent_dir())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let dir = install_binary(&env, &example_binary("hello"), &["--project"]);
+    assert_eq!(dir, env.cwd().join(".pi/extensions/hello"));
     assert!(env.cwd().join(".pi/extensions/hello/index.js").is_file());
     assert!(!env.extensions_dir().join("hello").exists());
     let pi = env.pi().start();
@@ -376,7 +342,7 @@ fn a_broken_install_is_reported_and_pi_keeps_working() {
     let model = ScriptedModel::start();
     model.push(Reply::text("Hi."));
     let env = PiEnv::new(&model);
-    let missing = install(&env, "hello");
+    let missing = install_example(&env, "hello");
     patch_bridge(&missing, "\"binary\":\"", "\"binary\":\"/nonexistent");
 
     let pi = env.pi().start();
@@ -400,7 +366,7 @@ fn a_broken_install_is_reported_and_pi_keeps_working() {
 fn a_protocol_version_mismatch_is_reported_clearly() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let dir = install(&env, "hello");
+    let dir = install_example(&env, "hello");
     patch_bridge(&dir, "const PROTOCOL = 1;", "const PROTOCOL = 2;");
 
     let pi = env.pi().start();

@@ -1,52 +1,22 @@
 //! `#[hook]`s inside the real pi: one test per event family, each asserting
 //! the effect pi shows (the `hooks-tour` and `permission-gate` examples).
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::time::{Duration, Instant};
-
 use pi_ext_e2e::json::{
-    last_user_text, messages, of_type, system_prompt, tool_result, ui_requests,
+    last_user_text, messages, notifications, of_type, statuses, system_prompt, tool_result,
+    ui_requests,
 };
-use pi_ext_e2e::{example_binary, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
-use serde_json::{json, Value};
-
-fn install(env: &PiEnv, package: &str) -> PathBuf {
-    let out = Command::new(example_binary(package))
-        .arg("install")
-        .env("HOME", env.home())
-        .env("PI_CODING_AGENT_DIR", env.agent_dir())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    env.extensions_dir().join(package)
-}
+use pi_ext_e2e::{
+    install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
+};
+use serde_json::json;
 
 fn start(env: &PiEnv, package: &str) -> PiRpc {
-    let dir = install(env, package);
+    let dir = install_example(env, package);
     env.pi()
         .no_extensions()
         .extension(dir.join("index.js"))
         .env("PI_EXT_LOG_TRAFFIC", "1")
         .start()
-}
-
-fn statuses(events: &[Value]) -> Vec<String> {
-    ui_requests(events, "setStatus")
-        .into_iter()
-        .filter_map(|r| r["statusText"].as_str().map(str::to_string))
-        .collect()
-}
-
-fn notes(events: &[Value]) -> Vec<String> {
-    ui_requests(events, "notify")
-        .into_iter()
-        .filter_map(|r| r["message"].as_str().map(str::to_string))
-        .collect()
 }
 
 #[test]
@@ -60,18 +30,16 @@ fn session_hooks_see_the_start_and_can_cancel_new() {
     std::fs::write(env.cwd().join(".keep-session"), "").unwrap();
     let data = pi.call(json!({"type": "new_session"}));
     assert_eq!(data["cancelled"], true);
-    assert!(notes(&pi.events()).contains(&"hooks-tour kept this session".to_string()));
+    assert!(notifications(&pi.events()).contains(&"hooks-tour kept this session".to_string()));
 
     // …without it, /new goes ahead and the new session starts the extension again.
     std::fs::remove_file(env.cwd().join(".keep-session")).unwrap();
     let mark = pi.mark();
     let data = pi.call(json!({"type": "new_session"}));
     assert_eq!(data["cancelled"], false);
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    while !statuses(&pi.events_since(mark)).contains(&"session started (new)".to_string()) {
-        assert!(Instant::now() < deadline, "no session_start after /new");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until("session_start after /new", || {
+        statuses(&pi.events_since(mark)).contains(&"session started (new)".to_string())
+    });
 }
 
 #[test]
@@ -80,19 +48,11 @@ fn agent_turn_and_message_hooks_observe_the_run() {
     model.push(Reply::text("Hello."));
     let env = PiEnv::new(&model);
     let pi = start(&env, "hooks-tour");
-    let events = pi.prompt("hi");
+    pi.prompt("hi");
     // agent_end arrives on pi's queue; the status the hook sets may follow it.
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    loop {
-        if statuses(&pi.events()).contains(&"1 turn(s), 2 message(s) in the last run".to_string()) {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "agent_end hook never reported: {events:#?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until("the agent_end hook's report", || {
+        statuses(&pi.events()).contains(&"1 turn(s), 2 message(s) in the last run".to_string())
+    });
 }
 
 #[test]
@@ -161,14 +121,9 @@ fn input_before_agent_start_and_context_hooks_shape_what_the_model_sees() {
     // input: handled by Rust, so no model call at all.
     let mark = pi.mark();
     pi.call(json!({"type": "prompt", "message": "handled!"}));
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    while !notes(&pi.events_since(mark)).contains(&"handled by a Rust input hook".to_string()) {
-        assert!(
-            Instant::now() < deadline,
-            "the input hook did not handle it"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until("the input hook to handle it", || {
+        notifications(&pi.events_since(mark)).contains(&"handled by a Rust input hook".to_string())
+    });
     assert_eq!(model.request_count(), 2);
 }
 
@@ -185,19 +140,12 @@ fn provider_hook_rewrites_the_request_and_undeclared_events_cost_nothing() {
     // The bridge forwards only declared events: message_update streamed, but
     // no hook declared it, so the extension never heard of it.
     let log_file = env.extensions_dir().join("hooks-tour/hooks-tour.log");
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    let log = loop {
-        // agent_end hooks run after pi has sent the agent_end event.
-        let log = std::fs::read_to_string(&log_file).unwrap_or_default();
-        if log.contains("received hook/call hooks_tour::report") {
-            break log;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "agent_end hook never called:\n{log}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let read_log = || std::fs::read_to_string(&log_file).unwrap_or_default();
+    // agent_end hooks run after pi has sent the agent_end event.
+    wait_until("the agent_end hook call", || {
+        read_log().contains("received hook/call hooks_tour::report")
+    });
+    let log = read_log();
     assert!(
         log.contains("received hook/call hooks_tour::tag_request"),
         "{log}"
@@ -274,7 +222,7 @@ fn permission_gate_blocks_without_ui_in_print_mode() {
     ));
     model.push(Reply::text("Could not."));
     let env = PiEnv::new(&model);
-    let dir = install(&env, "permission-gate");
+    let dir = install_example(&env, "permission-gate");
     let out = env
         .pi()
         .no_extensions()

@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
-use pi_ext_e2e::json::{tool_result, ui_requests};
+use pi_ext_e2e::json::{notifications, tool_result};
 use pi_ext_e2e::{
-    example_binary, pi_cli, repo_root, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
+    example_binary, example_target, install_binary, pi_cli, repo_root, wait_until, PiEnv, PiRpc,
+    Reply, ScriptedModel, DEFAULT_TIMEOUT,
 };
 use serde_json::{json, Value};
 
@@ -25,43 +25,6 @@ fn copy_of(package: &str, env: &PiEnv) -> PathBuf {
     copy
 }
 
-fn install_bin(env: &PiEnv, bin: &Path, extra: &[&str]) -> PathBuf {
-    let out = Command::new(bin)
-        .arg("install")
-        .args(extra)
-        .env("HOME", env.home())
-        .env("PI_CODING_AGENT_DIR", env.agent_dir())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let name = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .next()
-        .and_then(|l| l.rsplit('/').next())
-        .unwrap()
-        .to_string();
-    env.extensions_dir().join(name)
-}
-
-fn notes(events: &[Value]) -> Vec<String> {
-    ui_requests(events, "notify")
-        .into_iter()
-        .filter_map(|r| r["message"].as_str().map(str::to_string))
-        .collect()
-}
-
-fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    while !check() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(25));
-    }
-}
-
 fn greet(pi: &PiRpc, model: &ScriptedModel, id: &str, name: &str) -> String {
     model.push(Reply::tool(id, "greet_person", json!({ "name": name })));
     model.push(Reply::text("ok"));
@@ -74,7 +37,7 @@ fn extensions_load_in_dependency_order_and_share_state() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let trace = env.root().join("trace.txt");
-    let dir = install_bin(&env, &example_binary("host"), &[]);
+    let dir = install_binary(&env, &example_binary("host"), &[]);
     let pi = env
         .pi()
         .no_extensions()
@@ -112,13 +75,13 @@ fn extensions_load_in_dependency_order_and_share_state() {
 fn cycles_and_missing_dependencies_are_reported_and_the_rest_loads() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let dir = install_bin(&env, &example_binary("broken-host"), &[]);
+    let dir = install_binary(&env, &example_binary("broken-host"), &[]);
     let pi = env
         .pi()
         .no_extensions()
         .extension(dir.join("index.js"))
         .start();
-    let all = notes(&pi.events()).join("\n");
+    let all = notifications(&pi.events()).join("\n");
     assert!(all.contains("`broken-host` depends on `nowhere`"), "{all}");
     assert!(
         all.contains("dependency cycle among `cycle-a`, `cycle-b`"),
@@ -154,7 +117,7 @@ fn settings_defaults_merge_and_invalid_values() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let bin = copy_of("greeter", &env);
-    let dir = install_bin(&env, &bin, &[]);
+    let dir = install_binary(&env, &bin, &[]);
 
     // Defaults.
     let pi = env
@@ -179,7 +142,9 @@ fn settings_defaults_merge_and_invalid_values() {
         .no_extensions()
         .extension(dir.join("index.js"))
         .start();
-    assert!(notes(&pi.events()).iter().all(|n| !n.contains("settings")));
+    assert!(notifications(&pi.events())
+        .iter()
+        .all(|n| !n.contains("settings")));
     assert_eq!(
         greet(&pi, &model, "m1", "Ada"),
         "Hi, Ada! Hi, Ada! (greeting #1, build v1)"
@@ -198,7 +163,7 @@ fn settings_defaults_merge_and_invalid_values() {
         .no_extensions()
         .extension(dir.join("index.js"))
         .start();
-    let all = notes(&pi.events()).join("\n");
+    let all = notifications(&pi.events()).join("\n");
     for expected in [
         "\"repeat\"",
         "maximum",
@@ -220,7 +185,7 @@ fn the_settings_command_edits_values_through_dialogs_and_keeps_other_keys() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let bin = copy_of("greeter", &env);
-    let dir = install_bin(&env, &bin, &[]);
+    let dir = install_binary(&env, &bin, &[]);
     let file = settings_file(&env, false);
     write(&file, "{\n  \"repeat\": 2,\n  \"x-note\": \"kept\"\n}\n");
 
@@ -277,7 +242,7 @@ fn the_settings_command_edits_values_through_dialogs_and_keeps_other_keys() {
     let select = pi.wait_ui_request("select", DEFAULT_TIMEOUT);
     pi.answer_ui(select["id"].as_str().unwrap(), json!({"value": "Done"}));
     pi.response(&id, DEFAULT_TIMEOUT);
-    assert!(notes(&pi.events_since(mark))
+    assert!(notifications(&pi.events_since(mark))
         .iter()
         .any(|n| n.contains("greeting = Howdy")));
 
@@ -335,7 +300,7 @@ fn hot_reload_switches_binaries_and_carries_state_over() {
     };
     let live = env.root().join("greeter-dev");
     std::fs::copy(build(None), &live).unwrap();
-    let dir = install_bin(&env, &live, &["--dev"]);
+    let dir = install_binary(&env, &live, &["--dev"]);
     let pi = env
         .pi()
         .no_extensions()
@@ -353,7 +318,7 @@ fn hot_reload_switches_binaries_and_carries_state_over() {
     std::fs::rename(&staged, &live).unwrap();
     let mark = pi.mark();
     wait_until("the hot reload", || {
-        notes(&pi.events_since(mark))
+        notifications(&pi.events_since(mark))
             .iter()
             .any(|n| n.contains("reloaded \"greeter\""))
     });
@@ -363,18 +328,6 @@ fn hot_reload_switches_binaries_and_carries_state_over() {
         "Hello, Ada. (greeting #2, build v2)"
     );
     build(None);
-}
-
-fn example_target(package: &str) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target"))
-        .join(if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        })
-        .join(package)
 }
 
 /// Child processes of `parent` running `exe`.
@@ -409,7 +362,7 @@ fn reload_quit_and_kill_leave_no_stray_processes() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let bin = copy_of("commands", &env);
-    let dir = install_bin(&env, &bin, &[]);
+    let dir = install_binary(&env, &bin, &[]);
     let start = || {
         env.pi()
             .no_extensions()

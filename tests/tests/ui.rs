@@ -1,50 +1,20 @@
 //! `ctx.ui()` from Rust inside the real pi: dialogs, fire-and-forget calls,
 //! progress, print mode and cancellation.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use pi_ext_e2e::json::{of_type, tool_result, ui_requests};
-use pi_ext_e2e::{example_binary, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
+use pi_ext_e2e::json::{of_type, tool_end, tool_end_text, tool_result, ui_requests};
+use pi_ext_e2e::{install_example, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
-fn install(env: &PiEnv) -> PathBuf {
-    let out = Command::new(example_binary("dialogs"))
-        .arg("install")
-        .env("HOME", env.home())
-        .env("PI_CODING_AGENT_DIR", env.agent_dir())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    env.extensions_dir().join("dialogs")
-}
-
 fn start(env: &PiEnv) -> PiRpc {
-    let dir = install(env);
+    let dir = install_example(env, "dialogs");
     env.pi()
         .no_extensions()
         .extension(dir.join("index.js"))
         .env("PI_EXT_CANCEL_GRACE_MS", "300")
         .start()
-}
-
-fn end_of<'a>(events: &'a [Value], call_id: &str) -> &'a Value {
-    of_type(events, "tool_execution_end")
-        .into_iter()
-        .find(|e| e["toolCallId"] == call_id)
-        .unwrap_or_else(|| panic!("no tool_execution_end for {call_id} in {events:#?}"))
-}
-
-fn result_text(events: &[Value], call_id: &str) -> String {
-    end_of(events, call_id)["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// The request without its volatile `id`.
@@ -68,7 +38,7 @@ fn one_dialog(pi: &PiRpc, model: &ScriptedModel, call: Reply, answer: Value) -> 
         seen = Some(req.clone());
         Some(answer.clone())
     });
-    (seen.expect("a dialog request"), result_text(&events, &id))
+    (seen.expect("a dialog request"), tool_end_text(&events, &id))
 }
 
 #[test]
@@ -199,7 +169,7 @@ fn an_unanswered_dialog_times_out_and_unknown_answers_change_nothing() {
     pi.send_raw(&json!({"type": "extension_ui_response", "id": "no-such-dialog", "value": "x"}));
     pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
     let events = pi.events_since(mark);
-    assert_eq!(result_text(&events, "t1"), "timed out");
+    assert_eq!(tool_end_text(&events, "t1"), "timed out");
     assert_eq!(
         tool_result(&model.requests()[1], "t1").as_deref(),
         Some("timed out")
@@ -252,8 +222,8 @@ fn parallel_dialogs_each_get_their_own_answer() {
     pi.answer_ui(&id_of("First"), json!({"value": "a1"}));
     pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
     let events = pi.events_since(mark);
-    assert_eq!(result_text(&events, "pa"), "answer: \"a1\"");
-    assert_eq!(result_text(&events, "pb"), "answer: \"b2\"");
+    assert_eq!(tool_end_text(&events, "pa"), "answer: \"a1\"");
+    assert_eq!(tool_end_text(&events, "pb"), "answer: \"b2\"");
 }
 
 #[test]
@@ -322,7 +292,7 @@ fn fire_and_forget_calls_send_the_documented_requests() {
     );
     // The terminal-only calls are no-ops in RPC mode and the queries answer
     // with pi's RPC defaults.
-    let details = &end_of(&events, "d1")["result"]["details"];
+    let details = &tool_end(&events, "d1")["result"]["details"];
     assert_eq!(
         details,
         &json!({
@@ -346,7 +316,7 @@ fn print_mode_has_no_ui_and_does_not_hang() {
     ));
     model.push(Reply::text("The user could not be asked."));
     let env = PiEnv::new(&model);
-    let dir = install(&env);
+    let dir = install_example(&env, "dialogs");
     let out = env
         .pi()
         .no_extensions()
@@ -409,7 +379,7 @@ fn progress_updates_reach_pi_and_are_coalesced() {
         first["partialResult"]["details"],
         json!({"done": 1, "total": 4})
     );
-    assert_eq!(result_text(&events, "g1"), "crunched 4 steps");
+    assert_eq!(tool_end_text(&events, "g1"), "crunched 4 steps");
 
     let events = pi.prompt("crunch fast");
     let fast = of_type(&events, "tool_execution_update")
@@ -421,7 +391,7 @@ fn progress_updates_reach_pi_and_are_coalesced() {
         fast < 2000,
         "20000 updates in a tight loop were not coalesced: {fast}"
     );
-    assert_eq!(result_text(&events, "g2"), "crunched 20000 steps");
+    assert_eq!(tool_end_text(&events, "g2"), "crunched 20000 steps");
 }
 
 fn wait_for_file(path: &Path) -> String {
@@ -474,7 +444,7 @@ fn abort_during_a_dialog_cancels_it_on_both_sides() {
             seen = Some(req.clone());
             Some(json!({"value": "ok"}))
         });
-        (seen, result_text(&events, "a2"))
+        (seen, tool_end_text(&events, "a2"))
     };
     assert_eq!(text, "answer: \"ok\"");
 }
@@ -525,5 +495,5 @@ fn abort_of_a_tool_that_ignores_cancellation_ends_promptly() {
     let events = pi.prompt_with_ui("still there?", DEFAULT_TIMEOUT, |_| {
         Some(json!({"confirmed": true}))
     });
-    assert_eq!(result_text(&events, "s2"), "answer: true");
+    assert_eq!(tool_end_text(&events, "s2"), "answer: true");
 }
