@@ -16,9 +16,10 @@ use crate::dispatch::{Peer, Shared};
 use crate::tool::ToolResult;
 use crate::ui::Ui;
 
-/// How pi was started. pi 0.73.1 has no `ctx.mode`; the bridge derives it
-/// from pi's command line (`--mode rpc|json`, `-p`/`--print`, otherwise
-/// interactive) and sends it in the handshake.
+/// How pi was started. pi 0.73.1 has no `ctx.mode`; the bridge, running
+/// inside pi, derives it the way pi's own `resolveAppMode` does: `--mode rpc`
+/// → `Rpc`, `--mode json` → `Json`, `-p`/`--print` or a stdin that is not a
+/// terminal → `Print`, otherwise `Interactive`; and sends it in the handshake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
