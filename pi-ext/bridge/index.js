@@ -246,13 +246,23 @@ class Bridge {
     this.lastCtx = undefined; // for UI calls that outlive their tool call
   }
 
-  async detectPiVersion() {
+  /** pi's version, from the package.json above pi's CLI script (cheap: no import). */
+  detectPiVersion() {
     try {
-      const mod = await import("@mariozechner/pi-coding-agent");
-      this.piVersion = String(mod.VERSION ?? "");
+      let dir = path.dirname(fs.realpathSync(process.argv[1] ?? ""));
+      for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {
+        const file = path.join(dir, "package.json");
+        if (!fs.existsSync(file)) continue;
+        const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
+        if (pkg.name === "@mariozechner/pi-coding-agent") {
+          this.piVersion = String(pkg.version ?? "");
+          return;
+        }
+      }
     } catch {
-      this.piVersion = "";
+      // Unknown version: the handshake carries "".
     }
+    this.piVersion = "";
   }
 
   /** Spawn the binary and handshake; resolves to the manifest. */
@@ -669,7 +679,7 @@ export default async function piExtBridge(pi) {
   const problems = [];
   let manifest;
   try {
-    await bridge.detectPiVersion();
+    bridge.detectPiVersion();
     manifest = await bridge.start();
   } catch (err) {
     const message = `pi-ext extension "${CONFIG.name}" failed to start: ${err?.message ?? err}`;

@@ -430,7 +430,7 @@ impl Dispatcher {
         )
     }
 
-    /// Run `fut` for request `id` in its own task, cancellable by `cancel`,
+    /// Run `fut` for request `id` in its own task, cancellable by `token`,
     /// and answer with what `finish` makes of its outcome.
     fn run_call<T: Send + 'static>(
         self: &Arc<Self>,
@@ -441,12 +441,11 @@ impl Dispatcher {
         finish: impl FnOnce(Result<T, CallFailure>) -> Result<Value, RpcError> + Send + 'static,
     ) {
         self.calls.lock().unwrap().insert(id, token.clone());
-        // The handler runs in its own task so that a panic is caught by
-        // tokio (`JoinError::is_panic`) and the task can be aborted.
-        let task = tokio::spawn(fut);
         let this = self.clone();
+        // One task per call: the handler is polled inside it (panics caught
+        // per poll), so no second task and no extra thread hand-off.
         tokio::spawn(async move {
-            let outcome = supervise(task, &token, this.grace, &name).await;
+            let outcome = supervise(Box::pin(fut), &token, this.grace, &name).await;
             this.calls.lock().unwrap().remove(&id);
             this.respond(id, finish(outcome));
         });
@@ -581,36 +580,54 @@ enum CallFailure {
     Cancelled,
 }
 
-/// Wait for a handler task; turn panics into [`CallFailure::Panicked`] and
-/// enforce cancellation (grace period, then abort).
+/// Poll a handler, turning a panic into [`CallFailure::Panicked`], and
+/// enforce cancellation: after the token fires the handler gets `grace` to
+/// finish, then it is dropped (cancelled at its current `.await`).
 async fn supervise<T>(
-    mut task: tokio::task::JoinHandle<T>,
+    fut: std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send>>,
     token: &CancellationToken,
     grace: Duration,
     name: &str,
 ) -> Result<T, CallFailure> {
+    let mut fut = CatchUnwind(fut);
     let joined = tokio::select! {
-        joined = &mut task => joined,
-        _ = token.cancelled() => match tokio::time::timeout(grace, &mut task).await {
+        joined = &mut fut => joined,
+        _ = token.cancelled() => match tokio::time::timeout(grace, &mut fut).await {
             Ok(joined) => joined,
             Err(_) => {
-                task.abort();
                 log(&format!("{name} ignored cancellation for {grace:?}; aborted it"));
                 return Err(CallFailure::Cancelled);
             }
         },
     };
-    match joined {
-        Ok(v) => Ok(v),
-        Err(e) if e.is_panic() => {
-            let payload = e.into_panic();
-            let msg = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "non-string panic payload".to_string());
-            Err(CallFailure::Panicked(msg))
+    joined.map_err(|payload| {
+        let msg = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "non-string panic payload".to_string());
+        CallFailure::Panicked(msg)
+    })
+}
+
+/// A future that catches a panic of the future it wraps. Once it has
+/// returned the panic it is never polled again (the handler is dropped).
+struct CatchUnwind<T>(std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send>>);
+
+impl<T> std::future::Future for CatchUnwind<T> {
+    type Output = Result<T, Box<dyn std::any::Any + Send>>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        // AssertUnwindSafe: after a panic the handler is only dropped, never
+        // observed again, so a broken invariant inside it cannot leak out.
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(std::task::Poll::Ready(v)) => std::task::Poll::Ready(Ok(v)),
+            Ok(std::task::Poll::Pending) => std::task::Poll::Pending,
+            Err(panic) => std::task::Poll::Ready(Err(panic)),
         }
-        Err(_) => Err(CallFailure::Cancelled),
     }
 }

@@ -298,6 +298,7 @@ fn fire_and_forget_calls_send_the_documented_requests() {
         &json!({
             "mode": "rpc",
             "hasUI": true,
+            "piVersion": pi_ext_e2e::PI_VERSION,
             "editorText": {"Ok": ""},
             "toolsExpanded": {"Ok": false},
             "themes": {"Ok": 0},

@@ -77,6 +77,7 @@ async fn decorate(ctx: &Ctx) -> ToolResult {
     ToolResult::text("decorated").with_details(json!({
         "mode": ctx.mode(),
         "hasUI": ctx.has_ui(),
+        "piVersion": ctx.pi_version(),
         "editorText": editor.map_err(|e| e.to_string()),
         "toolsExpanded": expanded.map_err(|e| e.to_string()),
         "themes": themes.map(|t| t.len()).map_err(|e| e.to_string()),
