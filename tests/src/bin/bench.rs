@@ -17,9 +17,12 @@
 //!
 //! 1. a trivial tool call: `tool_execution_start` → `tool_execution_end`, and `prompt` → `agent_end`;
 //! 2. a tool awaiting one `confirm` dialog that the driver answers at once;
-//! 3. a blocking `tool_call` hook on a built-in tool (placeholder until `#[hook]` exists);
+//! 3. a blocking `tool_call` hook on a built-in tool (`read`): Rust hook, TS hook, none, each
+//!    in its own pi (`examples/bench-hook-gate`, `tests/fixtures/bench-hook-gate.ts`);
 //! 4. extension load: pi spawn → `get_state` answered, with the Rust extension, the TS one, none;
-//! 5. a `message_update` hook while thousands of deltas stream (placeholder until `#[hook]` exists);
+//! 5. a `message_update` hook while thousands of deltas stream (`examples/bench-hook-stream`,
+//!    `tests/fixtures/bench-hook-stream.ts`, none), and the proof that without such a hook the
+//!    bridge forwards no `message_update` to the binary;
 //! 6. raw throughput without pi's agent loop: the binary driven directly over its protocol, the
 //!    real JS bridge in Node with a fake `pi`, the same bridge with an ideal minimal extension
 //!    (the floor), and a CPU-heavy tool in Rust vs TS;
@@ -58,6 +61,9 @@ const ROUNDS_PER_SESSION: usize = 20;
 
 /// How long one prompt may take before the bench gives up.
 const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Rounds of streamed answers between two `new_session`s in row 5 (each answer is long).
+const STREAM_ROUNDS_PER_SESSION: usize = 5;
 
 /// The needle `cpu_hash` counts.
 const NEEDLE: &str = "pie";
@@ -116,7 +122,7 @@ impl Options {
     }
 }
 
-const USAGE: &str = "usage: bench [--smoke] [--rows 1,2,4,6,7]
+const USAGE: &str = "usage: bench [--smoke] [--rows 1,2,3,5]
   cargo run --release -p pi-ext-e2e --bin bench    the full benchmark (use --release)
   --smoke      a few iterations of every row, no build times, targets not judged
   --rows LIST  only these rows (1-7)";
@@ -137,6 +143,14 @@ struct Sizes {
     window: usize,
     cpu_mb: u32,
     cpu_iterations: usize,
+    /// Row 3: counted `read` calls per side.
+    hook_calls: usize,
+    /// Row 5: text deltas in each streamed answer.
+    deltas: usize,
+    /// Row 5: streamed answers per side not counted at the start.
+    stream_warmup: usize,
+    /// Row 5: streamed answers counted per side.
+    stream_rounds: usize,
 }
 
 impl Sizes {
@@ -152,6 +166,10 @@ impl Sizes {
                 window: 8,
                 cpu_mb: 1,
                 cpu_iterations: 2,
+                hook_calls: 3,
+                deltas: 200,
+                stream_warmup: 1,
+                stream_rounds: 2,
             }
         } else {
             Sizes {
@@ -164,6 +182,10 @@ impl Sizes {
                 window: 32,
                 cpu_mb: 4,
                 cpu_iterations: 15,
+                hook_calls: 200,
+                deltas: 3000,
+                stream_warmup: 3,
+                stream_rounds: 30,
             }
         }
     }
@@ -250,8 +272,6 @@ enum Verdict {
     Missed(String),
     /// No target: shown for information or diagnosis.
     Info,
-    /// Not measured (yet).
-    NotMeasured,
 }
 
 /// One line of the result table.
@@ -280,7 +300,6 @@ struct Report {
 impl Report {
     fn row(&mut self, row: Row) {
         let verdict = match (&row.verdict, self.smoke) {
-            (Verdict::NotMeasured, _) => "not measured yet".to_owned(),
             (Verdict::Info, _) => "—".to_owned(),
             (_, true) => "not judged (smoke)".to_owned(),
             (Verdict::Met, false) => "met".to_owned(),
@@ -877,26 +896,118 @@ impl Bench {
         ));
     }
 
-    // -- row 3: placeholder ---------------------------------------------------------------------
+    // -- row 3: a blocking tool_call hook on a built-in tool ------------------------------------
 
     /// Row 3: a blocking `tool_call` hook on a built-in tool, added time per call.
     ///
-    /// PLACEHOLDER: needs `#[hook]` in pi-ext. To fill in: give `examples/bench-ext` a
-    /// `tool_call` hook that lets every call through, and `bench-ext.ts` the same
-    /// `pi.on("tool_call", …)`; since hooks are global, start three pis (Rust hook, TS hook, no
-    /// hook), make the model call the built-in `read` on a small file in [`PiEnv::cwd`]
-    /// alternately in each, and report the median of `tool_execution_start` → `_end` minus the
-    /// no-hook median (target: ≤ 0.1 ms per call at the median).
+    /// Hooks are global to a pi process, so each side has its own pi: one with
+    /// `examples/bench-hook-gate` (a pass-through `#[hook]` on `ToolCallEvent`, installed with
+    /// its bridge), one with its TypeScript twin `tests/fixtures/bench-hook-gate.ts`
+    /// (`pi.on("tool_call", () => undefined)`) and one with no extension. The scripted model
+    /// calls the built-in `read` on a small file in [`PiEnv::cwd`], in each pi in turn (the
+    /// order rotates every round); the figure is `tool_execution_start` → `tool_execution_end`
+    /// (the hook runs in between) and its median minus the no-hook median (target: ≤ 0.1 ms per
+    /// call at the median).
     fn row3_tool_call_hook(&mut self) {
+        progress("row 3: building and installing examples/bench-hook-gate");
+        let rust_bridge = self.install_bridge("bench-hook-gate");
+        progress("row 3: three pis (Rust tool_call hook, TS tool_call hook, no hook)");
+        let model = ScriptedModel::start();
+        let env = PiEnv::new(&model);
+        let content = "a small file for the tool_call hook benchmark\n";
+        env.write_cwd_file("small.txt", content);
+        let pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-gate.ts"));
+        let mut tool: [Vec<Duration>; 3] = Default::default();
+        rounds_over_pis(
+            &pis,
+            self.sizes.warmup,
+            self.sizes.hook_calls,
+            ROUNDS_PER_SESSION,
+            |side, round, counted| {
+                let id = format!("call_read_{round}_{side}");
+                let t = self.tool_prompt(
+                    &pis[side],
+                    &model,
+                    &id,
+                    "read",
+                    json!({"path": "small.txt"}),
+                );
+                assert!(
+                    t.result_text.contains(content.trim()),
+                    "read returned {:?}",
+                    t.result_text
+                );
+                if counted {
+                    tool[side].push(t.tool_end - t.tool_start);
+                }
+            },
+        );
+        let [rust, ts, none] = tool.map(|v| summarize(&v));
+        let added = |s: &Summary| ms(s.median) - ms(none.median);
+        let slack = 0.1;
         self.report.row(Row {
             id: "3",
-            what: "blocking `tool_call` hook on a built-in tool: added time per call".into(),
-            rust: "not measured yet: needs #[hook]".into(),
-            ts: "not measured yet: needs #[hook]".into(),
-            ratio: "—".into(),
-            target: "≤ 0.1 ms per call (median)".into(),
-            verdict: Verdict::NotMeasured,
+            what: format!(
+                "blocking `tool_call` hook (pass-through) on the built-in `read`: `tool_execution_start` → `tool_execution_end` (no hook: {})",
+                fmt_summary(&none)
+            ),
+            rust: format!("{} ({:+.3} ms vs none)", fmt_summary(&rust), added(&rust)),
+            ts: format!("{} ({:+.3} ms vs none)", fmt_summary(&ts), added(&ts)),
+            ratio: ratio(rust.median, ts.median),
+            target: "hook adds ≤ 0.1 ms per call (median)".into(),
+            verdict: if added(&rust) <= slack {
+                Verdict::Met
+            } else {
+                Verdict::Missed(format!(
+                    "the Rust hook adds {:+.3} ms per call (> 0.1 ms; TS hook {:+.3} ms)",
+                    added(&rust),
+                    added(&ts)
+                ))
+            },
         });
+    }
+
+    /// Builds workspace example `package` (in this binary's profile), installs it with its
+    /// bridge into the scratch directory and returns the bridge's `index.js`.
+    fn install_bridge(&self, package: &str) -> PathBuf {
+        let binary = example_binary(package);
+        let status = Command::new(&binary)
+            .arg("install")
+            .arg("--dir")
+            .arg(self.scratch.path())
+            .stdout(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| panic!("running {package} install: {e}"));
+        assert!(status.success(), "{package} install failed");
+        let bridge = self.scratch.path().join(package).join("index.js");
+        assert!(bridge.is_file(), "{} was not written", bridge.display());
+        bridge
+    }
+
+    /// Three ready pis in `env` for a hook row, in [`HOOK_SIDES`] order: with the Rust
+    /// extension's bridge, with the TypeScript extension, with no extension.
+    fn hook_pis(&self, env: &PiEnv, rust_bridge: &Path, ts_ext: &Path) -> Vec<PiRpc> {
+        let pis: Vec<PiRpc> = HOOK_SIDES
+            .iter()
+            .map(|side| {
+                let builder = env
+                    .pi()
+                    .no_extensions()
+                    .env("PI_EXT_LOG_DIR", self.scratch.path())
+                    .skip_message_updates();
+                match side {
+                    HookSide::Rust => builder.extension(rust_bridge),
+                    HookSide::Ts => builder.extension(ts_ext),
+                    HookSide::None => builder,
+                }
+                .spawn()
+            })
+            .collect();
+        // Spawned together, then awaited: three cold starts one after the other take long.
+        for pi in &pis {
+            pi.wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
+        }
+        pis
     }
 
     // -- row 4: extension load ------------------------------------------------------------------
@@ -1042,25 +1153,146 @@ impl Bench {
         });
     }
 
-    // -- row 5: placeholder ---------------------------------------------------------------------
+    // -- row 5: a message_update hook while a long answer streams -------------------------------
 
     /// Row 5: a `message_update` hook while thousands of deltas stream.
     ///
-    /// PLACEHOLDER: needs `#[hook]` in pi-ext. To fill in: a `message_update` hook in
-    /// `examples/bench-ext` and `bench-ext.ts` that only counts; three pis (Rust hook, TS hook,
-    /// no hook, plus the Rust extension *without* the hook to count forwarded events); script a
-    /// [`Reply::deltas`] of a few thousand deltas, use [`pi_ext_e2e::PiBuilder::skip_message_updates`],
-    /// and report `prompt` → `agent_end` relative to no hook (target: ≤ 5% slower, and zero
-    /// events forwarded to the binary when no hook is registered).
+    /// Three pis as in row 3: with `examples/bench-hook-stream` (a `#[hook]` on
+    /// `MessageUpdateEvent` that only counts), with its TypeScript twin
+    /// `tests/fixtures/bench-hook-stream.ts`, and with no extension. The scripted model streams
+    /// one answer of [`Sizes::deltas`] text deltas ([`Reply::deltas`]) to each pi in turn; the
+    /// figure is `prompt` → `agent_end` and the Rust hook's added median in % of the no-hook
+    /// median (target: ≤ 5%). The driver drops `message_update` lines unparsed
+    /// ([`pi_ext_e2e::PiBuilder::skip_message_updates`]) so that it is not the bottleneck.
+    ///
+    /// Then [`Bench::row5_traffic`] proves that without such a hook the bridge forwards no
+    /// `message_update` at all.
     fn row5_message_update_hook(&mut self) {
+        progress("row 5: building and installing examples/bench-hook-stream");
+        let rust_bridge = self.install_bridge("bench-hook-stream");
+        let gate_bridge = self.install_bridge("bench-hook-gate");
+        progress("row 5: three pis (Rust message_update hook, TS one, no hook)");
+        let model = ScriptedModel::start();
+        let env = PiEnv::new(&model);
+        // The pi of the traffic check (5b) starts meanwhile; it stays idle until then.
+        let logs = tempfile::Builder::new()
+            .prefix("pi-ext-bench-traffic-")
+            .tempdir()
+            .expect("temp dir");
+        let traffic_pi = env
+            .pi()
+            .no_extensions()
+            .extension(&gate_bridge)
+            .extension(&rust_bridge)
+            .env("PI_EXT_LOG_DIR", logs.path())
+            .env("PI_EXT_LOG_TRAFFIC", "1")
+            .skip_message_updates()
+            .spawn();
+        let pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-stream.ts"));
+        let deltas = self.sizes.deltas;
+        let mut whole: [Vec<Duration>; 3] = Default::default();
+        let mut updates: [Vec<usize>; 3] = Default::default();
+        rounds_over_pis(
+            &pis,
+            self.sizes.stream_warmup,
+            self.sizes.stream_rounds,
+            STREAM_ROUNDS_PER_SESSION,
+            |side, _round, counted| {
+                let (took, n) = stream_prompt(&pis[side], &model, deltas);
+                if counted {
+                    whole[side].push(took);
+                    updates[side].push(n);
+                }
+            },
+        );
+        drop(pis);
+        let [rust, ts, none] = whole.map(|v| summarize(&v));
+        let added = |s: &Summary| (ms(s.median) / ms(none.median) - 1.0) * 100.0;
+        let updates_per_answer = updates[2].iter().copied().max().unwrap_or(0);
         self.report.row(Row {
-            id: "5",
-            what: "`message_update` hook while thousands of deltas stream".into(),
-            rust: "not measured yet: needs #[hook]".into(),
-            ts: "not measured yet: needs #[hook]".into(),
+            id: "5a",
+            what: format!(
+                "`message_update` hook (counts only) while an answer of {} deltas streams ({} `message_update` events): `prompt` → `agent_end` (no hook: {})",
+                fmt_count(deltas as f64),
+                fmt_count(updates_per_answer as f64),
+                fmt_summary(&none)
+            ),
+            rust: format!("{} ({:+.1}% vs none)", fmt_summary(&rust), added(&rust)),
+            ts: format!("{} ({:+.1}% vs none)", fmt_summary(&ts), added(&ts)),
+            ratio: ratio(rust.median, ts.median),
+            target: "Rust hook ≤ 5% slower than none (median)".into(),
+            verdict: if added(&rust) <= 5.0 {
+                Verdict::Met
+            } else {
+                Verdict::Missed(format!(
+                    "the Rust hook adds {:+.1}% (> 5%; TS hook {:+.1}%)",
+                    added(&rust),
+                    added(&ts)
+                ))
+            },
+        });
+        traffic_pi.wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
+        self.row5_traffic(&traffic_pi, &model, logs.path());
+    }
+
+    /// Row 5b: `pi` has `bench-hook-gate` (no `message_update` hook) and `bench-hook-stream`,
+    /// both with `PI_EXT_LOG_TRAFFIC=1` (each runtime logs `received hook/call <id>` per hook
+    /// call to its log file in `logs`); it streams one long answer and the hook calls each
+    /// binary received are counted.
+    fn row5_traffic(&mut self, pi: &PiRpc, model: &ScriptedModel, logs: &Path) {
+        progress("row 5: counting forwarded message_update calls (PI_EXT_LOG_TRAFFIC=1)");
+        let hook_calls = |name: &str| {
+            std::fs::read_to_string(logs.join(format!("{name}.log")))
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| l.contains("received hook/call"))
+                .count()
+        };
+        let before = (
+            hook_calls("bench-hook-gate"),
+            hook_calls("bench-hook-stream"),
+        );
+        let (_, events) = stream_prompt(pi, model, self.sizes.deltas);
+        // The bridge appends the binaries' stderr to the logs asynchronously: wait (bounded)
+        // until the hook's count reaches the number of events, or stops growing.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut last = (usize::MAX, Instant::now());
+        let stream = loop {
+            let n = hook_calls("bench-hook-stream") - before.1;
+            if n != last.0 {
+                last = (n, Instant::now());
+            }
+            if n >= events || Instant::now() > deadline || last.1.elapsed() > Duration::from_secs(2)
+            {
+                break n;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let gate = hook_calls("bench-hook-gate") - before.0;
+        pi.kill();
+        if stream != events {
+            self.report.note(format!(
+                "5b: `bench-hook-stream` received {stream} hook calls for {events} `message_update` events"
+            ));
+        }
+        self.report.row(Row {
+            id: "5b",
+            what: format!(
+                "hook calls forwarded to the extension process during one answer of {} deltas ({} `message_update` events; `PI_EXT_LOG_TRAFFIC=1` log lines)",
+                fmt_count(self.sizes.deltas as f64),
+                fmt_count(events as f64)
+            ),
+            rust: format!(
+                "without a `message_update` hook (`bench-hook-gate`): {gate}; with one (`bench-hook-stream`): {stream}"
+            ),
+            ts: "n/a (hooks run inside pi)".into(),
             ratio: "—".into(),
-            target: "≤ 5% slower; zero forwarded events without the hook".into(),
-            verdict: Verdict::NotMeasured,
+            target: "0 without the hook".into(),
+            verdict: if gate == 0 {
+                Verdict::Met
+            } else {
+                Verdict::Missed(format!("{gate} hook calls forwarded without a hook"))
+            },
         });
     }
 
@@ -1393,6 +1625,73 @@ impl Bench {
             });
         }
     }
+}
+
+/// Which pi a hook row (3, 5) measures: hooks are global to a pi, so each side has its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HookSide {
+    /// The Rust hook extension behind its bridge.
+    Rust,
+    /// Its TypeScript twin.
+    Ts,
+    /// No extension at all.
+    None,
+}
+
+/// The sides of a hook row, in the order of [`Bench::hook_pis`] and of the sample arrays.
+const HOOK_SIDES: [HookSide; 3] = [HookSide::Rust, HookSide::Ts, HookSide::None];
+
+/// Runs rounds of `one(side, round, counted)` over `pis` (one call per pi per round, in an
+/// order that rotates every round) until `iterations` rounds were counted: the first `warmup`
+/// rounds are not, and neither is the first round after each session reset. Every
+/// `per_session` rounds, each pi gets a fresh session (`new_session`), so that a growing
+/// conversation does not skew later rounds.
+fn rounds_over_pis(
+    pis: &[PiRpc],
+    warmup: usize,
+    iterations: usize,
+    per_session: usize,
+    mut one: impl FnMut(usize, usize, bool),
+) {
+    let reset = || {
+        for pi in pis {
+            pi.call(json!({"type": "new_session"}));
+        }
+    };
+    reset();
+    let (mut counted, mut since_reset, mut round) = (0, 0, 0);
+    while counted < iterations {
+        if since_reset == per_session {
+            reset();
+            since_reset = 0;
+        }
+        let count = round >= warmup && since_reset > 0;
+        for k in 0..pis.len() {
+            one((k + round) % pis.len(), round, count);
+        }
+        if count {
+            counted += 1;
+        }
+        since_reset += 1;
+        round += 1;
+    }
+}
+
+/// One prompt answered by a text streamed as `deltas` deltas; returns `prompt` sent →
+/// `agent_end` arrived, and how many `message_update` events pi printed meanwhile.
+fn stream_prompt(pi: &PiRpc, model: &ScriptedModel, deltas: usize) -> (Duration, usize) {
+    model.push(Reply::deltas((0..deltas).map(|i| format!("w{} ", i % 97))));
+    let mark = pi.mark();
+    let updates = pi.skipped_message_updates();
+    let sent = Instant::now();
+    pi.prompt_timeout("stream a long answer", PROMPT_TIMEOUT);
+    let agent_end = pi
+        .timed_events_since(mark)
+        .into_iter()
+        .find(|(_, e)| e["type"] == "agent_end")
+        .map(|(t, _)| t)
+        .expect("agent_end");
+    (agent_end - sent, pi.skipped_message_updates() - updates)
 }
 
 /// The parsed output of `bench-bridge.mjs`.
