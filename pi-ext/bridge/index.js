@@ -156,9 +156,13 @@ class Child {
   }
 
   send(msg) {
-    if (this.exited) return false;
     // JSON.stringify escapes U+2028/U+2029 since ES2019, so lines stay whole.
-    this.proc.stdin.write(JSON.stringify(msg) + "\n");
+    return this.sendLine(JSON.stringify(msg));
+  }
+
+  sendLine(line) {
+    if (this.exited) return false;
+    this.proc.stdin.write(line + "\n");
     return true;
   }
 
@@ -179,7 +183,7 @@ class Child {
    * `signal`. `onId(id)` runs before the request is sent and `onSettled()`
    * after it settles, however that happens.
    */
-  request(method, params, { timeoutMs, signal, onId, onSettled } = {}) {
+  request(method, params, { timeoutMs, signal, onId, onSettled, rawParams } = {}) {
     return new Promise((resolve, reject) => {
       if (this.exited) return reject(new Error(`${this.exitReason}; see ${this.log.file}`));
       const id = this.nextId++;
@@ -212,7 +216,13 @@ class Child {
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
       }
-      this.send({ id, method, params });
+      // rawParams: already-serialized JSON (a large event), embedded as is
+      // rather than parsed and serialized again.
+      if (rawParams !== undefined) {
+        this.sendLine(`{"id":${id},"method":${JSON.stringify(method)},"params":${rawParams}}`);
+      } else {
+        this.send({ id, method, params });
+      }
     });
   }
 
@@ -349,12 +359,13 @@ class Bridge {
   }
 
   /** Send a request carrying pi's `ctx` (hooks, commands). */
-  async callWithCtx(method, params, ctx, timeoutMs) {
+  async callWithCtx(method, params, ctx, timeoutMs, rawParams) {
     if (ctx) this.lastCtx = ctx;
     const child = await this.connection();
     let callId;
     return child.request(method, params, {
       timeoutMs,
+      rawParams,
       onId: (id) => {
         callId = id;
         this.calls.set(id, { ctx });
@@ -365,10 +376,18 @@ class Bridge {
 
   async callHook(hook, event, ctx) {
     if (!this.manifest?.hooks?.some((h) => h.id === hook.id)) return undefined; // removed by a hot reload
-    const payload = toJson(event);
+    const payload = jsonText(hook.event === "message_update" ? slimUpdate(event) : event) ?? "null";
+    const params = `{"hook":${JSON.stringify(hook.id)},"payload":${payload}}`;
+    if (STREAMING_EVENTS.has(hook.event)) {
+      // Streaming notifications (one per delta) are not awaited: pi's agent
+      // loop must not wait on a process round trip per token.
+      if (ctx) this.lastCtx = ctx;
+      if (this.child && !this.child.exited) this.child.sendLine(`{"method":"hook/notify","params":${params}}`);
+      return undefined;
+    }
     let out;
     try {
-      out = await this.callWithCtx("hook/call", { hook: hook.id, payload }, ctx, HOOK_TIMEOUT_MS);
+      out = await this.callWithCtx("hook/call", undefined, ctx, HOOK_TIMEOUT_MS, params);
     } catch (err) {
       const message = `pi-ext hook ${hook.id} failed: ${err?.message ?? err}`;
       this.log.line("warn", message);
@@ -584,25 +603,43 @@ class Bridge {
   }
 }
 
-/** JSON copy of an event or result: drops functions, AbortSignals and cycles. */
-function toJson(value) {
+/** Events pi emits once per streamed delta: their hooks are notifications. */
+const STREAMING_EVENTS = new Set(["message_update", "tool_execution_update"]);
+
+/**
+ * A `message_update` without the partial message's content (and the
+ * streaming event's copy of it): sending the whole message again with every
+ * delta would make a streamed answer cost O(n²) bytes. The delta is kept.
+ */
+function slimUpdate(event) {
+  const { content: _content, ...message } = event.message ?? {};
+  const { partial: _partial, ...assistantMessageEvent } = event.assistantMessageEvent ?? {};
+  return { ...event, message, assistantMessageEvent };
+}
+
+/** JSON text of an event or result: drops functions, AbortSignals and cycles. */
+function jsonText(value) {
   if (value === undefined) return undefined;
   const seen = new WeakSet();
   try {
-    return JSON.parse(
-      JSON.stringify(value, (_key, v) => {
-        if (typeof v === "function" || typeof v === "bigint") return undefined;
-        if (v && typeof v === "object") {
-          if (typeof AbortSignal !== "undefined" && v instanceof AbortSignal) return undefined;
-          if (seen.has(v)) return undefined;
-          seen.add(v);
-        }
-        return v;
-      }),
-    );
+    return JSON.stringify(value, (_key, v) => {
+      if (typeof v === "function" || typeof v === "bigint") return undefined;
+      if (v && typeof v === "object") {
+        if (typeof AbortSignal !== "undefined" && v instanceof AbortSignal) return undefined;
+        if (seen.has(v)) return undefined;
+        seen.add(v);
+      }
+      return v;
+    });
   } catch {
     return undefined;
   }
+}
+
+/** A JSON copy of a value (see `jsonText`). */
+function toJson(value) {
+  const text = jsonText(value);
+  return text === undefined ? undefined : JSON.parse(text);
 }
 
 function needCtx(ctx) {

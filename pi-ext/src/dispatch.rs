@@ -349,6 +349,10 @@ impl Dispatcher {
                 Err(e) => log(&format!("bad cancel params: {e}")),
             },
             "shutdown" => self.shutdown.cancel(),
+            "hook/notify" => match serde_json::from_value::<HookCallParams>(params) {
+                Ok(p) => self.start_hook_notification(p),
+                Err(e) => log(&format!("bad hook/notify params: {e}")),
+            },
             "bus/event" => match serde_json::from_value::<BusEventParams>(params) {
                 Ok(p) => self.shared.deliver(&p.channel, p.data),
                 Err(e) => log(&format!("bad bus/event params: {e}")),
@@ -519,6 +523,35 @@ impl Dispatcher {
         let name = format!("hook `{}`", hook.id);
         self.run_call(id, name.clone(), token, fut, move |outcome| {
             handler_answer(&name, outcome)
+        });
+    }
+
+    /// A hook on a streaming event: run it, answer nothing (pi does not wait).
+    fn start_hook_notification(&self, p: HookCallParams) {
+        if self.trace {
+            log(&format!("received hook/notify {}", p.hook));
+        }
+        let Some(hook) = self.registry.hooks.iter().find(|h| h.id == p.hook) else {
+            log(&format!("hook/notify for unknown hook `{}`", p.hook));
+            return;
+        };
+        let token = CancellationToken::new();
+        let ctx = Ctx::new(
+            self.session(),
+            self.peer.clone(),
+            self.shared.clone(),
+            None,
+            token.clone(),
+        );
+        let fut = (hook.call)(ctx, p.payload);
+        let (grace, name) = (self.grace, format!("hook `{}`", hook.id));
+        tokio::spawn(async move {
+            match supervise(fut, &token, grace, &name).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(msg)) => log(&format!("{name} failed: {msg}")),
+                Err(CallFailure::Panicked(msg)) => log(&format!("{name} panicked: {msg}")),
+                Err(CallFailure::Cancelled) => {}
+            }
         });
     }
 

@@ -288,12 +288,19 @@ event! {
 }
 
 event! {
-    /// A streaming update of an assistant message. Subscribing makes the
-    /// bridge forward every delta: only subscribe if you need them.
+    /// A streaming update of an assistant message: one per delta.
+    ///
+    /// Unlike pi's TypeScript event, `message` comes **without its
+    /// `content`** and `assistant_message_event` without its `partial` copy:
+    /// resending the whole partial message with every delta would make a
+    /// streamed answer cost O(n²) bytes across the process boundary. Build
+    /// the text from the deltas, or take the full message from
+    /// [`MessageEndEvent`]. Hooks on this event (and on
+    /// [`ToolExecutionUpdateEvent`]) are notifications pi does not wait for.
     MessageUpdateEvent = "message_update" -> () {
-        /// The partial message.
+        /// The message's metadata (role, model, …), without `content`.
         message: Value,
-        /// The streaming event (`text_delta`, `toolcall_end`, …).
+        /// The streaming event (`text_delta` with `delta`, `toolcall_end`, …).
         assistant_message_event: Value,
     }
 }
@@ -402,7 +409,8 @@ event! {
 }
 
 event! {
-    /// A tool reported progress.
+    /// A tool reported progress. Hooks on it are notifications pi does not
+    /// wait for.
     ToolExecutionUpdateEvent = "tool_execution_update" -> () {
         /// pi's id of the call.
         tool_call_id: String,

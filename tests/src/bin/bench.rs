@@ -1236,16 +1236,16 @@ impl Bench {
     }
 
     /// Row 5b: `pi` has `bench-hook-gate` (no `message_update` hook) and `bench-hook-stream`,
-    /// both with `PI_EXT_LOG_TRAFFIC=1` (each runtime logs `received hook/call <id>` per hook
-    /// call to its log file in `logs`); it streams one long answer and the hook calls each
-    /// binary received are counted.
+    /// both with `PI_EXT_LOG_TRAFFIC=1` (each runtime logs `received hook/call <id>` or, for
+    /// streaming events, `received hook/notify <id>` per hook call to its log file in `logs`);
+    /// it streams one long answer and the hook calls each binary received are counted.
     fn row5_traffic(&mut self, pi: &PiRpc, model: &ScriptedModel, logs: &Path) {
         progress("row 5: counting forwarded message_update calls (PI_EXT_LOG_TRAFFIC=1)");
         let hook_calls = |name: &str| {
             std::fs::read_to_string(logs.join(format!("{name}.log")))
                 .unwrap_or_default()
                 .lines()
-                .filter(|l| l.contains("received hook/call"))
+                .filter(|l| l.contains("received hook/call") || l.contains("received hook/notify"))
                 .count()
         };
         let before = (
