@@ -103,6 +103,13 @@ impl<'a> PiBuilder<'a> {
         self
     }
 
+    /// Load only the extension installed in `dir` (its `index.js` bridge), with
+    /// auto-discovery off: `--no-extensions -e <dir>/index.js`.
+    pub fn installed(self, dir: impl AsRef<Path>) -> Self {
+        self.no_extensions()
+            .extension(dir.as_ref().join("index.js"))
+    }
+
     /// Persist sessions in `dir` (`--session-dir`) instead of `--no-session`,
     /// e.g. to resume a session in a second pi process.
     pub fn session_dir(mut self, dir: impl AsRef<Path>) -> Self {

@@ -10,8 +10,7 @@ use serde_json::{json, Value};
 fn start(env: &PiEnv) -> PiRpc {
     let dir = install_example(env, "commands");
     env.pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
+        .installed(&dir)
         .extension(fixture("pong-ext.ts"))
         .start()
 }
@@ -185,12 +184,7 @@ fn the_todo_list_is_rebuilt_from_the_session() {
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "todo");
     let session_dir = env.root().join("sessions");
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .session_dir(&session_dir)
-        .start();
+    let pi = env.pi().installed(&dir).session_dir(&session_dir).start();
     pi.prompt("add write tests");
     pi.prompt("add ship");
     pi.prompt("finish the first");
@@ -201,12 +195,7 @@ fn the_todo_list_is_rebuilt_from_the_session() {
     drop(pi);
 
     // A new pi process resumes the session: the list comes back from it.
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .session_dir(&session_dir)
-        .start();
+    let pi = env.pi().installed(&dir).session_dir(&session_dir).start();
     let switched = pi.call(json!({"type": "switch_session", "sessionPath": file}));
     assert_eq!(switched["cancelled"], false);
     let deadline = Instant::now() + DEFAULT_TIMEOUT;
@@ -232,12 +221,7 @@ fn flags_and_tools_registered_at_run_time() {
     model.push(Reply::text("ok"));
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "commands");
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .arg("--greeting=Howdy")
-        .start();
+    let pi = env.pi().installed(&dir).arg("--greeting=Howdy").start();
     assert_eq!(run(&pi, "/salute", &[]), ["Howdy, pi!"]);
 
     assert_eq!(run(&pi, "/add-shout", &[]), ["shout is ready"]);

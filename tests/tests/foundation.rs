@@ -12,11 +12,7 @@ use serde_json::json;
 /// pi with `package` loaded through `-e <its bridge>` (auto-discovery off).
 fn pi_with(env: &PiEnv, package: &str) -> (PiRpc, PathBuf) {
     let dir = install_example(env, package);
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .start();
+    let pi = env.pi().installed(&dir).start();
     (pi, dir)
 }
 

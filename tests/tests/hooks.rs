@@ -13,8 +13,7 @@ use serde_json::json;
 fn start(env: &PiEnv, package: &str) -> PiRpc {
     let dir = install_example(env, package);
     env.pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
+        .installed(&dir)
         .env("PI_EXT_LOG_TRAFFIC", "1")
         .start()
 }
@@ -225,8 +224,7 @@ fn permission_gate_blocks_without_ui_in_print_mode() {
     let dir = install_example(&env, "permission-gate");
     let out = env
         .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
+        .installed(&dir)
         .run_print("clean up", DEFAULT_TIMEOUT);
     assert!(out.success(), "{}\n{}", out.stdout, out.stderr);
     assert_eq!(

@@ -40,8 +40,7 @@ fn extensions_load_in_dependency_order_and_share_state() {
     let dir = install_binary(&env, &example_binary("host"), &[]);
     let pi = env
         .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
+        .installed(&dir)
         .env("PI_EXT_EXAMPLE_TRACE", &trace)
         .start();
     let text = std::fs::read_to_string(&trace).unwrap();
@@ -76,11 +75,7 @@ fn cycles_and_missing_dependencies_are_reported_and_the_rest_loads() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let dir = install_binary(&env, &example_binary("broken-host"), &[]);
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .start();
+    let pi = env.pi().installed(&dir).start();
     let all = notifications(&pi.events()).join("\n");
     assert!(all.contains("`broken-host` depends on `nowhere`"), "{all}");
     assert!(
@@ -120,11 +115,7 @@ fn settings_defaults_merge_and_invalid_values() {
     let dir = install_binary(&env, &bin, &[]);
 
     // Defaults.
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .start();
+    let pi = env.pi().installed(&dir).start();
     assert_eq!(
         greet(&pi, &model, "d1", "Ada"),
         "Hello, Ada. (greeting #1, build v1)"
@@ -137,11 +128,7 @@ fn settings_defaults_merge_and_invalid_values() {
         r#"{"greeting": "Hi", "repeat": 2, "style": "plain"}"#,
     );
     write(&settings_file(&env, true), r#"{"style": "excited"}"#);
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .start();
+    let pi = env.pi().installed(&dir).start();
     assert!(notifications(&pi.events())
         .iter()
         .all(|n| !n.contains("settings")));
@@ -158,11 +145,7 @@ fn settings_defaults_merge_and_invalid_values() {
         r#"{"greeting": "Hey", "repeat": 9, "style": "loud", "shout": "yes", "colour": "red"}"#,
     );
     write(&settings_file(&env, true), r#"{"style": "#);
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .start();
+    let pi = env.pi().installed(&dir).start();
     let all = notifications(&pi.events()).join("\n");
     for expected in [
         "\"repeat\"",
@@ -189,11 +172,7 @@ fn the_settings_command_edits_values_through_dialogs_and_keeps_other_keys() {
     let file = settings_file(&env, false);
     write(&file, "{\n  \"repeat\": 2,\n  \"x-note\": \"kept\"\n}\n");
 
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .start();
+    let pi = env.pi().installed(&dir).start();
     let mark = pi.mark();
     let id = pi.send(json!({"type": "prompt", "message": "/greeter-settings"}));
     // Pick the field…
@@ -301,11 +280,7 @@ fn hot_reload_switches_binaries_and_carries_state_over() {
     let live = env.root().join("greeter-dev");
     std::fs::copy(build(None), &live).unwrap();
     let dir = install_binary(&env, &live, &["--dev"]);
-    let pi = env
-        .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
-        .start();
+    let pi = env.pi().installed(&dir).start();
     assert_eq!(
         greet(&pi, &model, "h1", "Ada"),
         "Hello, Ada. (greeting #1, build v1)"
@@ -363,12 +338,7 @@ fn reload_quit_and_kill_leave_no_stray_processes() {
     let env = PiEnv::new(&model);
     let bin = copy_of("commands", &env);
     let dir = install_binary(&env, &bin, &[]);
-    let start = || {
-        env.pi()
-            .no_extensions()
-            .extension(dir.join("index.js"))
-            .start()
-    };
+    let start = || env.pi().installed(&dir).start();
 
     // /reload (ctx.reload() from a command): exactly one process afterwards.
     let pi = start();

@@ -11,8 +11,7 @@ use serde_json::{json, Value};
 fn start(env: &PiEnv) -> PiRpc {
     let dir = install_example(env, "dialogs");
     env.pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
+        .installed(&dir)
         .env("PI_EXT_CANCEL_GRACE_MS", "300")
         .start()
 }
@@ -320,8 +319,7 @@ fn print_mode_has_no_ui_and_does_not_hang() {
     let dir = install_example(&env, "dialogs");
     let out = env
         .pi()
-        .no_extensions()
-        .extension(dir.join("index.js"))
+        .installed(&dir)
         .run_print("ask me", DEFAULT_TIMEOUT);
     assert!(
         out.success(),
