@@ -146,7 +146,7 @@ fn run_with_args(bin: BinInfo, args: impl IntoIterator<Item = OsString>) -> Exit
         } else {
             InstallTarget::Global
         };
-        return match install(&registry.name, target, sub.get_flag("dev")) {
+        return match install(&registry.manifest(), target, sub.get_flag("dev")) {
             Ok(report) => {
                 println!("{report}");
                 ExitCode::SUCCESS

@@ -67,14 +67,52 @@ fn home_dir() -> io::Result<PathBuf> {
 
 /// The bridge source configured for `name` and `binary` (absolute, or
 /// relative to the bridge's directory). `dev`: reload when the binary changes.
-pub fn bridge_source(name: &str, binary: &Path, log: &Path, dev: bool) -> String {
+/// `cache`: see [`manifest_cache`].
+pub fn bridge_source(
+    name: &str,
+    binary: &Path,
+    log: &Path,
+    dev: bool,
+    cache: Option<serde_json::Value>,
+) -> String {
     let mut config = json!({ "name": name, "binary": binary, "log": log });
     if dev {
         config["dev"] = json!(true);
     }
+    if let Some(cache) = cache {
+        config["cache"] = cache;
+    }
     let line = format!("const CONFIG = {config};");
     debug_assert!(BRIDGE_JS.contains(CONFIG_PLACEHOLDER));
     BRIDGE_JS.replacen(CONFIG_PLACEHOLDER, &line, 1)
+}
+
+/// The binary's manifest, recorded in the bridge together with what
+/// identifies the binary (its size and, unless `with_mtime` is false, its
+/// modification time in nanoseconds). While the binary is unchanged the
+/// bridge registers the tools, commands, hooks and flags from it at once and
+/// starts the process when pi's session starts, so pi's own startup never
+/// waits for a spawn and a handshake. A changed binary makes the bridge fall
+/// back to asking the binary itself.
+///
+/// A packed extension records no modification time: package managers do not
+/// keep it, and a package's files do not change after packing.
+pub fn manifest_cache(
+    manifest: &crate::Manifest,
+    binary: &Path,
+    with_mtime: bool,
+) -> io::Result<serde_json::Value> {
+    let meta = std::fs::metadata(binary)?;
+    let mut cache = json!({ "size": meta.len(), "manifest": manifest });
+    if with_mtime {
+        let mtime = meta
+            .modified()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_err(io::Error::other)?;
+        // A string: JavaScript numbers lose nanoseconds; the bridge compares BigInts.
+        cache["mtimeNs"] = json!(mtime.as_nanos().to_string());
+    }
+    Ok(cache)
 }
 
 /// Write `contents` to `path` atomically (temp file + rename), so a pi
@@ -85,10 +123,16 @@ fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Install the running binary as extension `name`. With `dev`, the bridge
-/// watches the binary and switches to a rebuilt one while pi runs (hot
-/// reload; see [`crate::lifecycle`]).
-pub fn install(name: &str, target: InstallTarget, dev: bool) -> io::Result<InstallReport> {
+/// Install the running binary as the extension `manifest` describes. With
+/// `dev`, the bridge watches the binary and switches to a rebuilt one while
+/// pi runs (hot reload; see [`crate::lifecycle`]); otherwise the bridge
+/// keeps the manifest (see [`manifest_cache`]).
+pub fn install(
+    manifest: &crate::Manifest,
+    target: InstallTarget,
+    dev: bool,
+) -> io::Result<InstallReport> {
+    let name = &manifest.name;
     let extensions = match target {
         InstallTarget::Global => agent_dir()?.join("extensions"),
         InstallTarget::Project => std::env::current_dir()?.join(".pi").join("extensions"),
@@ -97,7 +141,13 @@ pub fn install(name: &str, target: InstallTarget, dev: bool) -> io::Result<Insta
     let dir = extensions.join(name);
     let binary = std::env::current_exe()?.canonicalize()?;
     std::fs::create_dir_all(&dir)?;
-    let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev);
+    // A dev binary is rebuilt all the time: the bridge asks it every time.
+    let cache = if dev {
+        None
+    } else {
+        Some(manifest_cache(manifest, &binary, true)?)
+    };
+    let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
     write_atomic(&dir.join("index.js"), source.as_bytes())?;
     Ok(InstallReport { dir, binary })
 }
@@ -134,6 +184,7 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
         Path::new(&format!("./bin/{bin_name}")),
         Path::new(&format!("./{name}.log")),
         false,
+        Some(manifest_cache(manifest, &bin, false)?),
     );
     write_atomic(&dir.join("index.js"), source.as_bytes())?;
     std::path::absolute(dir)
@@ -150,10 +201,31 @@ mod tests {
             Path::new("/opt/x/hello"),
             Path::new("/e/hello.log"),
             false,
+            None,
         );
         assert!(src.contains(
             r#"const CONFIG = {"binary":"/opt/x/hello","log":"/e/hello.log","name":"hello"};"#
         ));
         assert!(!src.contains(CONFIG_PLACEHOLDER));
+    }
+
+    #[test]
+    fn the_manifest_cache_identifies_the_binary() {
+        let dir = std::env::temp_dir().join(format!("pi-ext-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bin = dir.join("bin");
+        std::fs::write(&bin, b"12345").unwrap();
+        let manifest = crate::Registry::from_inventory(None).manifest();
+        let cache = manifest_cache(&manifest, &bin, true).unwrap();
+        assert_eq!(cache["size"], 5);
+        assert_eq!(cache["manifest"]["protocol"], crate::protocol::PROTOCOL_VERSION);
+        let mtime: u128 = cache["mtimeNs"].as_str().unwrap().parse().unwrap();
+        assert!(mtime > 0);
+        // Packed: no modification time (package managers do not keep it).
+        let packed = manifest_cache(&manifest, &bin, false).unwrap();
+        assert!(packed.get("mtimeNs").is_none());
+        let src = bridge_source("x", &bin, &dir.join("x.log"), false, Some(cache));
+        assert!(src.contains(r#""cache":{"manifest":"#), "{src}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -29,8 +29,9 @@
 //! ## How it fits together
 //!
 //! - pi loads the bridge (`bridge/index.js`, embedded in this crate and
-//!   written out by `install`). The bridge spawns the binary, handshakes,
-//!   registers the tools the binary declares, and forwards calls.
+//!   written out by `install`, with the binary's manifest). The bridge
+//!   registers the tools the binary declares, spawns the binary when pi's
+//!   session starts, handshakes, and forwards calls.
 //! - The binary serves newline-delimited JSON on stdin/stdout
 //!   ([`protocol`]). Its real stdout is taken over before any user code runs,
 //!   so a stray `println!` goes to the log, not into the protocol.

@@ -94,6 +94,52 @@ fn cycles_and_missing_dependencies_are_reported_and_the_rest_loads() {
     assert!(pi.exit_status().is_none());
 }
 
+#[test]
+fn a_failed_on_load_is_reported_and_its_tools_answer_why() {
+    // The bridge registers the tools from the manifest `install` recorded
+    // before the process runs; the failure only shows when it loads.
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_binary(&env, &example_binary("host"), &[]);
+    let pi = env
+        .pi()
+        .installed(&dir)
+        .env("GREETER_FAIL_LOAD", "for the test")
+        .start();
+    let failed = "extension `greeter` failed to load: GREETER_FAIL_LOAD is set (for the test)";
+    wait_until("the load failure notice", || {
+        notifications(&pi.events()).join("\n").contains(failed)
+    });
+    let all = notifications(&pi.events()).join("\n");
+    assert!(
+        all.contains("extension `audit` was not loaded: its dependency `greeter` failed"),
+        "{all}"
+    );
+    let text = greet(&pi, &model, "g1", "Ada");
+    assert!(
+        text.contains("tool greet_person is not available") && text.contains(failed),
+        "{text}"
+    );
+    assert!(pi.exit_status().is_none());
+}
+
+#[test]
+fn a_binary_changed_after_install_is_asked_for_its_manifest() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let bin = env.root().join("bin-changing");
+    std::fs::copy(example_binary("hello"), &bin).unwrap();
+    let dir = install_binary(&env, &bin, &[]);
+    // Another binary in its place: the recorded manifest (hello's) is stale.
+    std::fs::copy(example_binary("host"), &bin).unwrap();
+    let pi = env.pi().installed(&dir).start();
+    assert!(greet(&pi, &model, "g1", "Ada").starts_with("Hello, Ada."));
+    let tools = pi_ext_e2e::json::tool_names(&model.requests()[0]);
+    assert!(!tools.contains(&"hello".to_string()), "{tools:?}");
+    let log = std::fs::read_to_string(dir.join("hello.log")).unwrap();
+    assert!(log.contains("changed since it was installed"), "{log}");
+}
+
 fn settings_file(env: &PiEnv, project: bool) -> PathBuf {
     if project {
         env.cwd().join(".pi/pi-ext/settings/greeter.json")
@@ -129,13 +175,15 @@ fn settings_defaults_merge_and_invalid_values() {
     );
     write(&settings_file(&env, true), r#"{"style": "excited"}"#);
     let pi = env.pi().installed(&dir).start();
-    assert!(notifications(&pi.events())
-        .iter()
-        .all(|n| !n.contains("settings")));
     assert_eq!(
         greet(&pi, &model, "m1", "Ada"),
         "Hi, Ada! Hi, Ada! (greeting #1, build v1)"
     );
+    // Settings problems are reported as soon as the process has started,
+    // which a tool call waits for: none by now means none at all.
+    assert!(notifications(&pi.events())
+        .iter()
+        .all(|n| !n.contains("settings")));
     drop(pi);
 
     // Every kind of invalid value: pi starts, the user is told which key and
@@ -146,6 +194,10 @@ fn settings_defaults_merge_and_invalid_values() {
     );
     write(&settings_file(&env, true), r#"{"style": "#);
     let pi = env.pi().installed(&dir).start();
+    // Reported when the process has started (pi does not wait for that).
+    wait_until("the settings problems", || {
+        notifications(&pi.events()).join("\n").contains("greeter.json")
+    });
     let all = notifications(&pi.events()).join("\n");
     for expected in [
         "\"repeat\"",

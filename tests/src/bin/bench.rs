@@ -1736,6 +1736,10 @@ fn write_fake_bridge(bridge_js: &Path, scratch: &Path) -> PathBuf {
             config["binary"] = json!(me);
             config["name"] = json!("bench-fake");
             config["log"] = json!(scratch.join("bench-fake.log"));
+            // The recorded manifest is bench-ext's, not the ideal extension's.
+            if let Some(config) = config.as_object_mut() {
+                config.remove("cache");
+            }
             replaced = true;
             format!("const CONFIG = {config};")
         })
