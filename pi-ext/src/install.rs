@@ -218,7 +218,10 @@ mod tests {
         let manifest = crate::Registry::from_inventory(None).manifest();
         let cache = manifest_cache(&manifest, &bin, true).unwrap();
         assert_eq!(cache["size"], 5);
-        assert_eq!(cache["manifest"]["protocol"], crate::protocol::PROTOCOL_VERSION);
+        assert_eq!(
+            cache["manifest"]["protocol"],
+            crate::protocol::PROTOCOL_VERSION
+        );
         let mtime: u128 = cache["mtimeNs"].as_str().unwrap().parse().unwrap();
         assert!(mtime > 0);
         // Packed: no modification time (package managers do not keep it).
