@@ -84,6 +84,7 @@ class Child {
     this.exited = false;
     this.exitReason = undefined;
     this.chunks = [];
+    this.queued = []; // notification lines waiting for the end of this event-loop turn
     this.proc = spawn(binary, [], {
       stdio: ["pipe", "pipe", "pipe"],
       env: { ...process.env, PI_EXT_BRIDGE: BRIDGE_VERSION },
@@ -162,8 +163,31 @@ class Child {
 
   sendLine(line) {
     if (this.exited) return false;
-    this.proc.stdin.write(line + "\n");
+    if (this.queued.length > 0) {
+      this.queued.push(line); // after the queued ones, in order
+      this.flush();
+    } else {
+      this.proc.stdin.write(line + "\n");
+    }
     return true;
+  }
+
+  /**
+   * Send a notification line with whatever else is sent in this turn of
+   * the event loop: streamed deltas come in bursts, and one write (and one
+   * wake-up of the extension) per burst is much cheaper than one per delta.
+   */
+  sendSoon(line) {
+    if (this.exited) return;
+    this.queued.push(line);
+    if (this.queued.length === 1) setImmediate(() => this.flush());
+  }
+
+  flush() {
+    if (this.queued.length === 0 || this.exited) return;
+    const text = this.queued.join("\n") + "\n";
+    this.queued = [];
+    this.proc.stdin.write(text);
   }
 
   notify(method, params) {
@@ -425,10 +449,10 @@ class Bridge {
       // loop must not wait on a process round trip per token.
       if (ctx) this.lastCtx = ctx;
       const line = `{"method":"hook/notify","params":${params}}`;
-      if (this.child && !this.child.exited) this.child.sendLine(line);
+      if (this.child && !this.child.exited) this.child.sendSoon(line);
       else if (this.starting && !this.child) {
         // Still handshaking: send it after the handshake, in order.
-        this.starting.then(() => this.child?.sendLine(line), () => {});
+        this.starting.then(() => this.child?.sendSoon(line), () => {});
       }
       return undefined;
     }

@@ -232,3 +232,30 @@ fn permission_gate_blocks_without_ui_in_print_mode() {
         Some("Blocked: `rm -rf` needs permission and there is no UI to ask")
     );
 }
+
+#[test]
+fn a_streaming_hook_gets_every_delta() {
+    // `message_update` hooks are notifications, sent in batches per event-loop
+    // turn: none may be lost or held back.
+    let model = ScriptedModel::start();
+    model.push(Reply::deltas((0..400).map(|i| format!("w{i} "))));
+    let env = PiEnv::new(&model);
+    let pi = start(&env, "bench-hook-stream");
+    let events = pi.prompt("stream");
+    let updates = of_type(&events, "message_update").len();
+    assert!(updates >= 400, "{updates} message_update events");
+    let log_file = env
+        .extensions_dir()
+        .join("bench-hook-stream/bench-hook-stream.log");
+    let received = || {
+        std::fs::read_to_string(&log_file)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains("received hook/notify bench_hook_stream::count"))
+            .count()
+    };
+    wait_until("every update to reach the extension", || {
+        received() >= updates
+    });
+    assert_eq!(received(), updates);
+}

@@ -1192,20 +1192,34 @@ impl Bench {
         let deltas = self.sizes.deltas;
         let mut whole: [Vec<Duration>; 3] = Default::default();
         let mut updates: [Vec<usize>; 3] = Default::default();
+        // CPU time (clock ticks) of each pi, and of the Rust side's extension process, over
+        // the counted answers: where the added time goes.
+        let mut pi_ticks = [0u64; 3];
+        let mut extension_ticks = 0u64;
+        let extension_comm = process_comm("bench-hook-stream");
         rounds_over_pis(
             &pis,
             self.sizes.stream_warmup,
             self.sizes.stream_rounds,
             STREAM_ROUNDS_PER_SESSION,
             |side, _round, counted| {
+                let pid = pis[side].pid();
+                // The extension process is replaced with each new session: look it up.
+                let child = find_child(pid, &extension_comm);
+                let before = (cpu_ticks(pid), child.and_then(cpu_ticks));
                 let (took, n) = stream_prompt(&pis[side], &model, deltas);
                 if counted {
                     whole[side].push(took);
                     updates[side].push(n);
+                    pi_ticks[side] += cpu_ticks(pid).unwrap_or(0) - before.0.unwrap_or(0);
+                    if let (Some(child), Some(start)) = (child, before.1) {
+                        extension_ticks += cpu_ticks(child).unwrap_or(start) - start;
+                    }
                 }
             },
         );
         drop(pis);
+        let answers = whole[0].len().max(1) as f64;
         let [rust, ts, none] = whole.map(|v| summarize(&v));
         let added = |s: &Summary| (ms(s.median) / ms(none.median) - 1.0) * 100.0;
         let updates_per_answer = updates[2].iter().copied().max().unwrap_or(0);
@@ -1230,6 +1244,20 @@ impl Bench {
                     added(&ts)
                 ))
             },
+        });
+        let per_answer = |ticks: u64| ticks as f64 * 1000.0 / clock_ticks_per_second() / answers;
+        self.report.row(Row {
+            id: "5c",
+            what: "… CPU time per answer (`/proc/<pid>/stat` utime+stime, summed over the counted answers): pi's Node process / the extension process".into(),
+            rust: format!(
+                "{:.0} ms / {:.0} ms",
+                per_answer(pi_ticks[0]),
+                per_answer(extension_ticks)
+            ),
+            ts: format!("{:.0} ms / — (no hook: {:.0} ms)", per_answer(pi_ticks[1]), per_answer(pi_ticks[2])),
+            ratio: "—".into(),
+            target: "—".into(),
+            verdict: Verdict::Info,
         });
         traffic_pi.wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
         self.row5_traffic(&traffic_pi, &model, logs.path());
@@ -2019,6 +2047,33 @@ fn pi_timing_total(pi: &PiRpc) -> Duration {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// User plus system CPU time of a process so far, in clock ticks.
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+/// Clock ticks per second of `/proc/<pid>/stat` times (`getconf CLK_TCK`; 100 on Linux).
+fn clock_ticks_per_second() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
+/// The kernel's name of a process running `binary` (`comm`: at most 15 bytes).
+fn process_comm(binary: &str) -> String {
+    binary.chars().take(15).collect()
 }
 
 /// `VmRSS` of a process, in KiB.
