@@ -3,7 +3,7 @@
 //! task, serialize the outcome, hand the line back over the channel, parse it on the host
 //! side). `cargo bench -p pi-ext --bench dispatch`.
 //!
-//! What this leaves out is the process boundary (pipes, the reader and writer threads) and
+//! What this leaves out is the process boundary (reading and writing the pipes) and
 //! Node; `cargo run --release -p pi-ext-e2e --bin bench` measures those (BENCHMARKS.md).
 
 use std::hint::black_box;

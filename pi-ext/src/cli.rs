@@ -192,10 +192,14 @@ fn serve(registry: Registry) -> ExitCode {
             }
         }
     };
+    let protocol_in = transport::take_over_stdin();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
+        // At least two workers, even on one core: reading runs on a worker,
+        // so one CPU-bound async handler must leave another free for
+        // reading, `cancel` and other calls.
         .worker_threads(
             std::thread::available_parallelism()
-                .map(|n| n.get().min(4))
+                .map(|n| n.get().clamp(2, 4))
                 .unwrap_or(2),
         )
         .thread_name("pi-ext-worker")
@@ -208,20 +212,42 @@ fn serve(registry: Registry) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (out, writer) = transport::spawn_writer(protocol_out);
-    let lines = transport::spawn_reader(std::io::stdin());
-    let dispatcher = Dispatcher::new(Arc::new(registry), out);
-    runtime.block_on(dispatcher.serve(lines));
+    let lines = match protocol_in {
+        Ok(input) => {
+            // Registers the input with this runtime's I/O driver.
+            let _runtime = runtime.enter();
+            transport::LineSource::new(input)
+        }
+        Err(e) => {
+            log(&format!(
+                "could not protect stdin ({e}); child processes of tools may read protocol input"
+            ));
+            transport::LineSource::thread(std::io::stdin())
+        }
+    };
+    let dispatcher = Dispatcher::new(
+        Arc::new(registry),
+        transport::LineSink::Pipe(transport::PipeWriter::new(protocol_out)),
+    );
+    // Serve in a task, not in `block_on` on this thread: the call tasks it
+    // spawns then go to the reading worker's own queue, with no wake-up of
+    // another thread.
+    let serving = runtime.spawn({
+        let dispatcher = dispatcher.clone();
+        async move { dispatcher.serve(lines).await }
+    });
+    let served = runtime.block_on(serving);
     drop(dispatcher);
-    // Give in-flight answers to cancelled calls a moment, then stop.
+    // Give in-flight answers to cancelled calls a moment, then stop. Answers
+    // are written in place, unbuffered: nothing is left to flush.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-    // A handler stuck in blocking code may still hold a sender; don't wait
-    // for it forever, the process is exiting anyway.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
-    while !writer.is_finished() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(5));
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            log(&format!("serving failed: {e}"));
+            ExitCode::FAILURE
+        }
     }
-    ExitCode::SUCCESS
 }
 
 trait AsFdFile {

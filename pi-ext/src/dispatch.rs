@@ -18,17 +18,18 @@ use crate::protocol::{
 };
 use crate::registry::Registry;
 use crate::tool::ToolOutcome;
+use crate::transport::{LineSink, LineSource};
 
 /// The outgoing half of the connection: sends lines and matches responses
 /// to the requests this side made.
 pub(crate) struct Peer {
-    out: mpsc::UnboundedSender<Vec<u8>>,
+    out: LineSink,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
 }
 
 impl Peer {
-    pub(crate) fn new(out: mpsc::UnboundedSender<Vec<u8>>) -> Self {
+    pub(crate) fn new(out: LineSink) -> Self {
         Self {
             out,
             next_id: AtomicU64::new(1),
@@ -39,7 +40,7 @@ impl Peer {
     /// Send raw bytes (one encoded line). A closed connection is ignored:
     /// the process is shutting down anyway.
     pub(crate) fn send(&self, line: Vec<u8>) {
-        let _ = self.out.send(line);
+        self.out.send(line);
     }
 
     /// Send a notification.
@@ -204,7 +205,7 @@ struct BusEventParams {
 const DEFAULT_CANCEL_GRACE: Duration = Duration::from_millis(2000);
 
 impl Dispatcher {
-    pub(crate) fn new(registry: Arc<Registry>, out: mpsc::UnboundedSender<Vec<u8>>) -> Arc<Self> {
+    pub(crate) fn new(registry: Arc<Registry>, out: LineSink) -> Arc<Self> {
         let grace = std::env::var("PI_EXT_CANCEL_GRACE_MS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -230,14 +231,21 @@ impl Dispatcher {
     }
 
     /// Read lines until EOF or `shutdown`, then cancel what is still running.
-    pub(crate) async fn serve(self: &Arc<Self>, mut lines: mpsc::Receiver<Vec<u8>>) {
+    ///
+    /// Run it as a task on the runtime (not in `block_on`): the call tasks
+    /// [`Self::handle_line`] spawns then start on the same worker thread.
+    pub(crate) async fn serve(self: &Arc<Self>, mut lines: LineSource) {
+        let shutdown = self.shutdown.cancelled();
+        tokio::pin!(shutdown);
         loop {
             tokio::select! {
-                line = lines.recv() => match line {
+                // `shutdown` first: no line is handled after it.
+                biased;
+                _ = &mut shutdown => break,
+                line = lines.next_line() => match line {
                     Some(line) => self.handle_line(&line),
                     None => break,
                 },
-                _ = self.shutdown.cancelled() => break,
             }
         }
         self.peer.fail_all();

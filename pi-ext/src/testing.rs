@@ -35,6 +35,7 @@ use crate::protocol::{request_line, Classified, Incoming, RpcError};
 use crate::registry::{Manifest, Registry};
 use crate::schema::lint;
 use crate::tool::ToolOutcome;
+use crate::transport::LineSink;
 
 /// An in-process pi stand-in, serving this binary's registered tools.
 pub struct TestHost {
@@ -75,7 +76,7 @@ impl TestHost {
         let (tx, rx) = mpsc::unbounded_channel();
         let dispatcher = {
             let _guard = runtime.enter();
-            Dispatcher::new(Arc::new(registry), tx)
+            Dispatcher::new(Arc::new(registry), LineSink::Channel(tx))
         };
         let mut host = Self {
             runtime,

@@ -195,6 +195,32 @@ fn a_tool_that_prints_to_stdout_still_works() {
 }
 
 #[test]
+fn a_child_process_reading_stdin_cannot_eat_protocol_input() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_child", "child_reads_stdin", json!({})));
+    model.push(Reply::text("ok"));
+    model.push(Reply::tool("call_div", "divide", json!({"a": 6, "b": 3})));
+    model.push(Reply::text("2."));
+    let env = PiEnv::new(&model);
+    let (pi, _) = pi_with(&env, "showcase");
+
+    // With the protocol pipe as its stdin, `cat` would block (and swallow
+    // the next requests) until pi quits.
+    let events = pi.prompt("run a child that reads stdin");
+    let end = tool_end(&events, "call_child");
+    assert_eq!(end["isError"], false, "{end}");
+    assert_eq!(
+        end["result"]["content"][0]["text"],
+        "the child read 0 bytes"
+    );
+    // The protocol is intact: the next call works.
+    let events = pi.prompt("divide 6 by 3");
+    let end = tool_end(&events, "call_div");
+    assert_eq!(end["isError"], false);
+    assert_eq!(end["result"]["content"][0]["text"], "2");
+}
+
+#[test]
 fn installed_extension_loads_in_plain_pi_without_e() {
     let model = ScriptedModel::start();
     model.push(Reply::tool("call_1", "greet", json!({"name": "Grace"})));

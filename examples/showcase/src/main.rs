@@ -95,6 +95,17 @@ fn noisy(word: String) -> String {
     format!("still fine: {word}")
 }
 
+/// Runs `cat` with the extension's stdin (as careless code might), and
+/// reports how many bytes it read: none, since the runtime keeps the
+/// protocol input away from child processes.
+#[tool]
+fn child_reads_stdin() -> anyhow::Result<String> {
+    let out = std::process::Command::new("cat")
+        .stdin(std::process::Stdio::inherit())
+        .output()?;
+    Ok(format!("the child read {} bytes", out.stdout.len()))
+}
+
 /// Record that it ran: writes `<cwd>/marks/<label>` containing `n`.
 #[tool]
 async fn mark(ctx: &Ctx, label: String, n: u32) -> anyhow::Result<String> {
