@@ -196,7 +196,9 @@ fn settings_defaults_merge_and_invalid_values() {
     let pi = env.pi().installed(&dir).start();
     // Reported when the process has started (pi does not wait for that).
     wait_until("the settings problems", || {
-        notifications(&pi.events()).join("\n").contains("greeter.json")
+        notifications(&pi.events())
+            .join("\n")
+            .contains("greeter.json")
     });
     let all = notifications(&pi.events()).join("\n");
     for expected in [
