@@ -55,6 +55,12 @@ class Log {
       : CONFIG.log
         ? path.resolve(HERE, CONFIG.log)
         : path.join(os.tmpdir(), `pi-ext-${name}.log`);
+    this.stream = undefined;
+    this.opened = false;
+  }
+  /** Opened at the first line, not at load: pi's startup should not pay for it. */
+  open() {
+    this.opened = true;
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       this.stream = fs.createWriteStream(this.file, { flags: "a" });
@@ -64,6 +70,7 @@ class Log {
     }
   }
   write(text) {
+    if (!this.opened) this.open();
     if (this.stream) this.stream.write(text.endsWith("\n") ? text : text + "\n");
   }
   line(level, message) {
@@ -801,8 +808,9 @@ function cachedManifest(log) {
   const cache = CONFIG.cache;
   if (!cache?.manifest || DEV) return undefined;
   try {
-    const stat = fs.statSync(BINARY, { bigint: true });
-    if (stat.size === BigInt(cache.size) && (cache.mtimeNs === undefined || stat.mtimeNs === BigInt(cache.mtimeNs))) {
+    // Not { bigint: true }: its first use costs milliseconds.
+    const stat = fs.statSync(BINARY);
+    if (stat.size === cache.size && (cache.mtimeMs === undefined || Math.floor(stat.mtimeMs) === cache.mtimeMs)) {
       return cache.manifest;
     }
     log.line("info", `${BINARY} changed since it was installed: asking it for its manifest (run \`${BINARY} install\` again to start faster)`);

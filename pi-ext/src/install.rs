@@ -89,7 +89,7 @@ pub fn bridge_source(
 
 /// The binary's manifest, recorded in the bridge together with what
 /// identifies the binary (its size and, unless `with_mtime` is false, its
-/// modification time in nanoseconds). While the binary is unchanged the
+/// modification time in whole milliseconds). While the binary is unchanged the
 /// bridge registers the tools, commands, hooks and flags from it at once and
 /// starts the process when pi's session starts, so pi's own startup never
 /// waits for a spawn and a handshake. A changed binary makes the bridge fall
@@ -109,8 +109,9 @@ pub fn manifest_cache(
             .modified()?
             .duration_since(std::time::UNIX_EPOCH)
             .map_err(io::Error::other)?;
-        // A string: JavaScript numbers lose nanoseconds; the bridge compares BigInts.
-        cache["mtimeNs"] = json!(mtime.as_nanos().to_string());
+        // Whole milliseconds: exact as a JavaScript number (the bridge
+        // compares `Math.floor(stat.mtimeMs)`).
+        cache["mtimeMs"] = json!(mtime.as_millis() as u64);
     }
     Ok(cache)
 }
@@ -222,11 +223,10 @@ mod tests {
             cache["manifest"]["protocol"],
             crate::protocol::PROTOCOL_VERSION
         );
-        let mtime: u128 = cache["mtimeNs"].as_str().unwrap().parse().unwrap();
-        assert!(mtime > 0);
+        assert!(cache["mtimeMs"].as_u64().unwrap() > 0);
         // Packed: no modification time (package managers do not keep it).
         let packed = manifest_cache(&manifest, &bin, false).unwrap();
-        assert!(packed.get("mtimeNs").is_none());
+        assert!(packed.get("mtimeMs").is_none());
         let src = bridge_source("x", &bin, &dir.join("x.log"), false, Some(cache));
         assert!(src.contains(r#""cache":{"manifest":"#), "{src}");
         std::fs::remove_dir_all(&dir).unwrap();
