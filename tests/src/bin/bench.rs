@@ -2,7 +2,7 @@
 //! the real pinned pi driven by the scripted local model.
 //!
 //! ```text
-//! cargo run --release -p pi-ext-e2e --bin bench                 # everything (about 9 minutes)
+//! cargo run --release -p pi-ext-e2e --bin bench                 # everything (about 11 minutes)
 //! cargo run --release -p pi-ext-e2e --bin bench -- --rows 1,2,6 # some rows only
 //! cargo run -p pi-ext-e2e --bin bench -- --smoke                # a few iterations (the test suite runs this)
 //! ```
@@ -176,7 +176,7 @@ impl Sizes {
                 warmup: 20,
                 trivial: 300,
                 dialog: 200,
-                load_rounds: 10,
+                load_rounds: 20,
                 direct_calls: 50_000,
                 bridge_calls: 20_000,
                 window: 32,
