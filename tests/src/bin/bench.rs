@@ -1451,7 +1451,7 @@ impl Bench {
             verdict: Verdict::Info,
         });
         self.report.note(format!(
-            "4: the bridge's factory (spawn the binary, handshake, register the tools) took {:.1} ms in Node without pi (6d run), {:.1} ms with the ideal extension (6f run)",
+            "4: the bridge's factory took {:.1} ms in Node without pi for bench-ext (6d run: registers from the manifest `install` recorded, spawns later) and {:.1} ms for the ideal extension (6f run: no record, so it spawns the binary and handshakes first)",
             real.factory_ms, floor.factory_ms
         ));
     }
