@@ -297,6 +297,10 @@ event! {
     /// the text from the deltas, or take the full message from
     /// [`MessageEndEvent`]. Hooks on this event (and on
     /// [`ToolExecutionUpdateEvent`]) are notifications pi does not wait for.
+    ///
+    /// They run one after another, in the order of the deltas, on the task
+    /// that reads pi's messages, up to their first `.await`: keep them quick
+    /// and hand heavy work to [`crate::spawn`], or other calls wait for it.
     MessageUpdateEvent = "message_update" -> () {
         /// The message's metadata (role, model, …), without `content`.
         message: Value,
@@ -410,7 +414,8 @@ event! {
 
 event! {
     /// A tool reported progress. Hooks on it are notifications pi does not
-    /// wait for.
+    /// wait for, run in order up to their first `.await` (see
+    /// [`MessageUpdateEvent`]).
     ToolExecutionUpdateEvent = "tool_execution_update" -> () {
         /// pi's id of the call.
         tool_call_id: String,
