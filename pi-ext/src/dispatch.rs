@@ -201,6 +201,14 @@ struct BusEventParams {
     data: Value,
 }
 
+/// What `initialize` set up before the extensions load.
+struct StartedSession {
+    cwd: std::path::PathBuf,
+    mode: Mode,
+    /// Hot reload: what the previous process's `on_unload`s returned.
+    snapshots: serde_json::Map<String, Value>,
+}
+
 /// Default time a cancelled tool gets to stop by itself before its task is aborted.
 const DEFAULT_CANCEL_GRACE: Duration = Duration::from_millis(2000);
 
@@ -310,11 +318,18 @@ impl Dispatcher {
         }
         match method {
             "initialize" => {
-                let this = self.clone();
-                tokio::spawn(async move {
-                    let outcome = this.initialize(params).await;
-                    this.respond(id, outcome);
-                });
+                // The session is set before the next line is read, so no
+                // line can find it missing; loading the extensions may wait.
+                match self.begin_session(params) {
+                    Ok(session) => {
+                        let this = self.clone();
+                        tokio::spawn(async move {
+                            let outcome = this.load_extensions(session).await;
+                            this.respond(id, Ok(outcome));
+                        });
+                    }
+                    Err(e) => self.respond(id, Err(e)),
+                }
             }
             "unload" => {
                 // Hot reload: hand the states over, then expect `shutdown`.
@@ -377,7 +392,9 @@ impl Dispatcher {
         crate::lifecycle::unload_all(&self.registry.extensions).await
     }
 
-    async fn initialize(&self, params: Value) -> Result<Value, RpcError> {
+    /// The synchronous half of `initialize`: check the protocol version and
+    /// set the session.
+    fn begin_session(&self, params: Value) -> Result<StartedSession, RpcError> {
         let p: InitializeParams = serde_json::from_value(params).map_err(|e| {
             RpcError::new(codes::INVALID_PARAMS, format!("bad initialize params: {e}"))
         })?;
@@ -405,8 +422,23 @@ impl Dispatcher {
             log("initialize received twice; keeping the first session");
             return Err(RpcError::new(codes::INVALID_REQUEST, "already initialized"));
         }
+        Ok(StartedSession {
+            cwd,
+            mode,
+            snapshots: p.snapshots,
+        })
+    }
+
+    /// The rest of `initialize`: run every `on_load` and answer with the
+    /// manifest.
+    async fn load_extensions(&self, session: StartedSession) -> Value {
+        let StartedSession {
+            cwd,
+            mode,
+            snapshots,
+        } = session;
         let failed =
-            crate::lifecycle::load_all(&self.registry.extensions, &cwd, mode, &p.snapshots).await;
+            crate::lifecycle::load_all(&self.registry.extensions, &cwd, mode, &snapshots).await;
         let mut manifest = self.registry.manifest_without(&failed);
         // Say at once which settings are wrong (the extension runs with
         // defaults for them).
@@ -422,11 +454,11 @@ impl Dispatcher {
         for problem in &manifest.problems {
             log(problem);
         }
-        Ok(json!({
+        json!({
             "protocol": PROTOCOL_VERSION,
             "sdk": SDK_VERSION,
             "manifest": manifest,
-        }))
+        })
     }
 
     fn new_ctx(&self, id: u64, kind: CallKind, token: &CancellationToken) -> Ctx {
@@ -697,5 +729,55 @@ impl<T> std::future::Future for CatchUnwind<T> {
             Ok(std::task::Poll::Pending) => std::task::Poll::Pending,
             Err(panic) => std::task::Poll::Ready(Err(panic)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_right_behind_initialize_find_the_session_set() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let _guard = runtime.enter();
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        struct NoParams {}
+        let mut registry = Registry::new("early", "0.1.0");
+        registry.add(
+            crate::ToolDef::builder("mode")
+                .description("The session's mode.")
+                .handler(|ctx: Ctx, _: NoParams| async move { format!("{:?}", ctx.mode()) }),
+        );
+        let dispatcher = Dispatcher::new(Arc::new(registry), LineSink::Channel(tx));
+        let initialize = json!({"id": 1, "method": "initialize", "params": {"protocol": PROTOCOL_VERSION, "mode": "rpc"}});
+        dispatcher.handle_line(initialize.to_string().as_bytes());
+        // Handled before the initialize task ran: it must see the session
+        // (here: its mode), not set a default one that makes initialize fail.
+        let early = json!({"id": 2, "method": "tool/call", "params": {"tool": "mode", "args": {}}});
+        dispatcher.handle_line(early.to_string().as_bytes());
+        let mut answers = std::collections::BTreeMap::new();
+        runtime.block_on(async {
+            while answers.len() < 2 {
+                let line = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+                    .await
+                    .expect("two answers")
+                    .expect("a line");
+                let answer: Value = serde_json::from_slice(&line).unwrap();
+                answers.insert(answer["id"].as_u64().unwrap(), answer);
+            }
+        });
+        assert_eq!(
+            answers[&1]["result"]["protocol"], PROTOCOL_VERSION,
+            "{answers:?}"
+        );
+        assert_eq!(
+            answers[&2]["result"]["content"][0]["text"], "Rpc",
+            "{answers:?}"
+        );
     }
 }
