@@ -285,6 +285,28 @@ struct Row {
     verdict: Verdict,
 }
 
+impl Row {
+    /// A row comparing two measured sides: both summaries and the ratio of their medians.
+    fn compared(
+        id: &'static str,
+        what: impl Into<String>,
+        rust: &Summary,
+        ts: &Summary,
+        target: &str,
+        verdict: Verdict,
+    ) -> Self {
+        Self {
+            id,
+            what: what.into(),
+            rust: fmt_summary(rust),
+            ts: fmt_summary(ts),
+            ratio: ratio(rust.median, ts.median),
+            target: target.into(),
+            verdict,
+        }
+    }
+}
+
 /// The report: each row goes to stderr as soon as it is measured; at the end, the whole table,
 /// sorted by row, goes to stdout (Markdown).
 struct Report {
@@ -734,26 +756,24 @@ impl Bench {
             },
         );
         let (rt, tt, ft) = tool.summaries();
-        self.report.row(Row {
-            id: "1a",
-            what: "trivial tool: `tool_execution_start` → `tool_execution_end`".into(),
-            rust: fmt_summary(&rt),
-            ts: fmt_summary(&tt),
-            ratio: ratio(rt.median, tt.median),
-            target: "Rust median ≤ TS median + 0.1 ms; Rust p99 ≤ 1 ms".into(),
-            verdict: latency_verdict(&rt, &tt, true),
-        });
+        self.report.row(Row::compared(
+            "1a",
+            "trivial tool: `tool_execution_start` → `tool_execution_end`",
+            &rt,
+            &tt,
+            "Rust median ≤ TS median + 0.1 ms; Rust p99 ≤ 1 ms",
+            latency_verdict(&rt, &tt, true),
+        ));
         let (rw, tw, fw) = whole.summaries();
         let piped = summarize(&tool.ts_piped);
-        self.report.row(Row {
-            id: "1b",
-            what: "trivial tool: `prompt` → `agent_end` (2 model requests)".into(),
-            rust: fmt_summary(&rw),
-            ts: fmt_summary(&tw),
-            ratio: ratio(rw.median, tw.median),
-            target: "Rust median ≤ TS median + 0.1 ms".into(),
-            verdict: latency_verdict(&rw, &tw, false),
-        });
+        self.report.row(Row::compared(
+            "1b",
+            "trivial tool: `prompt` → `agent_end` (2 model requests)",
+            &rw,
+            &tw,
+            "Rust median ≤ TS median + 0.1 ms",
+            latency_verdict(&rw, &tw, false),
+        ));
         self.report.row(Row {
             id: "1c",
             what: "floor: the ideal extension (6c) behind the same bridge in the same pi: tool start → end / prompt → `agent_end`".into(),
@@ -801,33 +821,30 @@ impl Bench {
         let (rt, tt, ft) = tool.summaries();
         let (ro, to, fo) = out.summaries();
         let (rb, tb, fb) = back.summaries();
-        self.report.row(Row {
-            id: "2a",
-            what: "`confirm_once`: `tool_execution_start` → `tool_execution_end`, dialog answered at once".into(),
-            rust: fmt_summary(&rt),
-            ts: fmt_summary(&tt),
-            ratio: ratio(rt.median, tt.median),
-            target: "Rust median ≤ TS median + 0.1 ms; Rust p99 ≤ 1 ms".into(),
-            verdict: latency_verdict(&rt, &tt, true),
-        });
-        self.report.row(Row {
-            id: "2b",
-            what: "… of which `tool_execution_start` → `extension_ui_request` (way out)".into(),
-            rust: fmt_summary(&ro),
-            ts: fmt_summary(&to),
-            ratio: ratio(ro.median, to.median),
-            target: "—".into(),
-            verdict: Verdict::Info,
-        });
-        self.report.row(Row {
-            id: "2c",
-            what: "… and answer written → `tool_execution_end` (way back)".into(),
-            rust: fmt_summary(&rb),
-            ts: fmt_summary(&tb),
-            ratio: ratio(rb.median, tb.median),
-            target: "—".into(),
-            verdict: Verdict::Info,
-        });
+        self.report.row(Row::compared(
+            "2a",
+            "`confirm_once`: `tool_execution_start` → `tool_execution_end`, dialog answered at once",
+            &rt,
+            &tt,
+            "Rust median ≤ TS median + 0.1 ms; Rust p99 ≤ 1 ms",
+            latency_verdict(&rt, &tt, true),
+        ));
+        self.report.row(Row::compared(
+            "2b",
+            "… of which `tool_execution_start` → `extension_ui_request` (way out)",
+            &ro,
+            &to,
+            "—",
+            Verdict::Info,
+        ));
+        self.report.row(Row::compared(
+            "2c",
+            "… and answer written → `tool_execution_end` (way back)",
+            &rb,
+            &tb,
+            "—",
+            Verdict::Info,
+        ));
         self.report.row(Row {
             id: "2d",
             what: "floor: the ideal extension behind the same bridge: tool start → end / way out / way back".into(),
@@ -879,17 +896,16 @@ impl Bench {
                 fmt_ms(t.median)
             ))
         };
-        self.report.row(Row {
-            id: "6h",
-            what: format!(
+        self.report.row(Row::compared(
+            "6h",
+            format!(
                 "CPU-heavy tool in pi (generate {mb} MiB with xorshift32, FNV-1a, naive search for {NEEDLE:?}): tool start → end"
             ),
-            rust: fmt_summary(&r),
-            ts: fmt_summary(&t),
-            ratio: ratio(r.median, t.median),
-            target: "Rust faster".into(),
+            &r,
+            &t,
+            "Rust faster",
             verdict,
-        });
+        ));
         self.report.note(format!(
             "6h: both sides gave the same answers (checked), e.g. `{}`",
             answers[0]
