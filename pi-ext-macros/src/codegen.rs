@@ -7,6 +7,14 @@ use syn::spanned::Spanned;
 
 use crate::model::{CommandModel, ExtensionModel, HandlerArg, HookModel, Input, ToolModel};
 
+/// `Some(value)` or `None` as an expression of generated code.
+fn optional<T: quote::ToTokens>(value: &Option<T>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 pub fn tool(model: &ToolModel) -> TokenStream {
     let krate = &model.krate;
     let private = quote!(#krate::__private);
@@ -15,10 +23,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     let name = &model.name;
     let label = &model.label;
     let description = &model.description;
-    let snippet = match &model.prompt_snippet {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    };
+    let snippet = optional(&model.prompt_snippet);
     let guidelines = &model.prompt_guidelines;
     let params_ident = format_ident!(
         "__PiExtParams_{}",
@@ -314,10 +319,7 @@ pub fn command(model: &CommandModel) -> TokenStream {
     let name = &model.name;
     let description = &model.description;
     let completions = &model.completions;
-    let shortcut = match &model.shortcut {
-        Some(k) => quote!(::core::option::Option::Some(#k)),
-        None => quote!(::core::option::Option::None),
-    };
+    let shortcut = optional(&model.shortcut);
     let plain_ctx = matches!(model.ctx, Some((_, true)));
     let (states, state_checks, args) = handler_args(
         &model.order,
