@@ -365,6 +365,11 @@ class Bridge {
     this.manifest = manifest;
   }
 
+  /** Whether a process is starting and none has finished its handshake yet. */
+  get handshaking() {
+    return this.starting !== undefined && this.child === undefined;
+  }
+
   /** A live child, restarting one that died. */
   connection() {
     // Fast path without an async frame: a call costs a few microseconds less.
@@ -373,8 +378,8 @@ class Bridge {
   }
 
   async restart() {
-    if (this.starting && !this.child) {
-      await this.starting; // the first start, still handshaking
+    if (this.handshaking) {
+      await this.starting; // a start already under way
       return this.child;
     }
     this.child = undefined;
@@ -457,7 +462,7 @@ class Bridge {
       if (ctx) this.lastCtx = ctx;
       const line = `{"method":"hook/notify","params":${params}}`;
       if (this.child && !this.child.exited) this.child.sendSoon(line);
-      else if (this.starting && !this.child) {
+      else if (this.handshaking) {
         // Still handshaking: send it after the handshake, in order.
         this.starting.then(() => this.child?.sendSoon(line), () => {});
       }
@@ -465,7 +470,7 @@ class Bridge {
     }
     let out;
     try {
-      if (this.starting && !this.child) await this.starting; // the live manifest decides
+      if (this.handshaking) await this.starting; // the live manifest decides
       if (!this.hasHook(hook)) return undefined;
       out = await this.callWithCtx("hook/call", undefined, ctx, HOOK_TIMEOUT_MS, params);
     } catch (err) {
