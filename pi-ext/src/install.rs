@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use crate::atomic_file::{copy_atomic, write_atomic, FileMode};
+
 /// The bridge module pi loads; see `PROTOCOL.md`.
 pub const BRIDGE_JS: &str = include_str!("../bridge/index.js");
 
@@ -116,12 +118,19 @@ pub fn manifest_cache(
     Ok(cache)
 }
 
-/// Write `contents` to `path` atomically (temp file + rename), so a pi
-/// starting meanwhile never reads half a file.
-fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)
+/// Refuse a name that would not be one plain directory name (`../x`, `/abs`,
+/// `a/b`, `..`, `""`): the same rule as `#[extension(name = ..)]`.
+fn check_name(name: &str) -> io::Result<()> {
+    if crate::registry::is_valid_extension_name(name) {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "invalid extension name `{name}`: use 1 to 64 lowercase letters, digits, `-` and `_` \
+             (it becomes a directory name); set it with #[extension(name = \"...\")]"
+        ),
+    ))
 }
 
 /// Install the running binary as the extension `manifest` describes. With
@@ -134,6 +143,7 @@ pub fn install(
     dev: bool,
 ) -> io::Result<InstallReport> {
     let name = &manifest.name;
+    check_name(name)?;
     let extensions = match target {
         InstallTarget::Global => agent_dir()?.join("extensions"),
         InstallTarget::Project => std::env::current_dir()?.join(".pi").join("extensions"),
@@ -149,7 +159,7 @@ pub fn install(
         Some(manifest_cache(manifest, &binary, true)?)
     };
     let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
-    write_atomic(&dir.join("index.js"), source.as_bytes())?;
+    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
     Ok(InstallReport { dir, binary })
 }
 
@@ -159,13 +169,11 @@ pub fn install(
 /// accepts it; the binary only runs on this platform.
 pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let name = &manifest.name;
-    std::fs::create_dir_all(dir.join("bin"))?;
+    check_name(name)?;
     let exe = std::env::current_exe()?;
     let bin_name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
     let bin = dir.join("bin").join(&bin_name);
-    let tmp = bin.with_extension("tmp");
-    std::fs::copy(&exe, &tmp)?;
-    std::fs::rename(&tmp, &bin)?;
+    copy_atomic(&exe, &bin, FileMode::Executable)?;
     let package = json!({
         "name": format!("pi-ext-{name}"),
         "version": manifest.version,
@@ -179,7 +187,7 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     });
     let mut text = serde_json::to_string_pretty(&package).map_err(io::Error::other)?;
     text.push('\n');
-    write_atomic(&dir.join("package.json"), text.as_bytes())?;
+    write_atomic(&dir.join("package.json"), text.as_bytes(), FileMode::Shared)?;
     let source = bridge_source(
         name,
         Path::new(&format!("./bin/{bin_name}")),
@@ -187,13 +195,29 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
         false,
         Some(manifest_cache(manifest, &bin, false)?),
     );
-    write_atomic(&dir.join("index.js"), source.as_bytes())?;
+    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
     std::path::absolute(dir)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn install_refuses_names_that_are_not_one_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = crate::Registry::from_inventory(None).manifest();
+        for bad in ["../escaped", "/abs", "..", "", "a/b", ".hidden", "UPPER"] {
+            manifest.name = bad.to_string();
+            let err = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{bad}: {err}");
+            assert!(err.to_string().contains("invalid extension name"), "{err}");
+            let err = pack(&manifest, &dir.path().join("pkg")).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{bad}: {err}");
+        }
+        // Nothing was written, inside or outside the directory.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 
     #[test]
     fn bridge_gets_its_config() {

@@ -69,6 +69,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+mod atomic_file;
 pub mod cli;
 pub mod command;
 pub mod context;

@@ -283,6 +283,15 @@ pub fn is_valid_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
+/// Whether `name` can be an extension's name, which is also its directory
+/// name: 1 to 64 lowercase ASCII letters, digits, `-` and `_`.
+pub(crate) fn is_valid_extension_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
 impl Registry {
     /// An empty registry with this identity.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {

@@ -153,7 +153,7 @@ use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// The tab of fields that do not name one.
@@ -1028,41 +1028,10 @@ fn read_ordered(file: &Path) -> io::Result<Option<Vec<(String, Value)>>> {
 }
 
 fn write_atomically(file: &Path, entries: &[(String, Value)]) -> io::Result<()> {
-    use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-
     let mut text = serde_json::to_string_pretty(&OrderedObject(entries.to_vec()))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     text.push('\n');
-
-    let dir = match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir)?;
-    let name = file.file_name().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "settings path has no file name",
-        )
-    })?;
-    let tmp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, AtomicOrdering::Relaxed)
-    ));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, file)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::atomic_file::write_atomic(file, text.as_bytes(), crate::atomic_file::FileMode::Private)
 }
 
 // ---------------------------------------------------------------------------
