@@ -1,4 +1,4 @@
-//! In-process costs of the wire protocol: framing (`encode_line`, `split_lines`) and decoding
+//! In-process costs of the wire protocol: framing (`encode_line`, `LineSplitter`) and decoding
 //! a `tool/call` line (`Incoming::parse`). `cargo bench -p pi-ext --bench protocol`.
 //!
 //! The end-to-end benchmark against the real pi is `cargo run --release -p pi-ext-e2e --bin bench`
@@ -7,7 +7,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use pi_ext::protocol::{encode_line, split_lines, Incoming};
+use pi_ext::framing::LineSplitter;
+use pi_ext::protocol::{encode_line, Incoming};
 use serde_json::{json, Value};
 
 /// The answer to a trivial tool call, as the dispatcher sends it.
@@ -43,14 +44,17 @@ fn framing(c: &mut Criterion) {
     });
     group.finish();
 
-    let mut group = c.benchmark_group("split_lines");
+    let mut group = c.benchmark_group("LineSplitter");
     let mut one = TOOL_CALL.to_vec();
     one.push(b'\n');
     group.throughput(Throughput::Elements(1));
     group.bench_function("one tool/call line", |b| {
         b.iter_batched(
-            || one.clone(),
-            |mut buf| split_lines(black_box(&mut buf)),
+            || (LineSplitter::new(64 << 20), Vec::with_capacity(1)),
+            |(mut s, mut out)| {
+                s.push(black_box(&one), &mut out);
+                out
+            },
             BatchSize::SmallInput,
         )
     });
@@ -65,8 +69,16 @@ fn framing(c: &mut Criterion) {
     group.throughput(Throughput::Elements(lines));
     group.bench_function("64 KiB chunk of tool/call lines", |b| {
         b.iter_batched(
-            || chunk.clone(),
-            |mut buf| split_lines(black_box(&mut buf)),
+            || {
+                (
+                    LineSplitter::new(64 << 20),
+                    Vec::with_capacity(lines as usize),
+                )
+            },
+            |(mut s, mut out)| {
+                s.push(black_box(&chunk), &mut out);
+                out
+            },
             BatchSize::SmallInput,
         )
     });

@@ -193,19 +193,10 @@ fn serve(registry: Registry) -> ExitCode {
         }
     };
     let protocol_in = transport::take_over_stdin();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        // At least two workers, even on one core: reading runs on a worker,
-        // so one CPU-bound async handler must leave another free for
-        // reading, `cancel` and other calls.
-        .worker_threads(
-            std::thread::available_parallelism()
-                .map(|n| n.get().clamp(2, 4))
-                .unwrap_or(2),
-        )
-        .thread_name("pi-ext-worker")
-        .enable_all()
-        .build()
-    {
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get().clamp(2, 4))
+        .unwrap_or(2);
+    let runtime = match crate::runtime::build(workers) {
         Ok(rt) => rt,
         Err(e) => {
             log(&format!("could not start the async runtime: {e}"));

@@ -12,9 +12,10 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use crate::context::{CallInfo, CallKind, CommandCtx, Ctx, Mode, Session};
+use crate::framing::Frame;
 use crate::protocol::{
     codes, notification_line, request_line, response_line, Classified, Incoming, RpcError,
-    PROTOCOL_VERSION, SDK_VERSION,
+    Unreadable, PROTOCOL_VERSION, SDK_VERSION,
 };
 use crate::registry::Registry;
 use crate::tool::ToolOutcome;
@@ -146,7 +147,12 @@ pub(crate) struct Dispatcher {
     trace: bool,
     /// Whether `on_unload` has run.
     unloaded: std::sync::atomic::AtomicBool,
+    /// The most calls in flight at once (`PI_EXT_MAX_CALLS`).
+    max_calls: usize,
 }
+
+/// Default of `PI_EXT_MAX_CALLS`.
+const DEFAULT_MAX_CALLS: usize = 4096;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -229,13 +235,21 @@ impl Dispatcher {
             grace,
             trace: std::env::var_os("PI_EXT_LOG_TRAFFIC").is_some_and(|v| v == "1"),
             unloaded: Default::default(),
+            max_calls: std::env::var("PI_EXT_MAX_CALLS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|&n: &usize| n > 0)
+                .unwrap_or(DEFAULT_MAX_CALLS),
         })
     }
 
+    /// The session `initialize` set. Only called for requests that come
+    /// after it ([`Self::on_request`] refuses the others).
     fn session(&self) -> Arc<Session> {
         self.session
-            .get_or_init(|| Arc::new(Session::default()))
-            .clone()
+            .get()
+            .cloned()
+            .unwrap_or_else(|| Arc::new(Session::default()))
     }
 
     /// Read lines until EOF or `shutdown`, then cancel what is still running.
@@ -250,8 +264,9 @@ impl Dispatcher {
                 // `shutdown` first: no line is handled after it.
                 biased;
                 _ = &mut shutdown => break,
-                line = lines.next_line() => match line {
-                    Some(line) => self.handle_line(&line),
+                frame = lines.next_frame() => match frame {
+                    Some(Frame::Line(line)) => self.handle_line(&line),
+                    Some(Frame::TooLong { head, len }) => self.refuse_long_line(&head, len),
                     None => break,
                 },
             }
@@ -279,13 +294,13 @@ impl Dispatcher {
         }
         let msg = match Incoming::parse(line) {
             Ok(m) => m,
-            Err(e) => {
+            Err(Unreadable { id, error }) => {
                 log(&format!(
-                    "{}: {}",
-                    e.message,
-                    String::from_utf8_lossy(&line[..line.len().min(200)])
+                    "{} (a line of {} bytes)",
+                    error.message,
+                    line.len()
                 ));
-                self.peer.send(response_line(None, &Err(e)));
+                self.peer.send(response_line(id, &Err(error)));
                 return;
             }
         };
@@ -302,6 +317,23 @@ impl Dispatcher {
         }
     }
 
+    /// A line over the size limit was skipped: answer it if its id can be
+    /// read from its first bytes.
+    fn refuse_long_line(&self, head: &[u8], len: usize) {
+        let error = RpcError::new(
+            codes::INVALID_REQUEST,
+            format!(
+                "a protocol line of {len} bytes is over the limit of {} bytes (PI_EXT_MAX_LINE_BYTES)",
+                crate::framing::max_line_bytes()
+            ),
+        );
+        log(&error.message);
+        self.peer.send(response_line(
+            crate::protocol::leading_id(head),
+            &Err(error),
+        ));
+    }
+
     fn respond(&self, id: u64, outcome: Result<Value, RpcError>) {
         self.peer.send(response_line(Some(id), &outcome));
     }
@@ -316,7 +348,22 @@ impl Dispatcher {
                 .unwrap_or("");
             log(&format!("received {method} {what}"));
         }
+        if self.session.get().is_none() && !matches!(method, "initialize" | "ping") {
+            // A session set by default now would make the real `initialize`
+            // fail later and leave every state unloaded.
+            return self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::NOT_INITIALIZED,
+                    format!("`{method}` before `initialize`: the bridge must initialize first"),
+                )),
+            );
+        }
         match method {
+            // Answered here, by the reading task: the bridge's liveness check
+            // must see whether this process still reads its input, whatever
+            // the handlers are doing.
+            "ping" => self.respond(id, Ok(json!({}))),
             "initialize" => {
                 // The session is set before the next line is read, so no
                 // line can find it missing; loading the extensions may wait.
@@ -484,7 +531,23 @@ impl Dispatcher {
         fut: impl std::future::Future<Output = T> + Send + 'static,
         finish: impl FnOnce(Result<T, CallFailure>) -> Result<Value, RpcError> + Send + 'static,
     ) {
-        self.calls.lock().unwrap().insert(id, token.clone());
+        {
+            let mut calls = self.calls.lock().unwrap();
+            if calls.len() >= self.max_calls {
+                drop(calls);
+                return self.respond(
+                    id,
+                    Err(RpcError::new(
+                        codes::BUSY,
+                        format!(
+                            "extension `{}` is busy: {} calls are in flight (PI_EXT_MAX_CALLS)",
+                            self.registry.name, self.max_calls
+                        ),
+                    )),
+                );
+            }
+            calls.insert(id, token.clone());
+        }
         let this = self.clone();
         // One task per call: the handler is polled inside it (panics caught
         // per poll), so no second task and no extra thread hand-off.
@@ -646,10 +709,9 @@ fn handler_answer(
 ) -> Result<Value, RpcError> {
     match outcome {
         Ok(Ok(v)) => Ok(v),
-        Ok(Err(msg)) => Err(RpcError::new(
-            codes::HANDLER_FAILED,
-            format!("{name} failed: {msg}"),
-        )),
+        // Only the message: pi prefixes it with the handler's name already
+        // ('Extension "command:roll" error: …').
+        Ok(Err(msg)) => Err(RpcError::new(codes::HANDLER_FAILED, msg)),
         Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
             codes::HANDLER_FAILED,
             format!("{name} panicked: {msg}"),

@@ -75,12 +75,15 @@ pub mod command;
 pub mod context;
 mod dispatch;
 pub mod events;
+#[doc(hidden)]
+pub mod framing;
 pub mod install;
 pub mod lifecycle;
 #[doc = include_str!("../MAPPING.md")]
 pub mod mapping {}
 pub mod protocol;
 pub mod registry;
+mod runtime;
 pub mod schema;
 pub mod settings;
 mod settings_command;

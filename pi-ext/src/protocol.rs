@@ -22,6 +22,8 @@ pub mod codes {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     /// The params did not have the expected shape.
     pub const INVALID_PARAMS: i64 = -32602;
+    /// The other side failed while handling the request.
+    pub const INTERNAL_ERROR: i64 = -32603;
     /// Bridge and extension speak different protocol versions.
     pub const VERSION_MISMATCH: i64 = -32000;
     /// `tool/call` named a tool this extension does not have.
@@ -32,6 +34,10 @@ pub mod codes {
     pub const NO_UI: i64 = -32003;
     /// A hook or command handler returned an error or panicked.
     pub const HANDLER_FAILED: i64 = -32004;
+    /// Too many calls are in flight (`PI_EXT_MAX_CALLS`).
+    pub const BUSY: i64 = -32005;
+    /// A request other than `initialize` or `ping` came before `initialize`.
+    pub const NOT_INITIALIZED: i64 = -32006;
 }
 
 /// A JSON-RPC error object.
@@ -52,6 +58,24 @@ impl RpcError {
             message: message.into(),
         }
     }
+}
+
+/// How deep arrays and objects may nest in one protocol line. pi's own
+/// argument validator accepts about 3,200 levels (deeper, it and the
+/// bridge's `JSON.stringify` run out of stack); serde_json alone stops at 128.
+pub const MAX_DEPTH: usize = 4096;
+
+/// serde_json's own nesting limit.
+const SERDE_DEPTH: usize = 128;
+
+/// A line that could not be read as a message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unreadable {
+    /// The request id, when the line starts like a request (`{"id":N,…`)
+    /// and so can be answered.
+    pub id: Option<u64>,
+    /// What was wrong.
+    pub error: RpcError,
 }
 
 /// Any message read from the wire, before it is classified.
@@ -107,9 +131,42 @@ pub enum Classified {
 
 impl Incoming {
     /// Parse one line (without its `\n`).
-    pub fn parse(line: &[u8]) -> Result<Self, RpcError> {
-        serde_json::from_slice(line)
-            .map_err(|e| RpcError::new(codes::PARSE_ERROR, format!("malformed protocol line: {e}")))
+    ///
+    /// Reads what JavaScript's `JSON.stringify` writes, which serde_json alone
+    /// refuses: lone UTF-16 surrogate escapes (a string cut in the middle of
+    /// an emoji) become U+FFFD, and arrays and objects may nest up to
+    /// [`MAX_DEPTH`] levels (serde_json stops at 128). A line that still does
+    /// not parse comes back with the request id when one could be read, so
+    /// that the request can be answered instead of waited on forever.
+    pub fn parse(line: &[u8]) -> Result<Self, Unreadable> {
+        // Nearly every line: one pass, no copy.
+        let first = match serde_json::from_slice(line) {
+            Ok(msg) => return Ok(msg),
+            Err(e) => e,
+        };
+        let unreadable = |message: String| Unreadable {
+            id: leading_id(line),
+            error: RpcError::new(codes::PARSE_ERROR, message),
+        };
+        let shape = LineShape::of(line);
+        if shape.depth > MAX_DEPTH {
+            return Err(unreadable(format!(
+                "malformed protocol line: it nests arrays and objects {} levels deep; pi-ext reads at most {MAX_DEPTH}",
+                shape.depth
+            )));
+        }
+        if shape.depth <= SERDE_DEPTH && shape.well_formed.is_none() {
+            // Neither depth nor surrogates were the problem.
+            return Err(unreadable(format!("malformed protocol line: {first}")));
+        }
+        let text = shape.well_formed.as_deref().unwrap_or(line);
+        let mut de = serde_json::Deserializer::from_slice(text);
+        // Sound: the depth was checked above, and the runtime's threads have
+        // the stack for MAX_DEPTH levels.
+        de.disable_recursion_limit();
+        Incoming::deserialize(&mut de)
+            .and_then(|msg| de.end().map(|()| msg))
+            .map_err(|e| unreadable(format!("malformed protocol line: {e}")))
     }
 
     /// Classify the message. The error carries the id (when one could be
@@ -151,6 +208,120 @@ impl Incoming {
             )),
         }
     }
+}
+
+/// The id of a line that does not parse as a whole, read from its start:
+/// the bridge writes `"id"` first, so it can be read before whatever is
+/// broken later in the line.
+pub(crate) fn leading_id(line: &[u8]) -> Option<u64> {
+    #[derive(Default)]
+    struct Probe(Option<u64>);
+    impl<'de> serde::de::Visitor<'de> for &mut Probe {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a protocol message")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "id" {
+                    self.0 = map.next_value::<Option<u64>>()?;
+                    return Ok(());
+                }
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    let mut probe = Probe::default();
+    let mut de = serde_json::Deserializer::from_slice(line);
+    // Whatever fails after the id (the rest of the line) is not our concern.
+    let _ = serde::Deserializer::deserialize_map(&mut de, &mut probe);
+    probe.0
+}
+
+/// What one pass over a line that serde_json refused finds: how deep it
+/// nests, and a copy with lone surrogate escapes made U+FFFD (`None` when it
+/// has none).
+struct LineShape {
+    depth: usize,
+    well_formed: Option<Vec<u8>>,
+}
+
+impl LineShape {
+    fn of(line: &[u8]) -> Self {
+        let (mut depth, mut max) = (0usize, 0usize);
+        let mut in_string = false;
+        let mut fixed: Option<Vec<u8>> = None;
+        // Bytes before `i` not yet copied into `fixed`.
+        let mut copied = 0;
+        let mut i = 0;
+        while i < line.len() {
+            let b = line[i];
+            if !in_string {
+                match b {
+                    b'"' => in_string = true,
+                    b'[' | b'{' => {
+                        depth += 1;
+                        max = max.max(depth);
+                    }
+                    b']' | b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                i += 1;
+                continue;
+            }
+            match b {
+                b'"' => in_string = false,
+                b'\\' if line.get(i + 1) == Some(&b'u') => {
+                    let unit = hex4(line, i + 2);
+                    match unit {
+                        Some(0xD800..=0xDBFF)
+                            if line.get(i + 6) == Some(&b'\\')
+                                && line.get(i + 7) == Some(&b'u')
+                                && matches!(hex4(line, i + 8), Some(0xDC00..=0xDFFF)) =>
+                        {
+                            i += 12; // a proper pair
+                            continue;
+                        }
+                        Some(0xD800..=0xDFFF) => {
+                            let out = fixed.get_or_insert_with(|| Vec::with_capacity(line.len()));
+                            out.extend_from_slice(&line[copied..i]);
+                            out.extend_from_slice(br"\ufffd");
+                            i += 6;
+                            copied = i;
+                            continue;
+                        }
+                        _ => {
+                            i += 2;
+                            continue;
+                        }
+                    }
+                }
+                b'\\' => {
+                    i += 2; // any other escape, including \"
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if let Some(out) = &mut fixed {
+            out.extend_from_slice(&line[copied.min(line.len())..]);
+        }
+        Self {
+            depth: max,
+            well_formed: fixed,
+        }
+    }
+}
+
+/// The four hex digits at `at`, as a UTF-16 code unit.
+fn hex4(line: &[u8], at: usize) -> Option<u32> {
+    let digits = line.get(at..at + 4)?;
+    digits.iter().try_fold(0, |unit, &d| {
+        let nibble = (d as char).to_digit(16)?;
+        Some(unit * 16 + nibble)
+    })
 }
 
 /// Encode a request as one protocol line (including the trailing `\n`).
@@ -236,23 +407,6 @@ fn escape_line_separators(buf: &mut Vec<u8>) {
     *buf = out;
 }
 
-/// Split a byte stream into protocol lines: on `\n` only, dropping a trailing
-/// `\r`. Returns the complete lines and leaves the unfinished tail in `buf`.
-pub fn split_lines(buf: &mut Vec<u8>) -> Vec<Vec<u8>> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    while let Some(pos) = buf[start..].iter().position(|&b| b == b'\n') {
-        let mut line = &buf[start..start + pos];
-        if line.last() == Some(&b'\r') {
-            line = &line[..line.len() - 1];
-        }
-        lines.push(line.to_vec());
-        start += pos + 1;
-    }
-    buf.drain(..start);
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,16 +422,6 @@ mod tests {
         assert!(s.ends_with('\n'));
         let back: Value = serde_json::from_str(s.trim_end()).unwrap();
         assert_eq!(back["params"]["message"], text);
-    }
-
-    #[test]
-    fn split_only_on_newline_and_keep_tail() {
-        let mut buf = b"{\"a\":\"x\xe2\x80\xa8y\"}\r\n{\"b\":1}\n{\"c\"".to_vec();
-        let lines = split_lines(&mut buf);
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0], b"{\"a\":\"x\xe2\x80\xa8y\"}".to_vec());
-        assert_eq!(lines[1], b"{\"b\":1}".to_vec());
-        assert_eq!(buf, b"{\"c\"".to_vec());
     }
 
     #[test]
@@ -305,10 +449,88 @@ mod tests {
             .classify();
         assert!(matches!(bad, Err((None, e)) if e.code == codes::INVALID_REQUEST));
         assert_eq!(
-            Incoming::parse(b"not json").unwrap_err().code,
+            Incoming::parse(b"not json").unwrap_err().error.code,
             codes::PARSE_ERROR
         );
         let neither = Incoming::parse(b"{}").unwrap().classify();
         assert!(neither.is_err());
+    }
+
+    fn args_name(line: &[u8]) -> Value {
+        match Incoming::parse(line).unwrap().classify().unwrap() {
+            Classified::Request { params, .. } => params["args"]["name"].clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn lone_surrogates_from_javascript_become_replacement_characters() {
+        // JSON.stringify("Ada \ud83d"): half an emoji.
+        let line = br#"{"id":2,"method":"tool/call","params":{"tool":"greet","args":{"name":"Ada \ud83d"}}}"#;
+        assert_eq!(args_name(line), "Ada \u{fffd}");
+        // A lone trailing surrogate, one at the very end, and a proper pair kept.
+        let line =
+            br#"{"id":3,"method":"m","params":{"args":{"name":"\udc00x\ud83d\ude00\ud83d"}}}"#;
+        assert_eq!(args_name(line), "\u{fffd}x\u{1f600}\u{fffd}");
+        // An escaped backslash before `u` is not an escape.
+        let line = br#"{"id":4,"method":"m","params":{"args":{"name":"\\ud83d \ud800"}}}"#;
+        assert_eq!(args_name(line), "\\ud83d \u{fffd}");
+    }
+
+    #[test]
+    fn deep_nesting_is_read_up_to_the_limit_and_answered_beyond_it() {
+        let nested = |depth: usize| {
+            format!(
+                r#"{{"id":5,"method":"tool/call","params":{{"tool":"t","args":{{"name":{}1{}}}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
+        };
+        // 3 levels of envelope around the arguments.
+        let ok = nested(MAX_DEPTH - 4);
+        let run = move || {
+            let mut v = args_name(ok.as_bytes());
+            let mut depth = 0;
+            while let Value::Array(mut inner) = v {
+                v = inner.pop().unwrap();
+                depth += 1;
+            }
+            depth
+        };
+        // The runtime's threads have the stack for it; give this test's too.
+        let depth = std::thread::Builder::new()
+            .stack_size(crate::framing::PARSE_STACK_BYTES)
+            .spawn(run)
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(depth, MAX_DEPTH - 4);
+        let too_deep = nested(MAX_DEPTH + 10);
+        let err = Incoming::parse(too_deep.as_bytes()).unwrap_err();
+        assert_eq!(err.id, Some(5));
+        assert_eq!(err.error.code, codes::PARSE_ERROR);
+        assert!(err.error.message.contains("4096"), "{}", err.error.message);
+    }
+
+    #[test]
+    fn a_broken_request_keeps_its_id() {
+        for (line, id) in [
+            (
+                &br#"{"id":9,"method":"tool/call","params":{"args":nope}}"#[..],
+                Some(9),
+            ),
+            (
+                b"{\"id\":10,\"method\":\"m\",\"params\":\"\xff\xfe\"}",
+                Some(10),
+            ),
+            (br#"{"id":11,"method":"m"} trailing"#, Some(11)),
+            (br#"{"method":"m","params":[,],"id":12}"#, None),
+            (b"\xff", None),
+            (b"[1,2", None),
+        ] {
+            let err = Incoming::parse(line).unwrap_err();
+            assert_eq!(err.id, id, "{}", String::from_utf8_lossy(line));
+            assert_eq!(err.error.code, codes::PARSE_ERROR);
+        }
     }
 }

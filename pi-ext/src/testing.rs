@@ -68,11 +68,7 @@ impl TestHost {
     /// (`"interactive"`, `"rpc"`, `"print"` or `"json"`), e.g. to test what a
     /// tool does without UI.
     pub fn with_session(registry: Registry, mode: &str) -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("building the test runtime");
+        let runtime = crate::runtime::build(2).expect("building the test runtime");
         let (tx, rx) = mpsc::unbounded_channel();
         let dispatcher = {
             let _guard = runtime.enter();
@@ -122,9 +118,16 @@ impl TestHost {
     /// Feed one raw line (with or without `\n`) to the dispatcher, e.g. a
     /// malformed one.
     pub fn send_line(&self, line: &[u8]) {
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let _guard = self.runtime.enter();
-        self.dispatcher.handle_line(line);
+        let line = line.strip_suffix(b"\n").unwrap_or(line).to_vec();
+        // On a runtime thread, as the real serve loop does (their stack is
+        // sized for deeply nested lines).
+        let dispatcher = self.dispatcher.clone();
+        self.runtime
+            .block_on(
+                self.runtime
+                    .spawn(async move { dispatcher.handle_line(&line) }),
+            )
+            .expect("handling a line never panics");
     }
 
     /// The next message the extension sent, if any arrives within `timeout`.
@@ -146,8 +149,9 @@ impl TestHost {
                 .next_message(Duration::from_secs(30))
                 .unwrap_or_else(|| panic!("no answer to request {id} within 30 s"));
             let line = serde_json::to_vec(&msg).unwrap();
-            if let Ok(Classified::Response { id: got, outcome }) =
-                Incoming::parse(&line).and_then(|m| m.classify().map_err(|(_, e)| e))
+            if let Ok(Classified::Response { id: got, outcome }) = Incoming::parse(&line)
+                .map_err(|u| u.error)
+                .and_then(|m| m.classify().map_err(|(_, e)| e))
             {
                 if got == id {
                     return outcome;

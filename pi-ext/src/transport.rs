@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use tokio::sync::mpsc;
 
-use crate::protocol::split_lines;
+use crate::framing::{max_line_bytes, Frame, LineSplitter};
 
 /// Bytes asked for per `read`; a line may span several reads.
 const READ_CHUNK: usize = 64 * 1024;
@@ -174,15 +174,15 @@ enum Source {
     #[cfg(unix)]
     Async {
         input: tokio::io::unix::AsyncFd<File>,
-        /// Bytes read but not yet split into lines (a partial line).
-        buf: Vec<u8>,
+        /// Bytes read but not yet a whole line.
+        splitter: LineSplitter,
         chunk: Box<[u8]>,
-        /// Complete lines of the last read not yet handed out.
-        lines: std::vec::IntoIter<Vec<u8>>,
+        /// Frames of the last read not yet handed out.
+        frames: std::collections::VecDeque<Frame>,
         done: bool,
     },
     /// A reader thread (see [`LineSource::thread`]).
-    Thread(mpsc::Receiver<Vec<u8>>),
+    Thread(mpsc::Receiver<Frame>),
 }
 
 impl LineSource {
@@ -218,9 +218,9 @@ impl LineSource {
         match registered {
             Ok(input) => Self(Source::Async {
                 input,
-                buf: Vec::with_capacity(READ_CHUNK),
+                splitter: LineSplitter::new(max_line_bytes()),
                 chunk: vec![0u8; READ_CHUNK].into_boxed_slice(),
-                lines: Vec::new().into_iter(),
+                frames: Default::default(),
                 done: false,
             }),
             Err(e) => {
@@ -244,8 +244,9 @@ impl LineSource {
         std::thread::Builder::new()
             .name("pi-ext-stdin".into())
             .spawn(move || {
-                let mut buf = Vec::with_capacity(READ_CHUNK);
+                let mut splitter = LineSplitter::new(max_line_bytes());
                 let mut chunk = vec![0u8; READ_CHUNK];
+                let mut frames = Vec::new();
                 loop {
                     let n = match input.read(&mut chunk) {
                         Ok(0) => break,
@@ -253,9 +254,9 @@ impl LineSource {
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                         Err(_) => break,
                     };
-                    buf.extend_from_slice(&chunk[..n]);
-                    for line in split_lines(&mut buf) {
-                        if tx.blocking_send(line).is_err() {
+                    splitter.push(&chunk[..n], &mut frames);
+                    for frame in frames.drain(..) {
+                        if tx.blocking_send(frame).is_err() {
                             return;
                         }
                     }
@@ -267,18 +268,18 @@ impl LineSource {
 
     /// The next complete line (without its `\n`), or `None` at EOF (pi quit
     /// or was killed) or on a read error. A partial last line is dropped.
-    pub(crate) async fn next_line(&mut self) -> Option<Vec<u8>> {
+    pub(crate) async fn next_frame(&mut self) -> Option<Frame> {
         match &mut self.0 {
             #[cfg(unix)]
             Source::Async {
                 input,
-                buf,
+                splitter,
                 chunk,
-                lines,
+                frames,
                 done,
             } => loop {
-                if let Some(line) = lines.next() {
-                    return Some(line);
+                if let Some(frame) = frames.pop_front() {
+                    return Some(frame);
                 }
                 if *done {
                     return None;
@@ -302,8 +303,7 @@ impl LineSource {
                         if SHORT_READ_DRAINS && n < chunk.len() {
                             ready.clear_ready();
                         }
-                        buf.extend_from_slice(&chunk[..n]);
-                        *lines = split_lines(buf).into_iter();
+                        splitter.push(&chunk[..n], frames);
                     }
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => ready.clear_ready(),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -364,8 +364,11 @@ mod tests {
         });
         let got: Vec<Vec<u8>> = rt.block_on(async {
             let mut got = Vec::new();
-            while let Some(line) = lines.next_line().await {
-                got.push(line);
+            while let Some(frame) = lines.next_frame().await {
+                match frame {
+                    Frame::Line(line) => got.push(line),
+                    other => panic!("{other:?}"),
+                }
             }
             got
         });
@@ -392,9 +395,9 @@ mod tests {
         };
         assert!(matches!(lines.0, Source::Thread(_)));
         rt.block_on(async {
-            assert_eq!(lines.next_line().await.unwrap(), b"one");
-            assert_eq!(lines.next_line().await.unwrap(), b"two");
-            assert_eq!(lines.next_line().await, None);
+            assert_eq!(lines.next_frame().await, Some(Frame::Line(b"one".to_vec())));
+            assert_eq!(lines.next_frame().await, Some(Frame::Line(b"two".to_vec())));
+            assert_eq!(lines.next_frame().await, None);
         });
     }
 
