@@ -25,6 +25,8 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     let description = &model.description;
     let snippet = optional(&model.prompt_snippet);
     let guidelines = &model.prompt_guidelines;
+    let timeout_ms = optional(&model.timeout_ms);
+    let overrides_builtin = model.overrides_builtin;
     let params_ident = format_ident!(
         "__PiExtParams_{}",
         fn_ident.to_string().trim_start_matches("r#")
@@ -141,6 +143,8 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                     description: #description,
                     prompt_snippet: #snippet,
                     prompt_guidelines: &[#(#guidelines),*],
+                    timeout_ms: #timeout_ms,
+                    overrides_builtin: #overrides_builtin,
                     schema: #private::portable_schema_for::<#params_ty>,
                     call: __pi_ext_call,
                 }
@@ -254,6 +258,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
     let fn_ident = &func.sig.ident;
     let event = &model.event;
     let priority = model.priority;
+    let timeout_ms = optional(&model.timeout_ms);
     let id = fn_ident.to_string();
     let id = id.trim_start_matches("r#");
     let (states, state_checks, args) = handler_args(
@@ -304,6 +309,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
                     event: #event_name,
                     id: ::core::concat!(::core::module_path!(), "::", #id),
                     priority: #priority,
+                    timeout_ms: #timeout_ms,
                     call: __pi_ext_hook,
                 }
             }

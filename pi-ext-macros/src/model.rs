@@ -6,7 +6,8 @@ use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, Type};
 
 use crate::parse::{
-    doc_string, flag_value, string_list_value, string_value, Errors, KeyValues, Keys,
+    doc_string, duration_ms_value, flag_value, string_list_value, string_value, Errors, KeyValues,
+    Keys,
 };
 
 /// A validated `#[tool]`.
@@ -17,6 +18,10 @@ pub struct ToolModel {
     pub description: String,
     pub prompt_snippet: Option<String>,
     pub prompt_guidelines: Vec<String>,
+    /// `timeout = "30s"`: the bridge fails the call after this long.
+    pub timeout_ms: Option<u64>,
+    /// `overrides_builtin`: replacing pi's built-in tool of this name is meant.
+    pub overrides_builtin: bool,
     pub inputs: Vec<Input>,
     pub krate: syn::Path,
 }
@@ -44,8 +49,13 @@ const TOOL_KEYS: &[&str] = &[
     "description",
     "prompt_snippet",
     "prompt_guidelines",
+    "timeout",
+    "overrides_builtin",
     "crate",
 ];
+
+/// pi's built-in tools (the runtime has the same list).
+const BUILTIN_TOOLS: &[&str] = &["read", "bash", "edit", "write", "grep", "find", "ls"];
 const ARG_KEYS: &[&str] = &["description", "default"];
 const EXTENSION_KEYS: &[&str] = &[
     "name",
@@ -57,7 +67,7 @@ const EXTENSION_KEYS: &[&str] = &[
     "on_unload",
     "crate",
 ];
-const HOOK_KEYS: &[&str] = &["priority", "crate"];
+const HOOK_KEYS: &[&str] = &["priority", "timeout", "crate"];
 const COMMAND_KEYS: &[&str] = &["name", "description", "completions", "shortcut", "crate"];
 
 fn krate_from(kv: &crate::parse::KeyValue, errors: &mut Errors) -> Option<syn::Path> {
@@ -125,6 +135,8 @@ impl ToolModel {
         let mut description = None;
         let mut prompt_snippet = None;
         let mut prompt_guidelines = Vec::new();
+        let mut timeout_ms = None;
+        let mut overrides_builtin: Option<Span> = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
             Ok(KeyValues(kvs)) => {
@@ -142,6 +154,10 @@ impl ToolModel {
                         }
                         "prompt_guidelines" => string_list_value(kv)
                             .map(|l| prompt_guidelines = l.iter().map(LitStr::value).collect()),
+                        "timeout" => duration_ms_value(kv).map(|ms| timeout_ms = Some(ms)),
+                        "overrides_builtin" => {
+                            flag_value(kv).map(|()| overrides_builtin = Some(kv.key.span()))
+                        }
                         "crate" => {
                             if let Some(p) = krate_from(kv, &mut errors) {
                                 krate = p;
@@ -177,16 +193,23 @@ impl ToolModel {
 
         let fn_name = sig.ident.to_string();
         let fn_name = fn_name.strip_prefix("r#").unwrap_or(&fn_name).to_string();
+        let name_span = name_lit.as_ref().map_or(sig.ident.span(), LitStr::span);
         let name = match &name_lit {
-            Some(lit) => {
-                check_tool_name(&lit.value(), lit.span(), &mut errors);
-                lit.value()
-            }
-            None => {
-                check_tool_name(&fn_name, sig.ident.span(), &mut errors);
-                fn_name
-            }
+            Some(lit) => lit.value(),
+            None => fn_name,
         };
+        check_tool_name(&name, name_span, &mut errors);
+        match (BUILTIN_TOOLS.contains(&name.as_str()), overrides_builtin) {
+            (true, None) => errors.push_at(
+                name_span,
+                format!("tool `{name}` would replace pi's built-in `{name}` tool: rename it (e.g. `#[tool(name = \"my_{name}\")]`), or add `overrides_builtin` to `#[tool]` if replacing it is what you want"),
+            ),
+            (false, Some(span)) => errors.push_at(
+                span,
+                format!("`overrides_builtin` is for tools named like one of pi's built-in tools ({}); `{name}` is not one: remove it", BUILTIN_TOOLS.join(", ")),
+            ),
+            _ => {}
+        }
 
         let description = description.or_else(|| doc_string(&func.attrs));
         if description.is_none() {
@@ -338,6 +361,8 @@ impl ToolModel {
             description: description.unwrap_or_default(),
             prompt_snippet,
             prompt_guidelines,
+            timeout_ms,
+            overrides_builtin: overrides_builtin.is_some(),
             inputs,
             krate,
         });
@@ -563,6 +588,8 @@ fn strip_arg_attrs(func: &mut ItemFn) {
 pub struct HookModel {
     pub func: ItemFn,
     pub priority: i32,
+    /// `timeout = "2m"`: how long pi waits for the hook (default 30 s).
+    pub timeout_ms: Option<u64>,
     pub event: Type,
     pub args: Vec<HandlerArg>,
     pub krate: syn::Path,
@@ -572,6 +599,7 @@ impl HookModel {
     pub fn build(attr: TokenStream, mut func: ItemFn) -> (ItemFn, syn::Result<HookModel>) {
         let mut errors = Errors::default();
         let mut priority = 0i32;
+        let mut timeout_ms = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
             Ok(KeyValues(kvs)) => {
@@ -580,6 +608,10 @@ impl HookModel {
                     match keys.check(kv, &mut errors).as_deref() {
                         Some("priority") => match int_value(kv) {
                             Ok(p) => priority = p,
+                            Err(e) => errors.push(e),
+                        },
+                        Some("timeout") => match duration_ms_value(kv) {
+                            Ok(ms) => timeout_ms = Some(ms),
                             Err(e) => errors.push(e),
                         },
                         Some("crate") => {
@@ -615,6 +647,7 @@ impl HookModel {
         let result = errors.finish().map(|()| HookModel {
             func: func.clone(),
             priority,
+            timeout_ms,
             event: event.expect("reported above"),
             args: handler.order,
             krate,

@@ -180,6 +180,36 @@ pub fn string_list_value(kv: &KeyValue) -> syn::Result<Vec<LitStr>> {
     }
 }
 
+/// A duration as a string literal (`"30s"`, `"500ms"`, `"2m"`), in milliseconds.
+pub fn duration_ms_value(kv: &KeyValue) -> syn::Result<u64> {
+    let lit = string_value(kv)?;
+    let text = lit.value();
+    let trimmed = text.trim();
+    let (digits, unit) = trimmed.split_at(
+        trimmed
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(trimmed.len()),
+    );
+    let scale = match unit.trim() {
+        "ms" => Some(1),
+        "s" => Some(1_000),
+        "m" | "min" => Some(60_000),
+        _ => None,
+    };
+    match (digits.parse::<u64>(), scale) {
+        (Ok(n), Some(scale)) if n > 0 => n
+            .checked_mul(scale)
+            .ok_or_else(|| syn::Error::new(lit.span(), format!("`{}` is too long", kv.key))),
+        _ => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`{}` takes a duration such as \"30s\", \"500ms\" or \"2m\"",
+                kv.key
+            ),
+        )),
+    }
+}
+
 /// A bare flag (`default`) must not have a value.
 pub fn flag_value(kv: &KeyValue) -> syn::Result<()> {
     match &kv.value {

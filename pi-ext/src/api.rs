@@ -24,12 +24,11 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::dispatch::Peer;
 use crate::events::CustomMessage;
-use crate::protocol::RpcError;
+use crate::protocol::{CallRef, RpcError};
 
 /// A pi API call failed: pi threw (the message is pi's), or the connection
 /// to pi is gone.
@@ -111,7 +110,7 @@ pub struct CommandInfo {
 #[derive(Clone)]
 pub struct Api {
     pub(crate) peer: Arc<Peer>,
-    pub(crate) call: Option<u64>,
+    pub(crate) call: CallRef,
     pub(crate) shared: Arc<crate::dispatch::Shared>,
 }
 
@@ -126,19 +125,16 @@ impl std::fmt::Debug for Api {
 /// Send an `api/call` request and map pi's failure to [`ApiError`].
 pub(crate) async fn call_api(
     peer: &Peer,
-    call: Option<u64>,
+    call: CallRef,
     method: &str,
     args: Value,
 ) -> Result<Value, ApiError> {
-    peer.request(
-        "api/call",
-        json!({"call": call, "method": method, "args": args}),
-    )
-    .await
-    .map_err(|e: RpcError| ApiError {
-        method: method.to_string(),
-        message: e.message,
-    })
+    peer.request("api/call", call.params(method, args))
+        .await
+        .map_err(|e: RpcError| ApiError {
+            method: method.to_string(),
+            message: e.message,
+        })
 }
 
 fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, ApiError> {
@@ -243,7 +239,7 @@ impl Api {
         }
         let (id, answer) = self.peer.start_request(
             "api/call",
-            json!({"call": self.call, "method": "exec", "args": [command, args, opts]}),
+            self.call.params("exec", json!([command, args, opts])),
         );
         let cancel = options.cancel.unwrap_or_default();
         tokio::pin!(answer);
@@ -332,14 +328,21 @@ impl Api {
     }
 
     /// Listen on a channel of pi's event bus. Messages from every extension
-    /// (TypeScript or Rust) arrive in the returned [`Subscription`]; the
-    /// bridge stops listening at `session_shutdown`.
+    /// (TypeScript or Rust) arrive in the returned [`Subscription`], each
+    /// once, however many subscriptions the channel has. Dropping it stops
+    /// listening. To listen for as long as the extension runs, subscribe in
+    /// `on_load` ([`crate::lifecycle::LoadCtx::subscribe`]).
     pub async fn subscribe(&self, channel: &str) -> Result<Subscription, ApiError> {
-        let rx = self.shared.add(channel);
-        self.call("subscribe", json!([channel])).await?;
-        Ok(Subscription {
-            channel: channel.to_string(),
-            rx,
+        crate::bus::Bus {
+            peer: self.peer.clone(),
+            subscribers: self.shared.subscribers.clone(),
+            call: self.call,
+        }
+        .subscribe(channel)
+        .await
+        .map_err(|e| ApiError {
+            method: "subscribe".into(),
+            message: e.message,
         })
     }
 }
@@ -371,14 +374,7 @@ impl Api {
             return Err(fail(format!("invalid tool name `{}`", tool.name)));
         }
         let parameters = tool.parameters.clone().map_err(|e| fail(e.to_string()))?;
-        let manifest = crate::ToolManifest {
-            name: tool.name.clone(),
-            label: tool.label.clone(),
-            description: tool.description.clone(),
-            parameters,
-            prompt_snippet: tool.prompt_snippet.clone(),
-            prompt_guidelines: tool.prompt_guidelines.clone(),
-        };
+        let manifest = tool.manifest(parameters);
         self.shared
             .dynamic_tools
             .write()
@@ -388,21 +384,4 @@ impl Api {
     }
 }
 
-/// Messages from one channel of pi's event bus; see [`Api::subscribe`].
-#[derive(Debug)]
-pub struct Subscription {
-    channel: String,
-    rx: mpsc::UnboundedReceiver<Value>,
-}
-
-impl Subscription {
-    /// The channel.
-    pub fn channel(&self) -> &str {
-        &self.channel
-    }
-
-    /// The next message, or `None` when pi is gone.
-    pub async fn recv(&mut self) -> Option<Value> {
-        self.rx.recv().await
-    }
-}
+pub use crate::bus::Subscription;

@@ -180,6 +180,7 @@ fn run_with_args(bin: BinInfo, args: impl IntoIterator<Item = OsString>) -> Exit
 
 /// Serve the protocol on stdin/stdout until EOF or `shutdown`.
 fn serve(registry: Registry) -> ExitCode {
+    crate::logging::init();
     let protocol_out = match transport::take_over_stdout() {
         Ok(f) => f,
         Err(e) => {

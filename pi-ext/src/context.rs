@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::api::{call_api, Api, ApiError};
 use crate::dispatch::{Peer, Shared};
+use crate::protocol::CallRef;
 use crate::tool::ToolResult;
 use crate::ui::Ui;
 
@@ -86,6 +87,8 @@ struct Inner {
     peer: Arc<Peer>,
     shared: Arc<Shared>,
     call: Option<CallInfo>,
+    /// The bridge's session generation this context belongs to.
+    session_generation: Option<u64>,
     cancel: CancellationToken,
     progress: Arc<ProgressState>,
 }
@@ -142,6 +145,7 @@ impl Ctx {
         peer: Arc<Peer>,
         shared: Arc<Shared>,
         call: Option<CallInfo>,
+        session_generation: Option<u64>,
         cancel: CancellationToken,
     ) -> Self {
         Self {
@@ -150,6 +154,7 @@ impl Ctx {
                 peer,
                 shared,
                 call,
+                session_generation,
                 cancel,
                 progress: Arc::default(),
             }),
@@ -166,7 +171,7 @@ impl Ctx {
     pub fn ui(&self) -> Ui {
         Ui {
             peer: self.inner.peer.clone(),
-            call: self.call_id(),
+            call: self.call_ref(),
             has_ui: self.inner.session.has_ui,
             call_cancel: self.inner.cancel.clone(),
         }
@@ -218,17 +223,20 @@ impl Ctx {
     pub fn api(&self) -> Api {
         Api {
             peer: self.inner.peer.clone(),
-            call: self.call_id(),
+            call: self.call_ref(),
             shared: self.inner.shared.clone(),
         }
     }
 
-    fn call_id(&self) -> Option<u64> {
-        self.inner.call.as_ref().map(|c| c.request_id)
+    fn call_ref(&self) -> CallRef {
+        CallRef {
+            call: self.inner.call.as_ref().map(|c| c.request_id),
+            session: self.inner.session_generation,
+        }
     }
 
     async fn ctx_call(&self, method: &str, args: Value) -> Result<Value, ApiError> {
-        call_api(&self.inner.peer, self.call_id(), method, args).await
+        call_api(&self.inner.peer, self.call_ref(), method, args).await
     }
 
     async fn ctx_get<T: serde::de::DeserializeOwned>(

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::context::{CallInfo, CallKind, CommandCtx, Ctx, Mode, Session};
@@ -100,38 +100,14 @@ impl Peer {
 /// tools registered at run time.
 #[derive(Default)]
 pub(crate) struct Shared {
-    /// Subscriptions to pi's event bus, by channel.
-    subs: Mutex<HashMap<String, Vec<mpsc::UnboundedSender<Value>>>>,
+    /// Subscriptions to pi's event bus.
+    pub(crate) subscribers: Arc<crate::bus::Subscribers>,
     /// Tools added with `Api::register_tool`.
     pub(crate) dynamic_tools:
         std::sync::RwLock<std::collections::BTreeMap<String, crate::registry::ToolDef>>,
 }
 
-impl Shared {
-    pub(crate) fn add(&self, channel: &str) -> mpsc::UnboundedReceiver<Value> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        self.subs
-            .lock()
-            .unwrap()
-            .entry(channel.to_string())
-            .or_default()
-            .push(tx);
-        rx
-    }
-
-    fn deliver(&self, channel: &str, data: Value) {
-        if let Some(subs) = self.subs.lock().unwrap().get_mut(channel) {
-            // Dropped subscriptions fall away here.
-            subs.retain(|tx| tx.send(data.clone()).is_ok());
-        }
-    }
-}
-
-/// Write a runtime diagnostic to stderr, which the bridge keeps in the
-/// extension's log file.
-pub(crate) fn log(message: &str) {
-    eprintln!("[pi-ext] {message}");
-}
+pub(crate) use crate::logging::warn as log;
 
 /// Serves one connection.
 pub(crate) struct Dispatcher {
@@ -176,6 +152,8 @@ struct InitializeParams {
 struct ToolCallParams {
     tool: String,
     #[serde(default)]
+    session: Option<u64>,
+    #[serde(default)]
     tool_call_id: String,
     #[serde(default)]
     args: Value,
@@ -190,12 +168,16 @@ struct CancelParams {
 struct HookCallParams {
     hook: String,
     #[serde(default)]
+    session: Option<u64>,
+    #[serde(default)]
     payload: Value,
 }
 
 #[derive(Deserialize)]
 struct CommandCallParams {
     command: String,
+    #[serde(default)]
+    session: Option<u64>,
     #[serde(default)]
     args: String,
 }
@@ -346,7 +328,7 @@ impl Dispatcher {
                 .or_else(|| params.get("command"))
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            log(&format!("received {method} {what}"));
+            crate::logging::traffic(&format!("received {method} {what}"));
         }
         if self.session.get().is_none() && !matches!(method, "initialize" | "ping") {
             // A session set by default now would make the real `initialize`
@@ -424,7 +406,7 @@ impl Dispatcher {
                 Err(e) => log(&format!("bad hook/notify params: {e}")),
             },
             "bus/event" => match serde_json::from_value::<BusEventParams>(params) {
-                Ok(p) => self.shared.deliver(&p.channel, p.data),
+                Ok(p) => self.shared.subscribers.deliver(&p.channel, p.data),
                 Err(e) => log(&format!("bad bus/event params: {e}")),
             },
             other => log(&format!("ignoring unknown notification `{other}`")),
@@ -484,8 +466,19 @@ impl Dispatcher {
             mode,
             snapshots,
         } = session;
-        let failed =
-            crate::lifecycle::load_all(&self.registry.extensions, &cwd, mode, &snapshots).await;
+        let bus = crate::bus::Bus {
+            peer: self.peer.clone(),
+            subscribers: self.shared.subscribers.clone(),
+            call: Default::default(),
+        };
+        let failed = crate::lifecycle::load_all(
+            &self.registry.extensions,
+            &cwd,
+            mode,
+            &snapshots,
+            Some(bus),
+        )
+        .await;
         let mut manifest = self.registry.manifest_without(&failed);
         // Say at once which settings are wrong (the extension runs with
         // defaults for them).
@@ -508,7 +501,13 @@ impl Dispatcher {
         })
     }
 
-    fn new_ctx(&self, id: u64, kind: CallKind, token: &CancellationToken) -> Ctx {
+    fn new_ctx(
+        &self,
+        id: u64,
+        kind: CallKind,
+        session: Option<u64>,
+        token: &CancellationToken,
+    ) -> Ctx {
         Ctx::new(
             self.session(),
             self.peer.clone(),
@@ -517,6 +516,7 @@ impl Dispatcher {
                 request_id: id,
                 kind,
             }),
+            session,
             token.clone(),
         )
     }
@@ -589,6 +589,7 @@ impl Dispatcher {
                 tool_call_id: p.tool_call_id,
                 tool_name: p.tool.clone(),
             },
+            p.session,
             &token,
         );
         let fut = (tool.handler)(ctx.clone(), p.args);
@@ -621,7 +622,7 @@ impl Dispatcher {
             return;
         };
         let token = CancellationToken::new();
-        let ctx = self.new_ctx(id, CallKind::Hook, &token);
+        let ctx = self.new_ctx(id, CallKind::Hook, p.session, &token);
         let fut = (hook.call)(ctx, p.payload);
         let name = format!("hook `{}`", hook.id);
         self.run_call(id, name.clone(), token, fut, move |outcome| {
@@ -632,7 +633,7 @@ impl Dispatcher {
     /// A hook on a streaming event: run it, answer nothing (pi does not wait).
     fn start_hook_notification(&self, p: HookCallParams) {
         if self.trace {
-            log(&format!("received hook/notify {}", p.hook));
+            crate::logging::traffic(&format!("received hook/notify {}", p.hook));
         }
         let Some(hook) = self.registry.hooks.iter().find(|h| h.id == p.hook) else {
             log(&format!("hook/notify for unknown hook `{}`", p.hook));
@@ -644,6 +645,7 @@ impl Dispatcher {
             self.peer.clone(),
             self.shared.clone(),
             None,
+            p.session,
             token.clone(),
         );
         let fut = (hook.call)(ctx, p.payload);
@@ -684,7 +686,7 @@ impl Dispatcher {
             return;
         };
         let token = CancellationToken::new();
-        let ctx = CommandCtx::new(self.new_ctx(id, CallKind::Command, &token));
+        let ctx = CommandCtx::new(self.new_ctx(id, CallKind::Command, p.session, &token));
         let fut = (command.call)(ctx, p.args);
         let name = format!("command `/{}`", command.name);
         self.run_call(id, name.clone(), token, fut, move |outcome| {
@@ -805,7 +807,7 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let _guard = runtime.enter();
         #[derive(serde::Deserialize, schemars::JsonSchema)]
         struct NoParams {}

@@ -70,6 +70,7 @@
 
 pub mod api;
 mod atomic_file;
+mod bus;
 pub mod cli;
 pub mod command;
 pub mod context;
@@ -79,6 +80,7 @@ pub mod events;
 pub mod framing;
 pub mod install;
 pub mod lifecycle;
+mod logging;
 #[doc = include_str!("../MAPPING.md")]
 pub mod mapping {}
 pub mod protocol;

@@ -111,12 +111,25 @@ impl ExtensionEntry {
 }
 
 /// What `on_load` gets.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct LoadCtx {
     pub(crate) name: String,
     pub(crate) cwd: PathBuf,
     pub(crate) mode: Mode,
     pub(crate) snapshot: Option<Value>,
+    /// pi's event bus for this process.
+    pub(crate) bus: Option<crate::bus::Bus>,
+}
+
+impl std::fmt::Debug for LoadCtx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadCtx")
+            .field("name", &self.name)
+            .field("cwd", &self.cwd)
+            .field("mode", &self.mode)
+            .field("snapshot", &self.snapshot)
+            .finish_non_exhaustive()
+    }
 }
 
 impl LoadCtx {
@@ -142,6 +155,29 @@ impl LoadCtx {
         self.snapshot
             .clone()
             .and_then(|v| serde_json::from_value(v).ok())
+    }
+
+    /// Listen on a channel of pi's event bus for as long as the process
+    /// runs (or until the [`Subscription`](crate::api::Subscription) is
+    /// dropped): spawn a task that receives from it and keep what it learns
+    /// in the state. See [`crate::api::Api::subscribe`].
+    ///
+    /// # Errors
+    ///
+    /// When the bridge could not subscribe (the connection to pi is gone).
+    pub async fn subscribe(
+        &self,
+        channel: &str,
+    ) -> Result<crate::api::Subscription, crate::api::ApiError> {
+        let fail = |message: String| crate::api::ApiError {
+            method: "subscribe".into(),
+            message,
+        };
+        let bus = self
+            .bus
+            .as_ref()
+            .ok_or_else(|| fail("no connection to pi".into()))?;
+        bus.subscribe(channel).await.map_err(|e| fail(e.message))
     }
 
     /// The extension's settings, as [`crate::Ctx::settings`] reads them.
@@ -272,6 +308,7 @@ pub(crate) async fn load_all(
     cwd: &Path,
     mode: Mode,
     snapshots: &serde_json::Map<String, Value>,
+    bus: Option<crate::bus::Bus>,
 ) -> BTreeMap<String, String> {
     let mut failed: BTreeMap<String, String> = BTreeMap::new();
     let mut failed_names: Vec<&str> = Vec::new();
@@ -292,6 +329,7 @@ pub(crate) async fn load_all(
             cwd: cwd.to_path_buf(),
             mode,
             snapshot: snapshots.get(e.name).cloned(),
+            bus: bus.clone(),
         };
         // A panicking on_load must not take the process down.
         let outcome = tokio::spawn((e.load)(ctx)).await;

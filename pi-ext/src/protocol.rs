@@ -324,6 +324,31 @@ fn hex4(line: &[u8], at: usize) -> Option<u32> {
     })
 }
 
+/// Which of pi's contexts a request to the bridge acts in: the call it was
+/// made from (the bridge's request id, which keys pi's `ctx` there) and the
+/// session generation that call belonged to. The bridge never falls back to
+/// another session's context: a finished call's requests act in the current
+/// session only if it is still the call's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct CallRef {
+    /// The bridge's request id of the call, if any.
+    pub(crate) call: Option<u64>,
+    /// The bridge's session generation when the call was made.
+    pub(crate) session: Option<u64>,
+}
+
+impl CallRef {
+    /// Params of an `api/call`, `ui/call` or `ui/dialog` request.
+    pub(crate) fn params(self, method: &str, args: Value) -> Value {
+        serde_json::json!({
+            "call": self.call,
+            "session": self.session,
+            "method": method,
+            "args": args,
+        })
+    }
+}
+
 /// Encode a request as one protocol line (including the trailing `\n`).
 pub fn request_line(id: u64, method: &str, params: &Value) -> Vec<u8> {
     #[derive(Serialize)]

@@ -45,6 +45,12 @@ pub struct ToolDef {
     pub prompt_guidelines: Vec<String>,
     /// Portable parameter schema, or why it could not be made.
     pub parameters: Result<Value, SchemaError>,
+    /// How long pi waits for a call before failing it (`None`: no deadline;
+    /// the bridge's liveness check still notices a stuck process).
+    pub timeout: Option<std::time::Duration>,
+    /// Whether replacing pi's built-in tool of the same name is meant (no
+    /// warning then).
+    pub overrides_builtin: bool,
     /// The handler.
     pub handler: ToolHandler,
 }
@@ -86,6 +92,8 @@ impl ToolDef {
             description: String::new(),
             prompt_snippet: None,
             prompt_guidelines: Vec::new(),
+            timeout: None,
+            overrides_builtin: false,
         }
     }
 }
@@ -99,9 +107,22 @@ pub struct ToolBuilder {
     description: String,
     prompt_snippet: Option<String>,
     prompt_guidelines: Vec<String>,
+    timeout: Option<std::time::Duration>,
+    overrides_builtin: bool,
 }
 
 impl ToolBuilder {
+    /// Fail a call that takes longer than `timeout` (pi gets an error
+    /// result, the handler is cancelled).
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+    /// Say that replacing pi's built-in tool of the same name is meant.
+    pub fn overrides_builtin(mut self) -> Self {
+        self.overrides_builtin = true;
+        self
+    }
     /// UI label (defaults to the name).
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
@@ -150,7 +171,26 @@ impl ToolBuilder {
             prompt_snippet: self.prompt_snippet,
             prompt_guidelines: self.prompt_guidelines,
             parameters: portable_schema_for::<P>(),
+            timeout: self.timeout,
+            overrides_builtin: self.overrides_builtin,
             handler,
+        }
+    }
+}
+
+impl ToolDef {
+    /// This tool's manifest entry, with `parameters` as its schema.
+    pub(crate) fn manifest(&self, parameters: Value) -> ToolManifest {
+        ToolManifest {
+            name: self.name.clone(),
+            label: self.label.clone(),
+            description: self.description.clone(),
+            parameters,
+            prompt_snippet: self.prompt_snippet.clone(),
+            prompt_guidelines: self.prompt_guidelines.clone(),
+            timeout_ms: self
+                .timeout
+                .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
         }
     }
 }
@@ -178,6 +218,8 @@ pub struct ToolEntry {
     pub description: &'static str,
     pub prompt_snippet: Option<&'static str>,
     pub prompt_guidelines: &'static [&'static str],
+    pub timeout_ms: Option<u64>,
+    pub overrides_builtin: bool,
     pub schema: fn() -> Result<Value, SchemaError>,
     pub call: fn(Ctx, Value) -> ToolFuture,
 }
@@ -195,6 +237,8 @@ pub struct HookEntry {
     /// `module::function`, unique: the hook's id on the wire.
     pub id: &'static str,
     pub priority: i32,
+    /// How long pi waits for it, if not the default.
+    pub timeout_ms: Option<u64>,
     pub call: fn(Ctx, Value) -> HandlerFuture,
 }
 
@@ -404,6 +448,8 @@ impl Registry {
                     .map(|s| s.to_string())
                     .collect(),
                 parameters: (entry.schema)(),
+                timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
+                overrides_builtin: entry.overrides_builtin,
                 handler: Arc::new(entry.call),
             });
         }
@@ -432,9 +478,9 @@ impl Registry {
             ));
             return;
         }
-        if BUILTIN_TOOLS.contains(&tool.name.as_str()) {
+        if BUILTIN_TOOLS.contains(&tool.name.as_str()) && !tool.overrides_builtin {
             self.problems.push(format!(
-                "tool `{}` replaces pi's built-in tool of the same name",
+                "tool `{}` replaces pi's built-in tool of the same name (say `overrides_builtin` if that is meant)",
                 tool.name
             ));
         }
@@ -477,14 +523,7 @@ impl Registry {
                 .tools
                 .values()
                 .filter(|t| !self.tool_crates.get(&t.name).is_some_and(|m| out(m)))
-                .map(|t| ToolManifest {
-                    name: t.name.clone(),
-                    label: t.label.clone(),
-                    description: t.description.clone(),
-                    parameters: t.parameters.clone().unwrap_or(Value::Null),
-                    prompt_snippet: t.prompt_snippet.clone(),
-                    prompt_guidelines: t.prompt_guidelines.clone(),
-                })
+                .map(|t| t.manifest(t.parameters.clone().unwrap_or(Value::Null)))
                 .collect(),
             hooks: self
                 .hooks
@@ -493,6 +532,7 @@ impl Registry {
                 .map(|h| HookManifest {
                     id: h.id.to_string(),
                     event: h.event.to_string(),
+                    timeout_ms: h.timeout_ms,
                 })
                 .collect(),
             commands: self
@@ -559,11 +599,16 @@ pub struct FlagManifest {
 /// A hook in the manifest: the bridge subscribes to `event` only when some
 /// hook declares it.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
 pub struct HookManifest {
     /// Unique id (`module::function`).
     pub id: String,
     /// pi's event name.
     pub event: String,
+    /// How long pi waits for it, if not the bridge's default (30 s). The
+    /// bridge does not count time spent waiting on a dialog the hook opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
 }
 
 /// A slash command in the manifest.
@@ -631,6 +676,9 @@ pub struct ToolManifest {
     /// Guideline bullets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prompt_guidelines: Vec<String>,
+    /// How long pi waits for a call before failing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
 }
 
 #[cfg(test)]

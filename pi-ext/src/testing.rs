@@ -44,6 +44,9 @@ pub struct TestHost {
     out: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
     next_id: AtomicU64,
     manifest: Manifest,
+    /// pi's event bus, played by the host: listeners per channel, as
+    /// `pi.events.on` adds them.
+    bus: Mutex<std::collections::HashMap<String, usize>>,
 }
 
 impl Default for TestHost {
@@ -68,6 +71,11 @@ impl TestHost {
     /// (`"interactive"`, `"rpc"`, `"print"` or `"json"`), e.g. to test what a
     /// tool does without UI.
     pub fn with_session(registry: Registry, mode: &str) -> Self {
+        // The runtime's diagnostics in the test's output.
+        let _ = tracing_subscriber::fmt()
+            .with_test_writer()
+            .with_ansi(false)
+            .try_init();
         let runtime = crate::runtime::build(2).expect("building the test runtime");
         let (tx, rx) = mpsc::unbounded_channel();
         let dispatcher = {
@@ -79,6 +87,7 @@ impl TestHost {
             dispatcher,
             out: Mutex::new(rx),
             next_id: AtomicU64::new(1),
+            bus: Mutex::default(),
             manifest: Manifest {
                 name: String::new(),
                 version: String::new(),
@@ -131,16 +140,60 @@ impl TestHost {
     }
 
     /// The next message the extension sent, if any arrives within `timeout`.
+    ///
+    /// The host plays pi's event bus itself: the extension's `subscribe`,
+    /// `unsubscribe` and `emit` calls are answered here (an `emit` reaches
+    /// every listener, as in pi) and not returned.
     pub fn next_message(&self, timeout: Duration) -> Option<Value> {
-        let mut out = self.out.lock().unwrap();
-        self.runtime
-            .block_on(async {
-                tokio::time::timeout(timeout, out.recv())
-                    .await
-                    .ok()
-                    .flatten()
-            })
-            .map(|line| serde_json::from_slice(&line).expect("the extension sent invalid JSON"))
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let line = {
+                let mut out = self.out.lock().unwrap();
+                self.runtime.block_on(async {
+                    tokio::time::timeout_at(deadline, out.recv())
+                        .await
+                        .ok()
+                        .flatten()
+                })?
+            };
+            let msg: Value =
+                serde_json::from_slice(&line).expect("the extension sent invalid JSON");
+            if !self.play_bus(&msg) {
+                return Some(msg);
+            }
+        }
+    }
+
+    /// Answer a bus call of the extension; false if `msg` is something else.
+    fn play_bus(&self, msg: &Value) -> bool {
+        let (Some(id), Some("api/call")) = (msg["id"].as_u64(), msg["method"].as_str()) else {
+            return false;
+        };
+        let args = &msg["params"]["args"];
+        let channel = args[0].as_str().unwrap_or_default().to_string();
+        let mut bus = self.bus.lock().unwrap();
+        match msg["params"]["method"].as_str() {
+            Some("subscribe") => *bus.entry(channel).or_default() += 1,
+            Some("unsubscribe") => {
+                bus.remove(&channel);
+            }
+            Some("emit") => {
+                for _ in 0..bus.get(&channel).copied().unwrap_or(0) {
+                    let event = json!({"channel": channel, "data": args[1]});
+                    self.send_line(&crate::protocol::notification_line("bus/event", &event));
+                }
+            }
+            _ => return false,
+        }
+        drop(bus);
+        self.send_line(&crate::protocol::response_line(Some(id), &Ok(Value::Null)));
+        true
+    }
+
+    /// How many listeners the extension has on `channel` of the bus the
+    /// host plays (see [`TestHost::next_message`]).
+    pub fn bus_listeners(&self, channel: &str) -> usize {
+        self.bus.lock().unwrap().get(channel).copied().unwrap_or(0)
     }
 
     fn wait_response(&self, id: u64) -> Result<Value, RpcError> {

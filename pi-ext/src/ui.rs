@@ -55,7 +55,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::dispatch::Peer;
-use crate::protocol::{codes, RpcError};
+use crate::protocol::{codes, CallRef, RpcError};
 
 /// Why a dialog produced no value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -113,8 +113,8 @@ pub struct ThemeInfo {
 #[derive(Clone)]
 pub struct Ui {
     pub(crate) peer: Arc<Peer>,
-    /// The bridge's id of the call this UI belongs to (its pi `ctx`).
-    pub(crate) call: Option<u64>,
+    /// The call this UI belongs to (its pi `ctx`).
+    pub(crate) call: CallRef,
     pub(crate) has_ui: bool,
     /// The call's cancellation: dialogs end when the call is aborted.
     pub(crate) call_cancel: CancellationToken,
@@ -194,18 +194,12 @@ impl Ui {
     }
 
     fn call(&self, method: &str, args: Value) {
-        self.peer.notify(
-            "ui/call",
-            json!({"call": self.call, "method": method, "args": args}),
-        );
+        self.peer.notify("ui/call", self.call.params(method, args));
     }
 
     async fn query(&self, method: &str, args: Value) -> Result<Value, RpcError> {
         self.peer
-            .request(
-                "ui/call",
-                json!({"call": self.call, "method": method, "args": args}),
-            )
+            .request("ui/call", self.call.params(method, args))
             .await
     }
 
@@ -359,6 +353,8 @@ pub struct Dialog<T> {
 impl<T> Dialog<T> {
     /// Give up after `timeout` (pi shows a countdown and resolves the
     /// dialog itself): the future then resolves to `Err(UiError::TimedOut)`.
+    /// The time counts from when the dialog is shown: pi-ext shows one
+    /// dialog at a time, in the order they were asked.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -398,7 +394,8 @@ impl<T: Send + 'static> IntoFuture for Dialog<T> {
                 return Err(UiError::NoUi);
             }
             let mut params = self.params;
-            params["call"] = json!(self.ui.call);
+            params["call"] = json!(self.ui.call.call);
+            params["session"] = json!(self.ui.call.session);
             if let Some(t) = self.timeout {
                 params["timeout"] = json!(t.as_millis() as u64);
             }
@@ -409,14 +406,10 @@ impl<T: Send + 'static> IntoFuture for Dialog<T> {
                 armed: true,
             };
             let extra = self.cancel.unwrap_or_default();
-            // pi enforces the timeout; this is only a backstop in case the
-            // answer is lost.
-            let backstop = async {
-                match self.timeout {
-                    Some(t) => tokio::time::sleep(t + Duration::from_secs(2)).await,
-                    None => std::future::pending().await,
-                }
-            };
+            // No timer of our own: the bridge answers `timeout` itself,
+            // counting from when the dialog is shown (dialogs queue there,
+            // one at a time). A lost answer means a lost connection, which
+            // fails the request anyway.
             let outcome = tokio::select! {
                 answer = answer => {
                     guard.armed = false;
@@ -424,7 +417,6 @@ impl<T: Send + 'static> IntoFuture for Dialog<T> {
                 }
                 _ = self.ui.call_cancel.cancelled() => return Err(UiError::Cancelled),
                 _ = extra.cancelled() => return Err(UiError::Cancelled),
-                _ = backstop => return Err(UiError::TimedOut),
             };
             let result = outcome.map_err(failed)?;
             match result["outcome"].as_str() {

@@ -195,6 +195,44 @@ fn a_tool_that_prints_to_stdout_still_works() {
 }
 
 #[test]
+fn tracing_and_log_records_reach_the_log_file_with_levels_and_a_filter() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_logs", "logs", json!({"word": "w1"})));
+    model.push(Reply::text("ok"));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "showcase");
+    // Debug for the extension's own crate, warnings for everything else.
+    let pi = env
+        .pi()
+        .installed(&dir)
+        .env("PI_EXT_LOG", "warn,showcase=debug")
+        .start();
+    let events = pi.prompt("log something");
+    assert_eq!(
+        tool_end(&events, "call_logs")["result"]["content"][0]["text"],
+        "logged w1"
+    );
+    assert!(pi.non_json_stdout().is_empty());
+    let log = std::fs::read_to_string(dir.join("showcase.log")).unwrap();
+    for (line, level) in [
+        ("tracing error w1", "ERROR"),
+        ("tracing info w1", "INFO"),
+        ("tracing debug w1", "DEBUG"),
+        ("log warn w1", "WARN"),
+    ] {
+        let found = log.lines().find(|l| l.contains(line));
+        assert!(
+            found.is_some_and(|l| l.contains(level)),
+            "{line} at {level}: {log}"
+        );
+    }
+    assert!(
+        !log.contains("log trace w1"),
+        "trace is filtered out: {log}"
+    );
+}
+
+#[test]
 fn a_child_process_reading_stdin_cannot_eat_protocol_input() {
     let model = ScriptedModel::start();
     model.push(Reply::tool("call_child", "child_reads_stdin", json!({})));

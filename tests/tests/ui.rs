@@ -128,7 +128,7 @@ fn each_dialog_sends_the_documented_request_and_resolves_each_answer_shape() {
         &model,
         Reply::tool(
             "c7",
-            "edit",
+            "edit_text",
             json!({"title": "Edit note", "prefill": "line 1\nline 2"}),
         ),
         json!({"value": "line 1\nline 2\nline 3"}),

@@ -45,7 +45,7 @@ async fn type_text(ctx: &Ctx, title: String, placeholder: Option<String>) -> Str
 
 /// Let the user edit a text.
 #[tool]
-async fn edit(ctx: &Ctx, title: String, prefill: Option<String>) -> String {
+async fn edit_text(ctx: &Ctx, title: String, prefill: Option<String>) -> String {
     describe(ctx.ui().editor(title, prefill.unwrap_or_default()).await)
 }
 

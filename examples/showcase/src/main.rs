@@ -115,6 +115,18 @@ async fn mark(ctx: &Ctx, label: String, n: u32) -> anyhow::Result<String> {
     Ok(format!("marked {label}={n}"))
 }
 
+/// Write log records at every level, through `tracing` and through `log`:
+/// they land in the extension's log file, filtered by `PI_EXT_LOG`.
+#[tool]
+async fn logs(word: String) -> String {
+    tracing::error!("tracing error {word}");
+    tracing::info!("tracing info {word}");
+    tracing::debug!("tracing debug {word}");
+    log::warn!("log warn {word}");
+    log::trace!("log trace {word}");
+    format!("logged {word}")
+}
+
 /// Kill the extension process (to show that pi survives and the next call
 /// gets a fresh process).
 #[tool]
