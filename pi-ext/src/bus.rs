@@ -16,10 +16,13 @@ use tokio::sync::mpsc;
 use crate::dispatch::Peer;
 use crate::protocol::CallRef;
 
+/// The live subscriptions of each channel: their ids and senders.
+type Channels = HashMap<String, Vec<(u64, mpsc::UnboundedSender<Value>)>>;
+
 /// The subscriptions of one connection, by channel.
 #[derive(Default)]
 pub(crate) struct Subscribers {
-    channels: Mutex<HashMap<String, Vec<(u64, mpsc::UnboundedSender<Value>)>>>,
+    channels: Mutex<Channels>,
     next_id: std::sync::atomic::AtomicU64,
 }
 
@@ -62,9 +65,7 @@ impl Subscribers {
         }
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<String, Vec<(u64, mpsc::UnboundedSender<Value>)>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Channels> {
         self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
