@@ -185,9 +185,18 @@ fn the_todo_list_is_rebuilt_from_the_session() {
     let dir = install_example(&env, "todo");
     let session_dir = env.root().join("sessions");
     let pi = env.pi().installed(&dir).session_dir(&session_dir).start();
+    // The footer follows every change, not only session starts.
+    let footer = |events: &[Value]| {
+        ui_requests(events, "setStatus")
+            .last()
+            .and_then(|r| r["statusText"].as_str().map(str::to_string))
+    };
     pi.prompt("add write tests");
+    assert_eq!(footer(&pi.events()).as_deref(), Some("1/1 todo(s) open"));
     pi.prompt("add ship");
+    assert_eq!(footer(&pi.events()).as_deref(), Some("2/2 todo(s) open"));
     pi.prompt("finish the first");
+    assert_eq!(footer(&pi.events()).as_deref(), Some("1/2 todo(s) open"));
     let file = pi.call(json!({"type": "get_state"}))["sessionFile"]
         .as_str()
         .expect("a session file")
@@ -201,7 +210,7 @@ fn the_todo_list_is_rebuilt_from_the_session() {
     let deadline = Instant::now() + DEFAULT_TIMEOUT;
     while !ui_requests(&pi.events(), "setStatus")
         .iter()
-        .any(|r| r["statusText"] == "2 todo(s)")
+        .any(|r| r["statusText"] == "1/2 todo(s) open")
     {
         assert!(Instant::now() < deadline, "the list was not rebuilt");
         std::thread::sleep(Duration::from_millis(20));

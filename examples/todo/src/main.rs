@@ -1,14 +1,12 @@
 //! A todo list the model manages with one tool. The list lives in the
 //! session (each result's `details` holds the whole list), so it follows
 //! branches and forks; `session_start` rebuilds it from the current branch.
+//! The footer shows how many items are open, kept current on every change.
 use std::sync::Mutex;
 
 use pi_ext::events::SessionStartEvent;
 use pi_ext::prelude::*;
 use pi_ext::serde_json::{json, Value};
-
-/// The list as of the current branch.
-static TODOS: Mutex<Vec<Todo>> = Mutex::new(Vec::new());
 
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct Todo {
@@ -41,13 +39,28 @@ fn render(todos: &[Todo]) -> String {
         .join("\n")
 }
 
+/// The footer status: how many items are still open.
+fn show_count(ctx: &Ctx, todos: &[Todo]) {
+    let open = todos.iter().filter(|t| !t.done).count();
+    ctx.ui().set_status(
+        "todo",
+        Some(&format!("{open}/{} todo(s) open", todos.len())),
+    );
+}
+
 /// Manage the todo list: add items, mark them done, list them.
 #[tool(
     label = "Todo",
     prompt_snippet = "todo: keep a todo list for this session"
 )]
-fn todo(action: Action, text: Option<String>, index: Option<u32>) -> Result<ToolResult, ToolError> {
-    let mut todos = TODOS.lock().unwrap();
+fn todo(
+    ctx: &Ctx,
+    list: &TodoList,
+    action: Action,
+    text: Option<String>,
+    index: Option<u32>,
+) -> Result<ToolResult, ToolError> {
+    let mut todos = list.todos.lock().unwrap();
     match action {
         Action::Add => {
             let text = text.ok_or_else(|| ToolError::new("`add` needs `text`"))?;
@@ -62,6 +75,7 @@ fn todo(action: Action, text: Option<String>, index: Option<u32>) -> Result<Tool
         }
         Action::List => {}
     }
+    show_count(ctx, &todos);
     Ok(ToolResult::text(render(&todos)).with_details(json!({ "todos": *todos })))
 }
 
@@ -79,17 +93,19 @@ fn from_branch(entries: &[Value]) -> Vec<Todo> {
 
 /// Rebuild the list whenever a session starts, resumes or forks.
 #[hook]
-async fn rebuild(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), ToolError> {
+async fn rebuild(ctx: &Ctx, list: &TodoList, _event: SessionStartEvent) -> Result<(), ToolError> {
     let branch = ctx.session_branch(None).await?;
     let todos = from_branch(&branch);
-    let count = todos.len();
-    *TODOS.lock().unwrap() = todos;
-    ctx.ui()
-        .set_status("todo", Some(&format!("{count} todo(s)")));
+    show_count(ctx, &todos);
+    *list.todos.lock().unwrap() = todos;
     Ok(())
 }
 
+/// The list as of the current branch.
 #[extension(name = "todo")]
-struct TodoList;
+#[derive(Default)]
+struct TodoList {
+    todos: Mutex<Vec<Todo>>,
+}
 
 pi_ext::main!();
