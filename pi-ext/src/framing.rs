@@ -192,4 +192,46 @@ mod tests {
         // Memory stays bounded by the limit while skipping.
         assert!(s.buf.capacity() <= 5_000 + 333);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+        /// However the stream is cut, lines come out whole and in order, an
+        /// over-long line comes out as `TooLong`, and the splitter never
+        /// holds more than the limit.
+        #[test]
+        fn any_chunking_gives_the_same_frames(
+            lines in proptest::collection::vec(proptest::collection::vec(0u8..=255, 0..300), 0..20),
+            cuts in proptest::collection::vec(1usize..97, 1..50),
+        ) {
+            const MAX: usize = 200;
+            let lines: Vec<Vec<u8>> = lines
+                .into_iter()
+                .map(|l| l.into_iter().filter(|&b| b != b'\n' && b != b'\r').collect())
+                .collect();
+            let stream: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+            let mut s = LineSplitter::new(MAX);
+            let mut out = Vec::new();
+            let mut rest = &stream[..];
+            let mut cut = cuts.iter().cycle();
+            while !rest.is_empty() {
+                let n = (*cut.next().unwrap()).min(rest.len());
+                s.push(&rest[..n], &mut out);
+                proptest::prop_assert!(s.buf.len() <= MAX.max(KEPT_HEAD));
+                rest = &rest[n..];
+            }
+            proptest::prop_assert_eq!(out.len(), lines.len());
+            for (frame, line) in out.iter().zip(&lines) {
+                match frame {
+                    Frame::Line(got) => proptest::prop_assert_eq!(got, line),
+                    Frame::TooLong { head, len } => {
+                        proptest::prop_assert!(line.len() > MAX);
+                        proptest::prop_assert_eq!(*len, line.len());
+                        proptest::prop_assert!(line.starts_with(head));
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(s.examined(), stream.len() as u64);
+        }
+    }
 }
