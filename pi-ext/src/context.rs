@@ -251,11 +251,7 @@ impl Ctx {
     where
         T: serde::de::DeserializeOwned + Default + Serialize + schemars::JsonSchema + 'static,
     {
-        let (value, problems) = crate::lifecycle::read_settings::<T>(self.cwd());
-        for p in problems {
-            crate::dispatch::log(&p);
-        }
-        value
+        crate::settings::registered::read_in_call::<T>(self)
     }
 
     /// All entries of the session file (`ctx.sessionManager.getEntries()`).

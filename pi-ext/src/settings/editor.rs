@@ -5,7 +5,7 @@
 //! the one picked with the fitting dialog: a select for enums, a confirm for
 //! booleans, an input validated against the schema for numbers and strings
 //! (asking again on invalid input). Values are written to the **global**
-//! settings file ([`crate::settings::SettingsPaths::global`]), keeping every
+//! settings file ([`SettingsPaths::global`]), keeping every
 //! other key; a project file still overrides them. It loops until "Done" or
 //! a dismissed dialog.
 
@@ -13,10 +13,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fields::{describe_fields, parse_input, FieldKind};
+use super::write::write_value;
+use super::{settings_schema, SettingsPaths};
 use crate::context::CommandCtx;
-use crate::settings::{
-    describe_fields, parse_input, settings_schema, write_value, FieldKind, SettingsPaths,
-};
 use crate::ui::{Level, UiError};
 
 /// The entry that ends the command.
