@@ -217,6 +217,47 @@ fn settings_defaults_merge_and_invalid_values() {
     );
 }
 
+/// A FIFO at the project's settings file used to block the handshake, and a
+/// global one linked to `/dev/zero` to fill the extension's memory: now
+/// each is a settings problem on screen, and the defaults are used.
+#[cfg(all(unix, not(target_vendor = "apple")))]
+#[test]
+fn settings_files_that_are_not_regular_files_are_reported_and_skipped() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let bin = copy_of("greeter", &env);
+    let dir = install_binary(&env, &bin, &[]);
+    let (project, global) = (settings_file(&env, true), settings_file(&env, false));
+    for file in [&project, &global] {
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    }
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &project,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &global).unwrap();
+
+    let pi = env.pi().installed(&dir).start();
+    // The tool call waits for the handshake, which the FIFO used to block.
+    assert_eq!(
+        greet(&pi, &model, "f1", "Ada"),
+        "Hello, Ada. (greeting #1, build v1)"
+    );
+    wait_until("the settings problems", || {
+        notifications(&pi.events())
+            .join("\n")
+            .contains("not a regular file (a FIFO)")
+    });
+    let all = notifications(&pi.events()).join("\n");
+    assert!(
+        all.contains("not a regular file (a character device)"),
+        "{all}"
+    );
+    assert!(pi.exit_status().is_none());
+}
+
 #[test]
 fn the_settings_command_edits_values_through_dialogs_and_keeps_other_keys() {
     let model = ScriptedModel::start();

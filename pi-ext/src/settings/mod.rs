@@ -69,6 +69,18 @@
 //! JSON object with the settings that differ from the defaults. Both are
 //! optional.
 //!
+//! ### Limits
+//!
+//! A project's settings file comes with the project, so it is not trusted
+//! further than its contents: only a **regular file** is read (a symlink is
+//! followed only when it points to one), of at most [`MAX_FILE_SIZE`]
+//! (**1 MiB**), opened without blocking. A FIFO, a device (such as a
+//! symlink to `/dev/zero`), a directory or a larger file is a
+//! [`SettingsProblem`] ("not a regular file (a FIFO)", "larger than 1 MiB")
+//! like any other: that file is ignored and the defaults (or the global
+//! values) are used. Both files are held to these limits, and the text
+//! must be UTF-8.
+//!
 //! ## Loading
 //!
 //! [`load`] starts from `T::default()` serialized to a JSON object and
@@ -201,5 +213,6 @@ mod fixtures;
 pub use load::{load, Loaded};
 pub use paths::SettingsPaths;
 pub use problem::SettingsProblem;
+pub use read::MAX_FILE_SIZE;
 pub use schema::settings_schema;
 pub use tabs::{GENERAL_TAB, TABS_KEY, TAB_KEY};
