@@ -1,5 +1,5 @@
 //! Settings through the in-process host: the generated `/<name>-settings`
-//! editor's dialogs.
+//! editor's dialogs, and settings that become invalid while pi runs.
 //!
 //! Every test here shares one global settings file (the agent dir is set
 //! once for the process), so they take turns.
@@ -220,4 +220,56 @@ fn the_editor_keeps_the_value_on_enter_shows_it_and_keeps_its_place() {
         notices(&calls, "error"),
         ["repeat: 9 is above the maximum 5"]
     );
+}
+
+/// The `warning` notifications a call of `read_greetings` shows.
+fn warnings_of_a_call(host: &TestHost, id: u64) -> Vec<String> {
+    start(
+        host,
+        id,
+        "tool/call",
+        json!({"tool": "read_greetings", "toolCallId": format!("t{id}"), "args": {}}),
+    );
+    let (seen, answer) = until_answer(host, id);
+    assert!(
+        answer["result"]["content"][0]["text"].is_string(),
+        "{answer}"
+    );
+    notices(&seen, "warning")
+}
+
+#[test]
+fn settings_that_break_while_pi_runs_are_shown_once() {
+    let (_turn, file) = global_file();
+    write(&file, "{\"repeat\": 9}");
+    let host = TestHost::new();
+    // Found at start: in the manifest, which the bridge shows.
+    let at_start = &host.manifest().problems;
+    assert!(
+        at_start
+            .iter()
+            .any(|p| p.contains("key \"repeat\": 9 is above the maximum 5")),
+        "{at_start:?}"
+    );
+    // So a call does not show it again.
+    assert_eq!(warnings_of_a_call(&host, 1001), Vec::<String>::new());
+
+    // Broken while running: shown once, not on every call.
+    write(&file, "{\"repeat\": 9, \"style\": \"loud\"}");
+    let shown = warnings_of_a_call(&host, 1002);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(
+        shown[0].starts_with("greetings settings: ")
+            && shown[0].contains("key \"style\": \"loud\" is not one of \"plain\" or \"excited\""),
+        "{shown:?}"
+    );
+    assert_eq!(warnings_of_a_call(&host, 1003), Vec::<String>::new());
+
+    // Fixed, then broken again: shown again.
+    write(&file, "{}");
+    assert_eq!(warnings_of_a_call(&host, 1004), Vec::<String>::new());
+    write(&file, "{\"repeat\": 9}");
+    let shown = warnings_of_a_call(&host, 1005);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(shown[0].contains("key \"repeat\""), "{shown:?}");
 }

@@ -184,6 +184,29 @@ fn settings_defaults_merge_and_invalid_values() {
     assert!(notifications(&pi.events())
         .iter()
         .all(|n| !n.contains("settings")));
+    // Broken while pi runs: the next read shows it on screen, once.
+    write(
+        &settings_file(&env, false),
+        r#"{"greeting": "Hi", "repeat": 9}"#,
+    );
+    let broken = |pi: &PiRpc| -> Vec<String> {
+        notifications(&pi.events())
+            .into_iter()
+            .filter(|n| n.contains("greeter settings:") && n.contains("\"repeat\""))
+            .collect()
+    };
+    assert_eq!(
+        greet(&pi, &model, "m2", "Ada"),
+        "Hi, Ada! (greeting #2, build v1)"
+    );
+    wait_until("the new settings problem", || !broken(&pi).is_empty());
+    assert!(
+        broken(&pi)[0].contains("9 is above the maximum 5"),
+        "{:?}",
+        broken(&pi)
+    );
+    greet(&pi, &model, "m3", "Ada");
+    assert_eq!(broken(&pi).len(), 1, "{:?}", broken(&pi));
     drop(pi);
 
     // Every kind of invalid value: pi starts, the user is told which key and

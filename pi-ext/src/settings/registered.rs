@@ -1,9 +1,16 @@
-//! The settings of an `#[extension]`: the one way the runtime loads them.
+//! The settings of an `#[extension]`: the one way the runtime loads them,
+//! and which of their problems the user has been shown.
+//!
 //! Everything goes through [`load`](super::load); this part finds the
-//! extension that declares a settings type, and its files.
+//! extension that declares a settings type and its files. The problems found
+//! when the extension starts are shown then (the dispatcher puts them in the
+//! manifest, through [`load_json`]); [`read_in_call`] shows those that
+//! appear later, once each. What was shown is kept per settings source for
+//! the life of the process (a hot reload starts a new one).
 
 use std::any::TypeId;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -13,10 +20,47 @@ use serde_json::Value;
 use super::{load, Loaded, SettingsPaths, SettingsProblem};
 use crate::context::Ctx;
 use crate::lifecycle::ExtensionEntry;
+use crate::ui::Level;
 
 /// What the settings types of extensions are bound by.
 pub(crate) trait SettingsType: DeserializeOwned + Default + Serialize + JsonSchema {}
 impl<T: DeserializeOwned + Default + Serialize + JsonSchema> SettingsType for T {}
+
+/// Where settings were read from, as the user's problems are kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Source {
+    /// An extension's two files.
+    Files(SettingsPaths),
+    /// An extension whose files could not be located (no home directory).
+    Unlocated { extension: String, cwd: PathBuf },
+    /// A settings type no `#[extension]` declares (a mistake in the code).
+    Undeclared(&'static str),
+}
+
+/// Per source, the problems the user was last shown.
+static SHOWN: Mutex<Vec<(Source, Vec<String>)>> = Mutex::new(Vec::new());
+
+/// Note that the user now knows `problems` of `source`; returns those that
+/// were not shown last time.
+fn newly_shown(source: Source, problems: &[String]) -> Vec<String> {
+    let mut shown = SHOWN.lock().unwrap_or_else(|e| e.into_inner());
+    let fresh: Vec<String> = match shown.iter_mut().find(|(s, _)| *s == source) {
+        Some((_, last)) => {
+            let fresh = problems
+                .iter()
+                .filter(|p| !last.contains(p))
+                .cloned()
+                .collect();
+            *last = problems.to_vec();
+            fresh
+        }
+        None => {
+            shown.push((source, problems.to_vec()));
+            problems.to_vec()
+        }
+    };
+    fresh
+}
 
 /// The extension whose `#[extension(settings = T)]` names `T`.
 fn declaring<T: 'static>() -> Option<&'static ExtensionEntry> {
@@ -27,56 +71,93 @@ fn declaring<T: 'static>() -> Option<&'static ExtensionEntry> {
     })
 }
 
-/// The settings `T` of the extension `name` in a session in `cwd`.
-fn load_for<T: SettingsType>(name: &str, cwd: &Path) -> Loaded<T> {
-    match SettingsPaths::for_extension(name, cwd) {
-        Ok(paths) => load(&paths),
-        Err(e) => Loaded {
-            value: T::default(),
-            problems: vec![SettingsProblem::new(
-                None,
-                None,
-                format!("cannot locate the settings files ({e}); using the defaults"),
-            )],
-        },
+fn defaults_because<T: Default>(why: String) -> Loaded<T> {
+    Loaded {
+        value: T::default(),
+        problems: vec![SettingsProblem::new(None, None, why)],
     }
 }
 
 /// The settings `T` of the extension that declares them, in a session in
-/// `cwd`; the defaults, with a problem, when none does.
-pub(crate) fn load_declared<T: SettingsType + 'static>(cwd: &Path) -> Loaded<T> {
-    match declaring::<T>() {
-        Some(entry) => load_for(entry.name, cwd),
-        None => Loaded {
-            value: T::default(),
-            problems: vec![SettingsProblem::new(
-                None,
-                None,
-                format!(
-                    "no #[extension] declares `settings = {}`; using the defaults",
-                    std::any::type_name::<T>()
-                ),
-            )],
-        },
+/// `cwd`: its name, where they were read from, and what was read.
+fn find_and_load<T: SettingsType + 'static>(cwd: &Path) -> (&'static str, Source, Loaded<T>) {
+    let Some(entry) = declaring::<T>() else {
+        let ty = std::any::type_name::<T>();
+        let why = format!("no #[extension] declares `settings = {ty}`; using the defaults");
+        return ("pi-ext", Source::Undeclared(ty), defaults_because(why));
+    };
+    match SettingsPaths::for_extension(entry.name, cwd) {
+        Ok(paths) => {
+            let loaded = load(&paths);
+            (entry.name, Source::Files(paths), loaded)
+        }
+        Err(e) => {
+            let source = Source::Unlocated {
+                extension: entry.name.to_string(),
+                cwd: cwd.to_path_buf(),
+            };
+            let why = format!("cannot locate the settings files ({e}); using the defaults");
+            (entry.name, source, defaults_because(why))
+        }
     }
 }
 
-/// [`crate::Ctx::settings`]: the settings, read now, with their problems
-/// logged.
+/// [`crate::lifecycle::LoadCtx::settings`]: the settings `T`, read now (the
+/// problems are shown by the dispatcher when loading is done).
+pub(crate) fn load_declared<T: SettingsType + 'static>(cwd: &Path) -> Loaded<T> {
+    find_and_load(cwd).2
+}
+
+/// [`crate::Ctx::settings`]: the settings `T`, read now. Problems not shown
+/// before are shown as warnings and logged.
 pub(crate) fn read_in_call<T: SettingsType + 'static>(ctx: &Ctx) -> T {
-    let loaded = load_declared::<T>(ctx.cwd());
-    for p in &loaded.problems {
-        crate::dispatch::log(&p.to_string());
+    let (extension, source, loaded) = find_and_load::<T>(ctx.cwd());
+    let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
+    let fresh = newly_shown(source, &problems);
+    if !fresh.is_empty() {
+        let ui = ctx.ui();
+        for p in fresh {
+            let message = format!("{extension} settings: {p}");
+            crate::dispatch::log(&message);
+            ui.notify(message, Level::Warning);
+        }
     }
     loaded.value
 }
 
-/// `SettingsDecl::load`: the settings `T` from `paths` as JSON, and the
-/// problems as text (the runtime reports them when the extension starts).
+/// `SettingsDecl::load`, which the dispatcher calls when the extension
+/// starts: the settings `T` from `paths` as JSON, and the problems as text.
+/// The dispatcher reports these to the user, so they count as shown.
 pub(crate) fn load_json<T: SettingsType>(paths: &SettingsPaths) -> (Value, Vec<String>) {
     let loaded = load::<T>(paths);
+    let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
+    newly_shown(Source::Files(paths.clone()), &problems);
     (
         serde_json::to_value(loaded.value).unwrap_or(Value::Null),
-        loaded.problems.iter().map(ToString::to_string).collect(),
+        problems,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(n: &str) -> Source {
+        Source::Files(
+            SettingsPaths::with_agent_dir(Path::new("/a"), n, Path::new("/registered-test"))
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_problem_is_shown_until_it_goes_and_again_when_it_comes_back() {
+        let list = |ps: &[&str]| -> Vec<String> { ps.iter().map(|p| p.to_string()).collect() };
+        assert_eq!(newly_shown(source("x"), &list(&["a"])), ["a"]);
+        assert!(newly_shown(source("x"), &list(&["a"])).is_empty());
+        // Per source.
+        assert_eq!(newly_shown(source("y"), &list(&["a"])), ["a"]);
+        assert_eq!(newly_shown(source("x"), &list(&["a", "b"])), ["b"]);
+        assert!(newly_shown(source("x"), &[]).is_empty());
+        assert_eq!(newly_shown(source("x"), &list(&["b"])), ["b"]);
+    }
 }
