@@ -254,16 +254,13 @@ impl Ctx {
     /// The settings of the extension that declared `settings = T`, read
     /// fresh from its files on every call (so edits made while pi runs,
     /// including with the generated `/<name>-settings` command, are seen at
-    /// once). Invalid values fall back to defaults; see [`crate::settings`].
+    /// once). Invalid values fall back to defaults; problems not shown
+    /// before are shown once, as a warning. See [`crate::settings`].
     pub fn settings<T>(&self) -> T
     where
         T: serde::de::DeserializeOwned + Default + Serialize + schemars::JsonSchema + 'static,
     {
-        let (value, problems) = crate::lifecycle::read_settings::<T>(self.cwd());
-        for p in problems {
-            crate::dispatch::log(&p);
-        }
-        value
+        crate::settings::registered::read_in_call::<T>(self)
     }
 
     /// All entries of the session file (`ctx.sessionManager.getEntries()`).

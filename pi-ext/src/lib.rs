@@ -88,7 +88,6 @@ pub mod registry;
 mod runtime;
 pub mod schema;
 pub mod settings;
-mod settings_command;
 pub mod testing;
 pub mod tool;
 mod transport;
@@ -298,11 +297,7 @@ pub mod __private {
     where
         T: serde::de::DeserializeOwned + Default + serde::Serialize + schemars::JsonSchema,
     {
-        let loaded = crate::settings::load::<T>(paths);
-        (
-            serde_json::to_value(loaded.value).unwrap_or(Value::Null),
-            loaded.problems.iter().map(|p| p.to_string()).collect(),
-        )
+        crate::settings::registered::load_json::<T>(paths)
     }
 
     /// The generated `/<name>-settings` command.
@@ -316,7 +311,7 @@ pub mod __private {
             + 'static,
     {
         Box::pin(async move {
-            crate::settings_command::edit::<T>(&ctx, name)
+            crate::settings::editor::edit::<T>(&ctx, name)
                 .await
                 .map(|()| Value::Null)
         })

@@ -185,7 +185,7 @@ impl LoadCtx {
     where
         T: DeserializeOwned + Default + serde::Serialize + schemars::JsonSchema + 'static,
     {
-        read_settings::<T>(&self.cwd).0
+        crate::settings::registered::load_declared::<T>(&self.cwd).value
     }
 }
 
@@ -385,37 +385,6 @@ pub(crate) async fn unload_all(
         }
     }
     snapshots
-}
-
-/// Read the settings of the extension whose settings type is `T`.
-pub(crate) fn read_settings<T>(cwd: &Path) -> (T, Vec<String>)
-where
-    T: DeserializeOwned + Default + serde::Serialize + schemars::JsonSchema + 'static,
-{
-    let entry = inventory::iter::<ExtensionEntry>().find(|e| {
-        e.settings
-            .as_ref()
-            .is_some_and(|s| (s.type_id)() == TypeId::of::<T>())
-    });
-    let Some(entry) = entry else {
-        return (
-            T::default(),
-            vec![format!(
-                "no #[extension] declares `settings = {}`",
-                std::any::type_name::<T>()
-            )],
-        );
-    };
-    match crate::settings::SettingsPaths::for_extension(entry.name, cwd) {
-        Ok(paths) => {
-            let loaded = crate::settings::load::<T>(&paths);
-            (
-                loaded.value,
-                loaded.problems.iter().map(|p| p.to_string()).collect(),
-            )
-        }
-        Err(e) => (T::default(), vec![format!("settings location: {e}")]),
-    }
 }
 
 /// What an `on_load` function may return: the state, or `Result` with an

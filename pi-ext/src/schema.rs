@@ -14,7 +14,8 @@
 //! - every `$ref` inlined; a **recursive** type is an error ([`SchemaError::Recursive`]);
 //! - `Option<T>` is just `T`, left out of `required` (never a `null` type);
 //! - unit enums are `{"type":"string","enum":[…]}`, with variant docs folded
-//!   into the description;
+//!   into the description (``How fast. One of: `slow` (take your time),
+//!   `fast` (hurry).``);
 //! - `const` becomes a one-value `enum`;
 //! - `format` only where it is a well-known string format (`date-time`,
 //!   `date`, `time`, `email`, `uri`, `uuid`, `ipv4`, `ipv6`, `hostname`);
@@ -299,7 +300,9 @@ fn collapse_string_consts(map: &mut Map<String, Value>, key: &str) {
         return;
     };
     let mut values = Vec::new();
-    let mut docs = Vec::new();
+    // Each value, with its variant's doc if any.
+    let mut described: Vec<String> = Vec::new();
+    let mut any_doc = false;
     for item in items {
         let Some(obj) = item.as_object() else { return };
         let value = match (obj.get("const"), obj.get("enum")) {
@@ -318,10 +321,16 @@ fn collapse_string_consts(map: &mut Map<String, Value>, key: &str) {
         }) {
             return;
         }
-        if let Some(Value::String(d)) = obj.get("description") {
-            for v in &value {
-                docs.push(format!("`{v}`: {d}"));
-            }
+        let doc = match obj.get("description") {
+            Some(Value::String(d)) if !d.trim().is_empty() => Some(variant_doc(d)),
+            _ => None,
+        };
+        any_doc |= doc.is_some();
+        for v in &value {
+            described.push(match &doc {
+                Some(d) => format!("`{v}` ({d})"),
+                None => format!("`{v}`"),
+            });
         }
         values.extend(value);
     }
@@ -331,14 +340,47 @@ fn collapse_string_consts(map: &mut Map<String, Value>, key: &str) {
         "enum".into(),
         Value::Array(values.into_iter().map(Value::String).collect()),
     );
-    if !docs.is_empty() {
-        let joined = docs.join("; ");
+    if any_doc {
+        let one_of = format!("One of: {}.", described.join(", "));
         let description = match map.get("description").and_then(Value::as_str) {
-            Some(d) if !d.is_empty() => format!("{d} ({joined})"),
-            _ => joined,
+            Some(d) if d.trim_end().ends_with(['.', '!', '?', ':']) => {
+                format!("{} {one_of}", d.trim_end())
+            }
+            Some(d) if !d.trim().is_empty() => format!("{}. {one_of}", d.trim_end()),
+            _ => one_of,
         };
         map.insert("description".into(), description.into());
     }
+}
+
+/// A variant's doc comment as it reads inside the parentheses of "One of:
+/// `fast` (hurry), …": without the closing full stop, and with a capital
+/// that only starts the sentence made small (`A full stop.` → `a full
+/// stop`; `JSON output` and `I/O` stay). A name cannot be told from an
+/// ordinary first word, so `Ada's pick.` becomes `ada's pick`.
+fn variant_doc(doc: &str) -> String {
+    let doc = doc.trim();
+    let doc = doc.strip_suffix('.').unwrap_or(doc).trim_end();
+    let first_word = doc.split_whitespace().next().unwrap_or("");
+    let mut chars = first_word.chars();
+    let sentence_capital = match (chars.next(), chars.as_str()) {
+        (Some(c), "") => c == 'A',
+        (Some(c), rest) => {
+            c.is_uppercase()
+                && rest.chars().all(|r| !r.is_uppercase())
+                && rest.chars().next().is_some_and(char::is_alphabetic)
+        }
+        (None, _) => false,
+    };
+    if !sentence_capital {
+        return doc.to_string();
+    }
+    let mut chars = doc.chars();
+    let first = chars
+        .next()
+        .map(|c| c.to_lowercase().collect::<String>())
+        .unwrap_or_default();
+    first + chars.as_str()
 }
 
 /// Check `schema` against the portability rules; returns one message per
@@ -480,10 +522,10 @@ mod tests {
         assert_eq!(s["properties"]["note"], json!({"type": "string"}));
         assert_eq!(s["properties"]["pace"]["enum"], json!(["slow", "fast"]));
         assert_eq!(s["properties"]["speed"]["type"], "string");
-        assert!(s["properties"]["speed"]["description"]
-            .as_str()
-            .unwrap()
-            .contains("`fast`: Hurry."));
+        assert_eq!(
+            s["properties"]["speed"]["description"],
+            "How fast. One of: `slow` (take your time), `fast` (hurry)."
+        );
         assert_eq!(s["properties"]["days"]["minimum"], 0);
         assert_eq!(s["properties"]["days"]["maximum"], u32::MAX);
         assert!(s["properties"]["days"].get("format").is_none());
@@ -513,6 +555,27 @@ mod tests {
         assert!(portable_schema_for::<String>().is_err());
         let empty = make_portable(json!({})).unwrap();
         assert_eq!(empty, json!({"type":"object","properties":{}}));
+    }
+
+    #[test]
+    fn variant_docs_read_as_one_sentence() {
+        assert_eq!(variant_doc("A full stop."), "a full stop");
+        assert_eq!(variant_doc("Take your time. "), "take your time");
+        assert_eq!(variant_doc("JSON output."), "JSON output");
+        assert_eq!(variant_doc("I/O only"), "I/O only");
+        assert_eq!(variant_doc("already small"), "already small");
+        let s = make_portable(json!({
+            "type": "object",
+            "properties": {"mode": {"oneOf": [
+                {"const": "a", "description": "The first."},
+                {"const": "b"},
+            ]}}
+        }))
+        .unwrap();
+        assert_eq!(
+            s["properties"]["mode"]["description"],
+            "One of: `a` (the first), `b`."
+        );
     }
 
     #[test]

@@ -368,6 +368,37 @@ impl<T> Dialog<T> {
     }
 }
 
+impl Dialog<String> {
+    /// For a [`Ui::select`]: start with the cursor on the option at `index`
+    /// (0-based), e.g. the current value. Sent as `"initial": index` in the
+    /// `ui/dialog` params; not sent for other dialogs or for an index past
+    /// the options. Where pi cannot place the cursor, the select starts at
+    /// the top; the answer means the same either way.
+    pub fn initial(mut self, index: usize) -> Self {
+        let fits = self.params["method"] == "select"
+            && self.params["options"]
+                .as_array()
+                .is_some_and(|options| index < options.len());
+        if fits {
+            self.params["initial"] = json!(index);
+        }
+        self
+    }
+
+    /// For a [`Ui::input`] (or [`Ui::editor`]): start with `text` in the
+    /// field, for the user to edit. Sent as `"prefill": text` in the
+    /// `ui/dialog` params; not sent for other dialogs or when `text` is
+    /// empty. Where pi cannot prefill an input, it starts empty, so treat
+    /// an empty answer as "keep what was there".
+    pub fn prefill(mut self, text: impl Into<String>) -> Self {
+        let text: String = text.into();
+        if matches!(self.params["method"].as_str(), Some("input" | "editor")) && !text.is_empty() {
+            self.params["prefill"] = text.into();
+        }
+        self
+    }
+}
+
 /// Sends `cancel` if the dialog future is dropped before its answer.
 struct DismissOnDrop {
     peer: Arc<Peer>,

@@ -184,6 +184,29 @@ fn settings_defaults_merge_and_invalid_values() {
     assert!(notifications(&pi.events())
         .iter()
         .all(|n| !n.contains("settings")));
+    // Broken while pi runs: the next read shows it on screen, once.
+    write(
+        &settings_file(&env, false),
+        r#"{"greeting": "Hi", "repeat": 9}"#,
+    );
+    let broken = |pi: &PiRpc| -> Vec<String> {
+        notifications(&pi.events())
+            .into_iter()
+            .filter(|n| n.contains("greeter settings:") && n.contains("\"repeat\""))
+            .collect()
+    };
+    assert_eq!(
+        greet(&pi, &model, "m2", "Ada"),
+        "Hi, Ada! (greeting #2, build v1)"
+    );
+    wait_until("the new settings problem", || !broken(&pi).is_empty());
+    assert!(
+        broken(&pi)[0].contains("9 is above the maximum 5"),
+        "{:?}",
+        broken(&pi)
+    );
+    greet(&pi, &model, "m3", "Ada");
+    assert_eq!(broken(&pi).len(), 1, "{:?}", broken(&pi));
     drop(pi);
 
     // Every kind of invalid value: pi starts, the user is told which key and
@@ -217,6 +240,47 @@ fn settings_defaults_merge_and_invalid_values() {
     );
 }
 
+/// A FIFO at the project's settings file used to block the handshake, and a
+/// global one linked to `/dev/zero` to fill the extension's memory: now
+/// each is a settings problem on screen, and the defaults are used.
+#[cfg(all(unix, not(target_vendor = "apple")))]
+#[test]
+fn settings_files_that_are_not_regular_files_are_reported_and_skipped() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let bin = copy_of("greeter", &env);
+    let dir = install_binary(&env, &bin, &[]);
+    let (project, global) = (settings_file(&env, true), settings_file(&env, false));
+    for file in [&project, &global] {
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    }
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &project,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &global).unwrap();
+
+    let pi = env.pi().installed(&dir).start();
+    // The tool call waits for the handshake, which the FIFO used to block.
+    assert_eq!(
+        greet(&pi, &model, "f1", "Ada"),
+        "Hello, Ada. (greeting #1, build v1)"
+    );
+    wait_until("the settings problems", || {
+        notifications(&pi.events())
+            .join("\n")
+            .contains("not a regular file (a FIFO)")
+    });
+    let all = notifications(&pi.events()).join("\n");
+    assert!(
+        all.contains("not a regular file (a character device)"),
+        "{all}"
+    );
+    assert!(pi.exit_status().is_none());
+}
+
 #[test]
 fn the_settings_command_edits_values_through_dialogs_and_keeps_other_keys() {
     let model = ScriptedModel::start();
@@ -244,9 +308,25 @@ fn the_settings_command_edits_values_through_dialogs_and_keeps_other_keys() {
         select["id"].as_str().unwrap(),
         json!({"value": "Wording › greeting = Hello"}),
     );
+    // …the input shows the current value; Enter on it empty keeps it…
+    let input = pi.wait_ui_request("input", DEFAULT_TIMEOUT);
+    assert_eq!(
+        input["title"],
+        "greeting: The greeting word. (now \"Hello\"; Enter keeps it)"
+    );
+    pi.answer_ui(input["id"].as_str().unwrap(), json!({"value": ""}));
+    let select = pi.wait_ui_request("select", DEFAULT_TIMEOUT);
+    let options: Vec<String> = serde_json::from_value(select["options"].clone()).unwrap();
+    assert!(
+        options.contains(&"Wording › greeting = Hello".to_string()),
+        "{options:?}"
+    );
+    pi.answer_ui(
+        select["id"].as_str().unwrap(),
+        json!({"value": "Wording › greeting = Hello"}),
+    );
     // …type an invalid value is impossible for a string; set it.
     let input = pi.wait_ui_request("input", DEFAULT_TIMEOUT);
-    assert!(input["title"].as_str().unwrap().starts_with("greeting"));
     pi.answer_ui(input["id"].as_str().unwrap(), json!({"value": "Howdy"}));
     // An enum is a select.
     let select = pi.wait_ui_request("select", DEFAULT_TIMEOUT);
