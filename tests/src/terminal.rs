@@ -63,8 +63,8 @@ const TITLE_PREFIX: &str = "π - ";
 
 impl PiBuilder<'_> {
     /// Runs pi interactively (no `--mode`) in a `cols`×`rows` pseudo-terminal and waits (up
-    /// to [`STARTUP_TIMEOUT`]) until its TUI is up and extensions are loaded; see
-    /// [`PiTerminal`].
+    /// to [`STARTUP_TIMEOUT`]) until pi has bound extensions and takes input (see
+    /// [`PiTerminal::wait_ready`]).
     #[track_caller]
     pub fn terminal(self, cols: u16, rows: u16) -> PiTerminal {
         let pi = self.spawn_terminal(cols, rows);
@@ -308,8 +308,9 @@ impl PiTerminal {
     /// editor and dropped without a trace. The last step of binding sets the window title
     /// (`π - <cwd name>`), and from there to waiting for input pi only runs promise
     /// continuations, which Node finishes before it reads the terminal again: so once the
-    /// title is set, typed input is handled. This also waits for a frame with the footer
-    /// (naming `fake-model`), so the screen is complete.
+    /// title is set, typed input is handled. It also waits for a frame with the footer
+    /// (naming `fake-model`); repaints that binding asked for (a status set in
+    /// `session_start`, say) may come after, so wait for those by what they show.
     #[track_caller]
     pub fn wait_ready(&self, timeout: Duration) -> Screen {
         self.wait_for_timeout(
