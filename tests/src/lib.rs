@@ -2,7 +2,8 @@
 //!
 //! Drives the real, pinned pi (`@mariozechner/pi-coding-agent` 0.73.1, installed from the
 //! repository's `package.json`/`package-lock.json` into `<repo>/node_modules`) in RPC mode
-//! (`pi --mode rpc`) or print mode (`pi -p`) against a [`ScriptedModel`]: an OpenAI-compatible
+//! (`pi --mode rpc`), print mode (`pi -p`) or interactively in a pseudo-terminal
+//! ([`PiTerminal`]) against a [`ScriptedModel`]: an OpenAI-compatible
 //! `/v1/chat/completions` server on 127.0.0.1 that streams pre-scripted replies and records
 //! every request pi sends it.
 //!
@@ -32,6 +33,47 @@
 //! let second = &model.requests()[1];
 //! assert_eq!(pi_ext_e2e::json::tool_results(second)[0].1, "echo: hi");
 //! ```
+//!
+//! # Interactive tests
+//!
+//! [`PiBuilder::terminal`] runs pi as a user does, in a pseudo-terminal (`portable-pty`) whose
+//! output is parsed into a screen (`vt100`); use it for what only the TUI shows: rows pi
+//! paints, dialogs answered with keys, colours, resizing.
+//!
+//! - Start with `env.pi()…terminal(cols, rows)`: it returns once pi reads input (typing
+//!   earlier loses the prompt, see [`PiTerminal::wait_ready`]).
+//! - Type with [`PiTerminal::type_text`], press keys with [`PiTerminal::press`] ([`Key`]).
+//! - Wait for what pi paints with [`PiTerminal::wait_for_text`], [`PiTerminal::wait_gone`]
+//!   or [`PiTerminal::wait_for`]; each returns the [`Screen`] that satisfied it. Assert on
+//!   that snapshot: [`Screen::find`] gives `(row, column)`, [`Screen::rows`] the text,
+//!   [`Screen::style_of`] and [`Screen::style_at`] colours and attributes, to compare with
+//!   [`theme_color`]. Never sleep and look: a frame is only final once awaited.
+//! - Finish with [`PiTerminal::exit`] (ctrl+d in the empty editor), which asserts pi exits
+//!   with 0 and leaves no process behind. A failing test's drop kills pi.
+//! - Search one row at a time: a text pi wrapped is not found whole, so keep the terminal
+//!   wide enough (or the text short). On failure, waits panic with the whole screen.
+//!
+//! ```no_run
+//! use pi_ext_e2e::{install_example, theme_color, Key, PiEnv, Reply, ScriptedModel};
+//! use serde_json::json;
+//!
+//! let model = ScriptedModel::start();
+//! model.push(Reply::tool("call_1", "greet", json!({"name": "Ada"})));
+//! model.push(Reply::text("Greeted."));
+//! let env = PiEnv::new(&model);
+//! let dir = install_example(&env, "hello");
+//! let pi = env.pi().installed(&dir).terminal(120, 40);
+//!
+//! pi.type_text("Please greet Ada");
+//! pi.press(Key::Enter);
+//! let screen = pi.wait_for_text("Greeted.");
+//! let (row, col) = screen.find("Hello, Ada!").expect("the tool's output");
+//! assert_eq!(
+//!     screen.style_at(row, col).bg,
+//!     theme_color("dark", "toolSuccessBg")
+//! );
+//! pi.exit();
+//! ```
 
 #![warn(missing_docs)]
 
@@ -40,9 +82,13 @@ mod diag;
 mod env;
 mod install;
 pub mod json;
+mod keys;
 mod model;
 mod print;
 mod rpc;
+mod screen;
+mod terminal;
+mod theme;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -50,9 +96,13 @@ use std::time::Duration;
 pub use cargo::{example_binary, example_target, install_binary, install_example};
 pub use env::PiEnv;
 pub use install::{pi_cli, PI_PACKAGE, PI_VERSION};
+pub use keys::Key;
 pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};
 pub use print::PrintOutput;
 pub use rpc::{PiBuilder, PiRpc};
+pub use screen::{Cell, Color, Screen, Style};
+pub use terminal::PiTerminal;
+pub use theme::theme_color;
 
 /// Default deadline for waiting on pi to become ready (spawn until the `get_state` response).
 ///
