@@ -1,4 +1,4 @@
-//! Codegen: thin glue that calls into `pi_ext::__private`, where the logic
+//! Codegen: thin glue that calls into `pi_ext::impl_`, where the logic
 //! lives once (decoding, panics, dispatch).
 
 use proc_macro2::TokenStream;
@@ -17,7 +17,7 @@ fn optional<T: quote::ToTokens>(value: &Option<T>) -> TokenStream {
 
 pub fn tool(model: &ToolModel) -> TokenStream {
     let krate = &model.krate;
-    let private = quote!(#krate::__private);
+    let private = quote!(#krate::impl_);
     let func = &model.func;
     let fn_ident = &func.sig.ident;
     let name = &model.name;
@@ -44,7 +44,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
             Input::State { ty } => {
                 let var = format_ident!("__state_{}", i);
                 checks.push(quote_spanned!(ty.span()=> #private::assert_state::<#ty>();));
-                states.push(quote!(let #var = #private::state::<#ty>();));
+                states.push(quote!(let #var = #private::state::<#ty>(&__ctx);));
                 call_args.push(quote!(&*#var));
             }
             Input::Ctx { by_ref, ty } => {
@@ -155,7 +155,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
 
 pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
     let krate = &model.krate;
-    let private = quote!(#krate::__private);
+    let private = quote!(#krate::impl_);
     let ty = &model.ident;
     let name = match &model.name {
         Some(n) => quote!(#n),
@@ -253,7 +253,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
 
 pub fn hook(model: &HookModel) -> TokenStream {
     let krate = &model.krate;
-    let private = quote!(#krate::__private);
+    let private = quote!(#krate::impl_);
     let func = &model.func;
     let fn_ident = &func.sig.ident;
     let event = &model.event;
@@ -319,7 +319,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
 
 pub fn command(model: &CommandModel) -> TokenStream {
     let krate = &model.krate;
-    let private = quote!(#krate::__private);
+    let private = quote!(#krate::impl_);
     let func = &model.func;
     let fn_ident = &func.sig.ident;
     let name = &model.name;
@@ -404,7 +404,7 @@ fn handler_args(
             HandlerArg::State(ty) => {
                 let var = format_ident!("__state_{}", i);
                 checks.push(quote_spanned!(ty.span()=> #private::assert_state::<#ty>();));
-                states.push(quote!(let #var = #private::state::<#ty>();));
+                states.push(quote!(let #var = #private::state::<#ty>(&__ctx);));
                 args.push(quote!(&*#var));
             }
             HandlerArg::Value => args.push(value.clone()),

@@ -4,7 +4,7 @@
 //!
 //! The pipeline is parse (attribute syntax, `parse.rs`) → model (validated
 //! declaration with spans, `model.rs`) → codegen (thin calls into
-//! `pi_ext::__private`, `codegen.rs`). On error the item is emitted
+//! `pi_ext::impl_`, `codegen.rs`). On error the item is emitted
 //! unchanged next to the errors, so rust-analyzer keeps working inside it.
 
 mod codegen;
@@ -22,7 +22,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(other) => {
             let err = syn::Error::new(
                 model::item_span(&other),
-                "`#[tool]` goes on a function: `async fn name(args…) -> Result<String, ToolError>`",
+                "`#[tool]` goes on a function: `async fn name(args…) -> Result<String, Error>`",
             );
             return with_errors(item.into(), err);
         }

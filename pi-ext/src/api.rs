@@ -11,7 +11,7 @@
 //!
 //! /// Show the git status.
 //! #[tool]
-//! async fn git_status(ctx: &Ctx) -> Result<String, ToolError> {
+//! async fn git_status(ctx: &Ctx) -> Result<String, Error> {
 //!     let out = ctx.api().exec("git", ["status", "--short"], ExecOptions::default()).await?;
 //!     ctx.api().append_entry("git-status", &out.stdout).await?;
 //!     Ok(out.stdout)
@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::dispatch::Peer;
-use crate::events::CustomMessage;
+use crate::connection::Peer;
+use crate::content::CustomMessage;
 use crate::protocol::{CallRef, RpcError};
 
 /// A pi API call failed: pi threw (the message is pi's), or the connection
@@ -111,7 +111,7 @@ pub struct CommandInfo {
 pub struct Api {
     pub(crate) peer: Arc<Peer>,
     pub(crate) call: CallRef,
-    pub(crate) shared: Arc<crate::dispatch::Shared>,
+    pub(crate) shared: Arc<crate::connection::Shared>,
 }
 
 impl std::fmt::Debug for Api {
@@ -355,13 +355,13 @@ impl Api {
     ///
     /// ```no_run
     /// # async fn f(ctx: &pi_ext::Ctx) -> Result<(), pi_ext::api::ApiError> {
-    /// use pi_ext::{ToolDef, ToolError};
+    /// use pi_ext::{ToolDef, Error};
     /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
     /// #[schemars(crate = "pi_ext::schemars")]
     /// struct Args { word: String }
     /// let shout = ToolDef::builder("shout")
     ///     .description("Upper-case a word.")
-    ///     .handler(|_ctx, a: Args| async move { Ok::<_, ToolError>(a.word.to_uppercase()) });
+    ///     .handler(|_ctx, a: Args| async move { Ok::<_, Error>(a.word.to_uppercase()) });
     /// ctx.api().register_tool(shout).await?;
     /// # Ok(()) }
     /// ```

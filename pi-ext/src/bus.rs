@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use crate::dispatch::Peer;
+use crate::connection::Peer;
 use crate::protocol::CallRef;
 
 /// The live subscriptions of each channel: their ids and senders.

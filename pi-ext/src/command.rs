@@ -6,7 +6,7 @@
 //!
 //! /// Roll a die with N sides (default 6).
 //! #[command(completions = ["6", "20"])]
-//! async fn roll(ctx: &CommandCtx, sides: Option<Parsed<u32>>) -> Result<(), ToolError> {
+//! async fn roll(ctx: &CommandCtx, sides: Option<Parsed<u32>>) -> Result<(), Error> {
 //!     let sides = sides.map(|p| p.0).unwrap_or(6);
 //!     ctx.ui().notify(format!("rolled a d{sides}"), Level::Info);
 //!     Ok(())
@@ -85,11 +85,11 @@ where
 }
 
 /// What a command function may return: `()` or `Result<(), E>` where
-/// `E: Into<ToolError>` (anything `Display`, or `ToolError`).
+/// `E: Into<Error>` (anything `Display`, or `Error`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a valid return type for a pi command",
     label = "unsupported command return type",
-    note = "return `()` or `Result<(), E>` with `E: Display` (e.g. `ToolError`, `anyhow::Error`); show output with `ctx.ui()`"
+    note = "return `()` or `Result<(), E>` with `E: Display` (e.g. `Error`, `anyhow::Error`); show output with `ctx.ui()`"
 )]
 pub trait CommandReturn {
     /// The outcome: an error message makes pi report an extension error.
@@ -102,7 +102,7 @@ impl CommandReturn for () {
     }
 }
 
-impl<E: Into<crate::ToolError>> CommandReturn for Result<(), E> {
+impl<E: Into<crate::Error>> CommandReturn for Result<(), E> {
     fn into_result(self) -> Result<(), String> {
         self.map_err(|e| e.into().message().to_string())
     }

@@ -5,62 +5,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use serde_json::Value;
 
 use crate::api::{call_api, Api, ApiError};
-use crate::dispatch::{Peer, Shared};
+pub use crate::connection::Mode;
+use crate::connection::{Peer, Session, Shared};
+use crate::content::ToolResult;
 use crate::protocol::CallRef;
-use crate::tool::ToolResult;
 use crate::ui::Ui;
-
-/// How pi was started. pi 0.73.1 has no `ctx.mode`; the bridge, running
-/// inside pi, derives it the way pi's own `resolveAppMode` does: `--mode rpc`
-/// → `Rpc`, `--mode json` → `Json`, `-p`/`--print` or a stdin that is not a
-/// terminal → `Print`, otherwise `Interactive`; and sends it in the handshake.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// The terminal UI.
-    #[default]
-    Interactive,
-    /// `pi --mode rpc`: a client answers UI requests over JSON.
-    Rpc,
-    /// `pi -p`: one prompt, text output, no UI.
-    Print,
-    /// `pi --mode json`: one prompt, JSON event output, no UI.
-    Json,
-}
-
-impl Mode {
-    /// Whether pi can show dialogs in this mode (pi's `ctx.hasUI`).
-    pub fn has_ui(self) -> bool {
-        matches!(self, Mode::Interactive | Mode::Rpc)
-    }
-}
-
-/// Facts about the pi process, fixed by the handshake.
-#[derive(Debug)]
-pub(crate) struct Session {
-    pub(crate) mode: Mode,
-    pub(crate) has_ui: bool,
-    pub(crate) cwd: PathBuf,
-    pub(crate) pi_version: String,
-}
-
-impl Default for Session {
-    fn default() -> Self {
-        Self {
-            mode: Mode::Interactive,
-            has_ui: true,
-            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-            pi_version: String::new(),
-        }
-    }
-}
 
 /// Which call from pi a [`Ctx`] belongs to.
 #[derive(Debug)]
@@ -251,18 +206,6 @@ impl Ctx {
         })
     }
 
-    /// The settings of the extension that declared `settings = T`, read
-    /// fresh from its files on every call (so edits made while pi runs,
-    /// including with the generated `/<name>-settings` command, are seen at
-    /// once). Invalid values fall back to defaults; problems not shown
-    /// before are shown once, as a warning. See [`crate::settings`].
-    pub fn settings<T>(&self) -> T
-    where
-        T: serde::de::DeserializeOwned + Default + Serialize + schemars::JsonSchema + 'static,
-    {
-        crate::settings::registered::read_in_call::<T>(self)
-    }
-
     /// All entries of the session file (`ctx.sessionManager.getEntries()`).
     pub async fn session_entries(&self) -> Result<Vec<Value>, ApiError> {
         self.ctx_get("getEntries", json!([])).await
@@ -338,6 +281,18 @@ impl Ctx {
     /// The system prompt (inside `before_agent_start`: as chained so far).
     pub async fn system_prompt(&self) -> Result<String, ApiError> {
         self.ctx_get("getSystemPrompt", json!([])).await
+    }
+
+    /// The state of the extension whose type is `T` (a `&MyExtension`
+    /// argument). Panics, caught and reported as the call's error, when it
+    /// is not loaded.
+    pub(crate) fn state<T: std::any::Any + Send + Sync>(&self) -> Arc<T> {
+        self.inner.shared.state::<T>().unwrap_or_else(|| {
+            panic!(
+                "the state of extension type `{}` is not loaded (its on_load failed or has not run)",
+                std::any::type_name::<T>()
+            )
+        })
     }
 
     /// pi's working directory (`ctx.cwd`).
@@ -493,5 +448,76 @@ impl CommandCtx {
     /// Reload extensions, skills, prompts and themes (pi's `/reload`).
     pub async fn reload(&self) -> Result<(), ApiError> {
         self.ctx_call("reload", json!([])).await.map(drop)
+    }
+}
+
+/// What `on_load` gets.
+#[derive(Clone)]
+pub struct LoadCtx {
+    pub(crate) name: String,
+    pub(crate) cwd: PathBuf,
+    pub(crate) mode: Mode,
+    pub(crate) snapshot: Option<Value>,
+    /// pi's event bus for this process.
+    pub(crate) bus: Option<crate::bus::Bus>,
+}
+
+impl std::fmt::Debug for LoadCtx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadCtx")
+            .field("name", &self.name)
+            .field("cwd", &self.cwd)
+            .field("mode", &self.mode)
+            .field("snapshot", &self.snapshot)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LoadCtx {
+    /// The extension's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// pi's working directory.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// How pi was started.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// After a hot reload: what the previous process's `on_unload`
+    /// returned, decoded as `T`. `None` on a normal start or if it does not
+    /// decode (a changed snapshot type).
+    pub fn snapshot<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        self.snapshot
+            .clone()
+            .and_then(|v| serde_json::from_value(v).ok())
+    }
+
+    /// Listen on a channel of pi's event bus for as long as the process
+    /// runs (or until the [`Subscription`](crate::api::Subscription) is
+    /// dropped): spawn a task that receives from it and keep what it learns
+    /// in the state. See [`crate::api::Api::subscribe`].
+    ///
+    /// # Errors
+    ///
+    /// When the bridge could not subscribe (the connection to pi is gone).
+    pub async fn subscribe(
+        &self,
+        channel: &str,
+    ) -> Result<crate::api::Subscription, crate::api::ApiError> {
+        let fail = |message: String| crate::api::ApiError {
+            method: "subscribe".into(),
+            message,
+        };
+        let bus = self
+            .bus
+            .as_ref()
+            .ok_or_else(|| fail("no connection to pi".into()))?;
+        bus.subscribe(channel).await.map_err(|e| fail(e.message))
     }
 }

@@ -2,110 +2,23 @@
 //! with panics caught and cancellation enforced.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use crate::context::{CallInfo, CallKind, CommandCtx, Ctx, Mode, Session};
+use crate::connection::{Mode, Peer, Session, Shared};
+use crate::context::{CallInfo, CallKind, CommandCtx, Ctx};
 use crate::framing::Frame;
 use crate::protocol::{
-    codes, notification_line, request_line, response_line, Classified, Incoming, RpcError,
-    Unreadable, PROTOCOL_VERSION, SDK_VERSION,
+    codes, response_line, Classified, Incoming, RpcError, Unreadable, PROTOCOL_VERSION, SDK_VERSION,
 };
 use crate::registry::Registry;
 use crate::tool::ToolOutcome;
 use crate::transport::{LineSink, LineSource};
-
-/// The outgoing half of the connection: sends lines and matches responses
-/// to the requests this side made.
-pub(crate) struct Peer {
-    out: LineSink,
-    next_id: AtomicU64,
-    pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
-}
-
-impl Peer {
-    pub(crate) fn new(out: LineSink) -> Self {
-        Self {
-            out,
-            next_id: AtomicU64::new(1),
-            pending: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Send raw bytes (one encoded line). A closed connection is ignored:
-    /// the process is shutting down anyway.
-    pub(crate) fn send(&self, line: Vec<u8>) {
-        self.out.send(line);
-    }
-
-    /// Send a notification.
-    pub(crate) fn notify(&self, method: &str, params: Value) {
-        self.send(notification_line(method, &params));
-    }
-
-    /// Send a request; returns its id and a future of the answer.
-    pub(crate) fn start_request(
-        &self,
-        method: &str,
-        params: Value,
-    ) -> (
-        u64,
-        impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
-    ) {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = oneshot::channel();
-        self.pending.lock().unwrap().insert(id, tx);
-        self.send(request_line(id, method, &params));
-        let answer = async move {
-            rx.await.unwrap_or_else(|_| {
-                Err(RpcError::new(
-                    codes::CANCELLED,
-                    "connection to pi closed before the answer arrived",
-                ))
-            })
-        };
-        (id, answer)
-    }
-
-    /// Send a request and wait for its response.
-    pub(crate) async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
-        self.start_request(method, params).1.await
-    }
-
-    /// Stop waiting for request `id`; a late answer is dropped quietly.
-    pub(crate) fn forget(&self, id: u64) {
-        self.pending.lock().unwrap().remove(&id);
-    }
-
-    fn complete(&self, id: u64, outcome: Result<Value, RpcError>) {
-        // No waiter means we stopped waiting (a dismissed dialog): drop it.
-        if let Some(tx) = self.pending.lock().unwrap().remove(&id) {
-            let _ = tx.send(outcome);
-        }
-    }
-
-    /// Fail every outstanding request (the connection is gone).
-    fn fail_all(&self) {
-        self.pending.lock().unwrap().clear();
-    }
-}
-
-/// State every call of one connection shares: event-bus subscriptions and
-/// tools registered at run time.
-#[derive(Default)]
-pub(crate) struct Shared {
-    /// Subscriptions to pi's event bus.
-    pub(crate) subscribers: Arc<crate::bus::Subscribers>,
-    /// Tools added with `Api::register_tool`.
-    pub(crate) dynamic_tools:
-        std::sync::RwLock<std::collections::BTreeMap<String, crate::registry::ToolDef>>,
-}
 
 pub(crate) use crate::logging::warn as log;
 
@@ -418,7 +331,7 @@ impl Dispatcher {
         if self.unloaded.swap(true, Ordering::SeqCst) || self.session.get().is_none() {
             return serde_json::Map::new();
         }
-        crate::lifecycle::unload_all(&self.registry.extensions).await
+        crate::lifecycle::unload_all(&self.registry.extensions, &self.shared).await
     }
 
     /// The synchronous half of `initialize`: check the protocol version and
@@ -476,6 +389,7 @@ impl Dispatcher {
             &cwd,
             mode,
             &snapshots,
+            &self.shared,
             Some(bus),
         )
         .await;

@@ -63,7 +63,7 @@ pub trait HookOutput: Send + 'static {
 }
 
 /// What a hook function may return for an event whose result type is `O`:
-/// `O` itself, or `Result<O, E>` with `E: Into<ToolError>` (an `Err` blocks a
+/// `O` itself, or `Result<O, E>` with `E: Into<Error>` (an `Err` blocks a
 /// `tool_call` and is reported as an extension error elsewhere).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a valid result for this hook",
@@ -81,7 +81,7 @@ impl<O: HookOutput> HookReturn<O> for O {
     }
 }
 
-impl<O: HookOutput, E: Into<crate::ToolError>> HookReturn<O> for Result<O, E> {
+impl<O: HookOutput, E: Into<crate::Error>> HookReturn<O> for Result<O, E> {
     fn into_hook(self) -> Result<O, String> {
         self.map_err(|e| e.into().message().to_string())
     }
@@ -559,32 +559,7 @@ pub struct BeforeAgentStart {
     pub system_prompt: Option<String>,
 }
 
-/// A custom message (pi's `sendMessage` / `before_agent_start` shape).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CustomMessage {
-    /// Your message type, e.g. `"my-ext:reminder"`.
-    pub custom_type: String,
-    /// The text the model sees.
-    pub content: String,
-    /// Whether the terminal UI shows it.
-    pub display: bool,
-    /// Extra data kept in the session.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<Value>,
-}
-
-impl CustomMessage {
-    /// A displayed message with this type and text.
-    pub fn new(custom_type: impl Into<String>, content: impl Into<String>) -> Self {
-        Self {
-            custom_type: custom_type.into(),
-            content: content.into(),
-            display: true,
-            details: None,
-        }
-    }
-}
+pub use crate::content::CustomMessage;
 
 /// Result of a `message_end` hook: a replacement message (same role).
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -10,9 +10,9 @@
 //!
 //! /// Greet someone by name.
 //! #[tool(label = "Greet")]
-//! async fn greet(ctx: &Ctx, name: String) -> Result<String, ToolError> {
+//! async fn greet(ctx: &Ctx, name: String) -> Result<String, Error> {
 //!     if name.trim().is_empty() {
-//!         return Err(ToolError::new("name must not be empty"));
+//!         return Err(Error::new("name must not be empty"));
 //!     }
 //!     Ok(format!("Hello, {name}! (from {})", ctx.cwd().display()))
 //! }
@@ -54,7 +54,7 @@
 //!
 //! It returns `T` or `Result<T, E>` where `T` is text (`String`, `&'static str`),
 //! a [`ToolResult`] (content blocks and `details`), [`Content`],
-//! `Vec<Content>` or `()`, and `E` is anything `Display`: [`ToolError`],
+//! `Vec<Content>` or `()`, and `E` is anything `Display`: [`Error`],
 //! `anyhow::Error`, `std::io::Error`, `String`… An `Err` reaches the model
 //! as an error result with the error's message.
 //!
@@ -73,8 +73,11 @@ mod atomic_file;
 mod bus;
 pub mod cli;
 pub mod command;
+mod connection;
+mod content;
 pub mod context;
 mod dispatch;
+mod error;
 pub mod events;
 #[doc(hidden)]
 pub mod framing;
@@ -93,11 +96,12 @@ pub mod tool;
 mod transport;
 pub mod ui;
 
-pub use context::{CommandCtx, Ctx, Mode};
-pub use registry::{Manifest, Registry, ToolBuilder, ToolDef, ToolManifest};
-pub use tool::{
-    Content, IntoToolOutput, IntoToolReturn, Params, ToolError, ToolOutcome, ToolResult,
-};
+pub use connection::Mode;
+pub use content::{Content, ToolResult};
+pub use context::{CommandCtx, Ctx};
+pub use error::Error;
+pub use registry::{Manifest, Registry, ToolManifest};
+pub use tool::{IntoToolResult, Params, ToolBuilder, ToolDef};
 
 /// Declare the extension: its name, version and description.
 ///
@@ -175,8 +179,7 @@ pub use tokio::spawn;
 pub mod prelude {
     pub use crate::ui::{Level, Placement, UiError};
     pub use crate::{
-        command, extension, hook, tool, CommandCtx, Content, Ctx, Mode, Params, ToolError,
-        ToolResult,
+        command, extension, hook, tool, CommandCtx, Content, Ctx, Error, Mode, Params, ToolResult,
     };
 }
 
@@ -220,8 +223,8 @@ macro_rules! flag {
 #[macro_export]
 macro_rules! __flag {
     ($name:ident, $kind:literal, $default:expr, $description:expr) => {
-        $crate::__private::inventory::submit! {
-            $crate::__private::FlagEntry {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::FlagEntry {
                 name: ::core::stringify!($name),
                 description: $description,
                 kind: $kind,
@@ -243,7 +246,7 @@ macro_rules! __flag {
 macro_rules! main {
     () => {
         fn main() -> ::std::process::ExitCode {
-            $crate::__private::run_main($crate::__private::BinInfo {
+            $crate::impl_::run_main($crate::impl_::BinInfo {
                 package: ::core::env!("CARGO_PKG_NAME"),
                 version: ::core::env!("CARGO_PKG_VERSION"),
                 description: ::core::env!("CARGO_PKG_DESCRIPTION"),
@@ -259,231 +262,4 @@ macro_rules! main {
 /// Support for macro-generated code. Not a public API: it changes without
 /// notice.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::cli::run_main;
-    pub use crate::command::{CommandReturn, FromArgs};
-    pub use crate::events::{Event, HookOutput, HookReturn};
-    pub use crate::lifecycle::{
-        state, AnyState, ExtensionEntry, LoadCtx, LoadFuture, LoadReturn, SettingsDecl,
-        UnloadFuture, UnloadReturn,
-    };
-    pub use crate::registry::{
-        BinInfo, CommandEntry, FlagEntry, HandlerFuture, HookEntry, ToolEntry, ToolFuture,
-    };
-    pub use std::any::TypeId;
-    pub use std::sync::Arc;
-
-    /// Implemented by `#[extension]` types: lets tools, commands and hooks
-    /// take the extension's state as `&MyExtension`.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` is not an `#[extension]` type",
-        label = "borrowed arguments are the context or an extension's state",
-        note = "borrow only the context (`&Ctx`) or a type marked `#[extension]` (its state); tool parameters are owned values decoded from JSON: write `String` instead of `&str`, `T` instead of `&T`"
-    )]
-    pub trait ExtensionState: Send + Sync + 'static {}
-    /// Used by generated code to check [`ExtensionState`].
-    pub fn assert_state<T: ExtensionState + ?Sized>() {}
-
-    /// The settings schema of `T` (for the manifest and `--pi-settings-schema`).
-    pub fn settings_schema<T>() -> Result<Value, SchemaError>
-    where
-        T: schemars::JsonSchema + Default + serde::Serialize,
-    {
-        crate::settings::settings_schema::<T>()
-    }
-
-    /// Load `T`'s settings files as JSON, with the problems found.
-    pub fn load_settings_json<T>(paths: &crate::settings::SettingsPaths) -> (Value, Vec<String>)
-    where
-        T: serde::de::DeserializeOwned + Default + serde::Serialize + schemars::JsonSchema,
-    {
-        crate::settings::registered::load_json::<T>(paths)
-    }
-
-    /// The generated `/<name>-settings` command.
-    pub fn settings_command<T>(ctx: crate::CommandCtx, name: &'static str) -> HandlerFuture
-    where
-        T: serde::de::DeserializeOwned
-            + Default
-            + serde::Serialize
-            + schemars::JsonSchema
-            + Send
-            + 'static,
-    {
-        Box::pin(async move {
-            crate::settings::editor::edit::<T>(&ctx, name)
-                .await
-                .map(|()| Value::Null)
-        })
-    }
-
-    /// Build the state with `on_load`.
-    pub fn load_with<T, F, Fut>(ctx: LoadCtx, f: F) -> LoadFuture
-    where
-        T: ExtensionState,
-        F: FnOnce(LoadCtx) -> Fut,
-        Fut: Future + Send + 'static,
-        Fut::Output: LoadReturn<T>,
-    {
-        let fut = f(ctx);
-        Box::pin(async move { fut.await.into_state().map(|s| Arc::new(s) as AnyState) })
-    }
-
-    /// A state that needs no `on_load`.
-    pub fn load_value<T: ExtensionState>(value: T) -> LoadFuture {
-        Box::pin(std::future::ready(Ok(Arc::new(value) as AnyState)))
-    }
-
-    /// Run `on_unload` on the state.
-    pub fn unload_with<T, F, Fut>(state: AnyState, f: F) -> UnloadFuture
-    where
-        T: ExtensionState,
-        F: FnOnce(Arc<T>) -> Fut,
-        Fut: Future + Send + 'static,
-        Fut::Output: UnloadReturn,
-    {
-        match state.downcast::<T>() {
-            Ok(s) => {
-                let fut = f(s);
-                Box::pin(async move { fut.await.into_snapshot() })
-            }
-            Err(_) => Box::pin(std::future::ready(None)),
-        }
-    }
-    pub use crate::schema::{portable_schema_for, SchemaError};
-    pub use inventory;
-    pub use schemars;
-    pub use serde;
-    pub use serde_json::Value;
-
-    use crate::context::Ctx;
-    use crate::tool::IntoToolReturn;
-    use std::future::Future;
-
-    /// Decode the arguments and run an async tool body.
-    pub fn call_async<P, F, Fut>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
-    where
-        P: serde::de::DeserializeOwned,
-        F: FnOnce(Ctx, P) -> Fut,
-        Fut: Future + Send + 'static,
-        Fut::Output: IntoToolReturn,
-    {
-        match crate::registry::decode_args::<P>(tool, args) {
-            Ok(params) => {
-                let fut = body(ctx, params);
-                Box::pin(async move { fut.await.into_outcome() })
-            }
-            Err(outcome) => Box::pin(std::future::ready(outcome)),
-        }
-    }
-
-    /// Decode the arguments and run a synchronous tool body on the runtime's
-    /// blocking pool, so it cannot stall other calls.
-    pub fn call_sync<P, F, R>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
-    where
-        P: serde::de::DeserializeOwned + Send + 'static,
-        F: FnOnce(Ctx, P) -> R + Send + 'static,
-        R: IntoToolReturn + Send + 'static,
-    {
-        match crate::registry::decode_args::<P>(tool, args) {
-            Ok(params) => Box::pin(async move {
-                match tokio::task::spawn_blocking(move || body(ctx, params).into_outcome()).await {
-                    Ok(outcome) => outcome,
-                    // Re-raise so the dispatcher reports it like any panic.
-                    Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-                    Err(_) => {
-                        crate::tool::ToolOutcome::error(format!("tool `{tool}` was cancelled"))
-                    }
-                }
-            }),
-            Err(outcome) => Box::pin(std::future::ready(outcome)),
-        }
-    }
-
-    /// Compile-time check that an argument typed `Ctx` is pi-ext's.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` is not pi-ext's call context",
-        label = "expected `pi_ext::Ctx`",
-        note = "arguments whose type is named `Ctx` are treated as the call context; import `pi_ext::Ctx` (or rename your type)"
-    )]
-    pub trait IsCtx {}
-    impl IsCtx for Ctx {}
-    /// Used by generated code to check [`IsCtx`].
-    pub fn assert_ctx<T: IsCtx + ?Sized>() {}
-
-    /// Compile-time check on a `Params<T>` argument.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be used as tool parameters",
-        label = "needs `serde::Deserialize` and `schemars::JsonSchema`",
-        note = "derive both on the struct: `#[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]` with `#[schemars(crate = \"pi_ext::schemars\")]`",
-        note = "if it does derive `JsonSchema`, check that it is the schemars version pi-ext re-exports (`pi_ext::schemars`)"
-    )]
-    pub trait ToolParams: serde::de::DeserializeOwned + schemars::JsonSchema {}
-    impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> ToolParams for T {}
-    /// Used by generated code to check [`ToolParams`].
-    pub fn assert_params<T: ToolParams>() {}
-
-    /// Compile-time check on a tool's return type.
-    pub fn assert_return<T: IntoToolReturn>() {}
-
-    /// Compile-time check that a hook's argument is an event.
-    pub fn assert_event<E: Event>() {}
-
-    /// Compile-time check on a hook's return type.
-    pub fn assert_hook_return<E: Event, R: HookReturn<E::Output>>() {}
-
-    /// Compile-time check on a command's argument type.
-    pub fn assert_args<A: FromArgs>() {}
-
-    /// Compile-time check on a command's return type.
-    pub fn assert_command_return<R: CommandReturn>() {}
-
-    /// Compile-time check that a command's context argument is pi-ext's.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` is not a command context",
-        label = "expected `pi_ext::CommandCtx` or `pi_ext::Ctx`",
-        note = "a command takes `ctx: &CommandCtx` (or `&Ctx`)"
-    )]
-    pub trait IsCommandCtx {}
-    impl IsCommandCtx for crate::CommandCtx {}
-    impl IsCommandCtx for Ctx {}
-    /// Used by generated code to check [`IsCommandCtx`].
-    pub fn assert_command_ctx<T: IsCommandCtx + ?Sized>() {}
-
-    /// Decode an event and run a hook body.
-    pub fn call_hook<E, F, Fut>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
-    where
-        E: Event,
-        F: FnOnce(Ctx, E) -> Fut,
-        Fut: Future + Send + 'static,
-        Fut::Output: HookReturn<E::Output>,
-    {
-        match serde_json::from_value::<E>(payload) {
-            Ok(event) => {
-                let fut = body(ctx, event);
-                Box::pin(async move { fut.await.into_hook().map(HookOutput::into_json) })
-            }
-            Err(e) => Box::pin(std::future::ready(Err(format!(
-                "could not decode the `{}` event: {e}",
-                E::NAME
-            )))),
-        }
-    }
-
-    /// Parse a command's arguments and run its body.
-    pub fn call_command<A, F, Fut>(ctx: crate::CommandCtx, args: String, body: F) -> HandlerFuture
-    where
-        A: FromArgs,
-        F: FnOnce(crate::CommandCtx, A) -> Fut,
-        Fut: Future + Send + 'static,
-        Fut::Output: CommandReturn,
-    {
-        match A::from_args(&args) {
-            Ok(parsed) => {
-                let fut = body(ctx, parsed);
-                Box::pin(async move { fut.await.into_result().map(|()| Value::Null) })
-            }
-            Err(e) => Box::pin(std::future::ready(Err(e))),
-        }
-    }
-}
+pub mod impl_;

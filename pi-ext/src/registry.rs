@@ -1,212 +1,151 @@
 //! Registration: tool definitions, the builder the `#[tool]` macro is sugar
 //! over, the link-time registry (`inventory`) and the manifest.
 
+use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::context::Ctx;
-use crate::lifecycle::ExtensionEntry;
+use crate::connection::AnyState;
+use crate::context::{Ctx, LoadCtx};
 use crate::protocol::{PROTOCOL_VERSION, SDK_VERSION};
-use crate::schema::{portable_schema_for, SchemaError};
-use crate::tool::{IntoToolReturn, ToolOutcome};
+use crate::schema::SchemaError;
+pub use crate::tool::BUILTIN_TOOLS;
+use crate::tool::{ToolDef, ToolFuture};
 
-/// The future a tool handler returns.
-pub type ToolFuture = Pin<Box<dyn Future<Output = ToolOutcome> + Send + 'static>>;
+/// What `on_load` returns, type-erased.
+pub type LoadFuture = Pin<Box<dyn Future<Output = Result<AnyState, String>> + Send>>;
+/// What `on_unload` returns: the snapshot for a hot reload.
+pub type UnloadFuture = Pin<Box<dyn Future<Output = Option<Value>> + Send>>;
 
-/// A type-erased tool handler.
-pub type ToolHandler = Arc<dyn Fn(Ctx, Value) -> ToolFuture + Send + Sync>;
+/// Implemented by `#[extension]` types: lets tools, commands and hooks
+/// take the extension's state as `&MyExtension`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an `#[extension]` type",
+    label = "borrowed arguments are the context or an extension's state",
+    note = "borrow only the context (`&Ctx`) or a type marked `#[extension]` (its state); tool parameters are owned values decoded from JSON: write `String` instead of `&str`, `T` instead of `&T`"
+)]
+pub trait ExtensionState: Send + Sync + 'static {}
 
-/// pi's built-in tools. An extension tool with one of these names replaces
-/// the built-in (pi allows that); the runtime warns so it is never an accident.
-pub const BUILTIN_TOOLS: &[&str] = &["read", "bash", "edit", "write", "grep", "find", "ls"];
-
-/// A tool, ready to register with pi.
-///
-/// `#[tool]` builds these at link time; [`ToolDef::builder`] builds one by
-/// hand (for tools whose shape is only known at run time).
-#[derive(Clone)]
-pub struct ToolDef {
-    /// Name the model calls it by.
-    pub name: String,
-    /// Label shown in pi's UI.
-    pub label: String,
-    /// Description sent to the model.
-    pub description: String,
-    /// One line for the "Available tools" section of pi's system prompt.
-    pub prompt_snippet: Option<String>,
-    /// Bullets added to the system prompt's guidelines while the tool is active.
-    pub prompt_guidelines: Vec<String>,
-    /// Portable parameter schema, or why it could not be made.
-    pub parameters: Result<Value, SchemaError>,
-    /// How long pi waits for a call before failing it (`None`: no deadline;
-    /// the bridge's liveness check still notices a stuck process).
-    pub timeout: Option<std::time::Duration>,
-    /// Whether replacing pi's built-in tool of the same name is meant (no
-    /// warning then).
-    pub overrides_builtin: bool,
-    /// The handler.
-    pub handler: ToolHandler,
+/// An `#[extension]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct ExtensionEntry {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub description: &'static str,
+    pub dependencies: &'static [&'static str],
+    /// `module_path!()` of the declaration: its first segment is the crate
+    /// that owns the extension's tools, commands and hooks.
+    pub module: &'static str,
+    pub state_type: fn() -> TypeId,
+    pub load: fn(LoadCtx) -> LoadFuture,
+    pub unload: Option<fn(AnyState) -> UnloadFuture>,
+    pub settings: Option<SettingsDecl>,
 }
 
-impl std::fmt::Debug for ToolDef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolDef")
-            .field("name", &self.name)
-            .field("label", &self.label)
-            .field("description", &self.description)
-            .field("parameters", &self.parameters)
-            .finish_non_exhaustive()
-    }
+/// An extension's settings type. Not for direct use.
+#[doc(hidden)]
+pub struct SettingsDecl {
+    pub schema: fn() -> Result<Value, SchemaError>,
+    pub type_id: fn() -> TypeId,
+    /// Load and validate the files; the value as JSON and the problems.
+    pub load: fn(&crate::settings::SettingsPaths) -> (Value, Vec<String>),
 }
 
-impl ToolDef {
-    /// Start building a tool by hand.
-    ///
-    /// ```
-    /// use pi_ext::{ToolDef, ToolError};
-    ///
-    /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
-    /// #[schemars(crate = "pi_ext::schemars")]
-    /// struct Args { a: i64, b: i64 }
-    ///
-    /// let add = ToolDef::builder("add")
-    ///     .description("Add two integers.")
-    ///     .handler(|_ctx, args: Args| async move {
-    ///         Ok::<_, ToolError>(format!("{}", args.a + args.b))
-    ///     });
-    /// assert_eq!(add.label, "add");
-    /// assert_eq!(add.parameters.unwrap()["required"], serde_json::json!(["a", "b"]));
-    /// ```
-    pub fn builder(name: impl Into<String>) -> ToolBuilder {
-        let name = name.into();
-        ToolBuilder {
-            label: name.clone(),
-            name,
-            description: String::new(),
-            prompt_snippet: None,
-            prompt_guidelines: Vec::new(),
-            timeout: None,
-            overrides_builtin: false,
-        }
+inventory::collect!(ExtensionEntry);
+
+/// The crate an item was declared in (`module_path!()`'s first segment).
+pub(crate) fn crate_of(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+impl ExtensionEntry {
+    pub(crate) fn krate(&self) -> &'static str {
+        crate_of(self.module)
     }
 }
 
-/// Builder for a [`ToolDef`]; finish it with [`ToolBuilder::handler`].
-#[derive(Debug, Clone)]
-#[must_use = "a tool builder does nothing until `.handler(..)` is called"]
-pub struct ToolBuilder {
-    name: String,
-    label: String,
-    description: String,
-    prompt_snippet: Option<String>,
-    prompt_guidelines: Vec<String>,
-    timeout: Option<std::time::Duration>,
-    overrides_builtin: bool,
-}
-
-impl ToolBuilder {
-    /// Fail a call that takes longer than `timeout` (pi gets an error
-    /// result, the handler is cancelled).
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-    /// Say that replacing pi's built-in tool of the same name is meant.
-    pub fn overrides_builtin(mut self) -> Self {
-        self.overrides_builtin = true;
-        self
-    }
-    /// UI label (defaults to the name).
-    pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = label.into();
-        self
-    }
-    /// Description for the model.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = description.into();
-        self
-    }
-    /// One line for pi's "Available tools" list.
-    pub fn prompt_snippet(mut self, snippet: impl Into<String>) -> Self {
-        self.prompt_snippet = Some(snippet.into());
-        self
-    }
-    /// Add a guideline bullet.
-    pub fn prompt_guideline(mut self, guideline: impl Into<String>) -> Self {
-        self.prompt_guidelines.push(guideline.into());
-        self
-    }
-
-    /// Finish with a handler taking the context and the parameters `P`
-    /// (any `Deserialize + JsonSchema` struct).
-    pub fn handler<P, F, Fut>(self, handler: F) -> ToolDef
-    where
-        P: DeserializeOwned + JsonSchema + Send + 'static,
-        F: Fn(Ctx, P) -> Fut + Send + Sync + 'static,
-        Fut: Future + Send + 'static,
-        Fut::Output: IntoToolReturn,
-    {
-        let name: Arc<str> = self.name.clone().into();
-        let handler: ToolHandler = Arc::new(move |ctx, args| {
-            let name = name.clone();
-            match decode_args::<P>(&name, args) {
-                Ok(params) => {
-                    let fut = handler(ctx, params);
-                    Box::pin(async move { fut.await.into_outcome() })
-                }
-                Err(outcome) => Box::pin(std::future::ready(outcome)),
+/// Dependency order of `extensions` (Kahn's algorithm, ties by name), and
+/// the extensions that cannot load with the reason.
+pub(crate) fn load_order(
+    extensions: &[&'static ExtensionEntry],
+) -> (Vec<&'static ExtensionEntry>, BTreeMap<String, String>) {
+    let by_name: BTreeMap<&str, &'static ExtensionEntry> =
+        extensions.iter().map(|e| (e.name, *e)).collect();
+    let mut blocked: BTreeMap<String, String> = BTreeMap::new();
+    // Missing dependencies, transitively.
+    loop {
+        let mut changed = false;
+        for e in by_name.values() {
+            if blocked.contains_key(e.name) {
+                continue;
             }
-        });
-        ToolDef {
-            name: self.name,
-            label: self.label,
-            description: self.description,
-            prompt_snippet: self.prompt_snippet,
-            prompt_guidelines: self.prompt_guidelines,
-            parameters: portable_schema_for::<P>(),
-            timeout: self.timeout,
-            overrides_builtin: self.overrides_builtin,
-            handler,
+            for d in e.dependencies {
+                let reason = if !by_name.contains_key(d) {
+                    Some(format!(
+                        "extension `{}` depends on `{d}`, which is not in this binary",
+                        e.name
+                    ))
+                } else if blocked.contains_key(*d) {
+                    Some(format!(
+                        "extension `{}` depends on `{d}`, which cannot load",
+                        e.name
+                    ))
+                } else {
+                    None
+                };
+                if let Some(r) = reason {
+                    blocked.insert(e.name.to_string(), r);
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        if !changed {
+            break;
         }
     }
-}
-
-impl ToolDef {
-    /// This tool's manifest entry, with `parameters` as its schema.
-    pub(crate) fn manifest(&self, parameters: Value) -> ToolManifest {
-        ToolManifest {
-            name: self.name.clone(),
-            label: self.label.clone(),
-            description: self.description.clone(),
-            parameters,
-            prompt_snippet: self.prompt_snippet.clone(),
-            prompt_guidelines: self.prompt_guidelines.clone(),
-            timeout_ms: self
-                .timeout
-                .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
+    let mut order = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
+    loop {
+        let ready: Vec<&'static ExtensionEntry> = by_name
+            .values()
+            .filter(|e| !blocked.contains_key(e.name) && !done.contains(&e.name))
+            .filter(|e| e.dependencies.iter().all(|d| done.contains(d)))
+            .copied()
+            .collect();
+        if ready.is_empty() {
+            break;
+        }
+        for e in ready {
+            done.push(e.name);
+            order.push(e);
         }
     }
-}
-
-/// Deserialize tool arguments, naming the failing field path.
-pub(crate) fn decode_args<P: DeserializeOwned>(tool: &str, args: Value) -> Result<P, ToolOutcome> {
-    serde_path_to_error::deserialize(args).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let at = if path == "." {
-            String::new()
-        } else {
-            format!(" at `{path}`")
-        };
-        ToolOutcome::error(format!("invalid arguments for tool `{tool}`{at}: {inner}"))
-    })
+    // Whatever is left waits on itself: a cycle.
+    let stuck: Vec<&str> = by_name
+        .values()
+        .filter(|e| !blocked.contains_key(e.name) && !done.contains(&e.name))
+        .map(|e| e.name)
+        .collect();
+    for name in &stuck {
+        blocked.insert(
+            name.to_string(),
+            format!(
+                "extension `{name}` is part of a dependency cycle among {}",
+                stuck
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    (order, blocked)
 }
 
 /// A `#[tool]` registration, collected at link time. Not for direct use.
@@ -382,7 +321,7 @@ impl Registry {
             }
             (None, None) => Registry::new("pi-ext", SDK_VERSION),
         };
-        let (order, blocked) = crate::lifecycle::load_order(&extensions);
+        let (order, blocked) = load_order(&extensions);
         for reason in blocked.values() {
             reg.problems.push(reason.clone());
         }
@@ -399,7 +338,7 @@ impl Registry {
         // The documented order: extensions in load order, then priority, then
         // path. (Link order is not stable.)
         let rank = |module: &str| {
-            let krate = crate::lifecycle::crate_of(module);
+            let krate = crate_of(module);
             reg.extensions
                 .iter()
                 .position(|e| e.krate() == krate)
@@ -433,10 +372,8 @@ impl Registry {
         reg.flags = inventory::iter::<FlagEntry>().collect();
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
-            reg.tool_crates.insert(
-                entry.name.to_string(),
-                crate::lifecycle::crate_of(entry.module),
-            );
+            reg.tool_crates
+                .insert(entry.name.to_string(), crate_of(entry.module));
             reg.add(ToolDef {
                 name: entry.name.to_string(),
                 label: entry.label.to_string(),
@@ -496,7 +433,7 @@ impl Registry {
     /// whose `on_load` failed) or [`Registry::blocked`].
     pub fn manifest_without(&self, failed: &BTreeMap<String, String>) -> Manifest {
         let out = |module: &str| {
-            let krate = crate::lifecycle::crate_of(module);
+            let krate = crate_of(module);
             failed.contains_key(krate) || self.blocked.contains_key(krate)
         };
         let mut problems = self.problems.clone();
@@ -684,7 +621,8 @@ pub struct ToolManifest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::ToolError;
+    use crate::error::Error;
+    use schemars::JsonSchema;
 
     #[derive(Debug, serde::Deserialize, JsonSchema)]
     struct Args {
@@ -694,7 +632,7 @@ mod tests {
     fn tool(name: &str) -> ToolDef {
         ToolDef::builder(name)
             .description("d")
-            .handler(|_c, a: Args| async move { Ok::<_, ToolError>(a.n.to_string()) })
+            .handler(|_c, a: Args| async move { Ok::<_, Error>(a.n.to_string()) })
     }
 
     #[test]
@@ -712,11 +650,48 @@ mod tests {
         assert_eq!(reg.problems.len(), 3, "{:?}", reg.problems);
     }
 
+    fn entry(name: &'static str, deps: &'static [&'static str]) -> &'static ExtensionEntry {
+        Box::leak(Box::new(ExtensionEntry {
+            name,
+            version: "0",
+            description: "",
+            dependencies: deps,
+            module: name,
+            state_type: TypeId::of::<()>,
+            load: |_| Box::pin(async { Ok(Arc::new(()) as AnyState) }),
+            unload: None,
+            settings: None,
+        }))
+    }
+
     #[test]
-    fn bad_args_name_the_field() {
-        let err = decode_args::<Args>("t", serde_json::json!({"n": 300})).unwrap_err();
-        assert!(err.is_error);
-        let text = err.text();
-        assert!(text.contains("`n`") && text.contains("300"), "{text}");
+    fn dependencies_load_first_and_ties_go_by_name() {
+        let exts = [
+            entry("app", &["db", "log"]),
+            entry("log", &[]),
+            entry("db", &["log"]),
+        ];
+        let (order, blocked) = load_order(&exts);
+        let names: Vec<_> = order.iter().map(|e| e.name).collect();
+        assert_eq!(names, ["log", "db", "app"]);
+        assert!(blocked.is_empty());
+    }
+
+    #[test]
+    fn missing_dependencies_and_cycles_are_named_and_the_rest_loads() {
+        let exts = [
+            entry("ok", &[]),
+            entry("needs-ghost", &["ghost"]),
+            entry("on-top", &["needs-ghost"]),
+            entry("a", &["b"]),
+            entry("b", &["a"]),
+        ];
+        let (order, blocked) = load_order(&exts);
+        let names: Vec<_> = order.iter().map(|e| e.name).collect();
+        assert_eq!(names, ["ok"]);
+        assert!(blocked["needs-ghost"].contains("`ghost`"));
+        assert!(blocked["on-top"].contains("`needs-ghost`, which cannot load"));
+        assert!(blocked["a"].contains("cycle among `a`, `b`"));
+        assert!(blocked["b"].contains("cycle"));
     }
 }

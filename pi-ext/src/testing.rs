@@ -34,7 +34,7 @@ use crate::dispatch::Dispatcher;
 use crate::protocol::{request_line, Classified, Incoming, RpcError};
 use crate::registry::{Manifest, Registry};
 use crate::schema::lint;
-use crate::tool::ToolOutcome;
+pub use crate::tool::ToolOutcome;
 use crate::transport::LineSink;
 
 /// An in-process pi stand-in, serving this binary's registered tools.

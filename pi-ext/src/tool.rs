@@ -1,193 +1,91 @@
-//! What a tool returns: text, images and `details`, or an error the model sees.
-
-use std::fmt::Display;
+//! Tools: what one returns ([`IntoToolResult`]), how it takes its
+//! arguments ([`Params`]) and its definition ([`ToolDef`], built by
+//! `#[tool]` or by hand with [`ToolDef::builder`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One piece of a tool result, as pi defines it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum Content {
-    /// Plain text, shown to the model.
-    Text {
-        /// The text.
-        text: String,
-    },
-    /// An image, base64-encoded.
-    Image {
-        /// Base64 image bytes.
-        data: String,
-        /// MIME type, e.g. `image/png`.
-        #[serde(rename = "mimeType")]
-        mime_type: String,
-    },
-}
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
-impl Content {
-    /// A text block.
-    pub fn text(text: impl Into<String>) -> Self {
-        Content::Text { text: text.into() }
-    }
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 
-    /// An image block from base64 data and a MIME type.
-    pub fn image(base64_data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Content::Image {
-            data: base64_data.into(),
-            mime_type: mime_type.into(),
-        }
-    }
-}
+use crate::content::{Content, ToolResult};
+use crate::context::Ctx;
+use crate::error::Error;
+use crate::registry::ToolManifest;
+use crate::schema::{portable_schema_for, SchemaError};
 
-/// A successful tool result: `content` for the model, `details` for the
-/// session (UI renderers, state rebuilt on `session_start`, …).
-///
-/// ```
-/// use pi_ext::{Content, ToolResult};
-/// let r = ToolResult::text("42 files")
-///     .with_content(Content::image("iVBORw0KGgo=", "image/png"))
-///     .with_details(serde_json::json!({ "count": 42 }));
-/// assert_eq!(r.content.len(), 2);
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolResult {
-    /// What the model sees.
-    pub content: Vec<Content>,
-    /// Structured data kept in the session but not sent to the model.
-    pub details: Value,
-}
-
-impl ToolResult {
-    /// A result with one text block and empty details.
-    pub fn text(text: impl Into<String>) -> Self {
-        Self {
-            content: vec![Content::text(text)],
-            details: Value::Object(Default::default()),
-        }
-    }
-
-    /// A result from content blocks.
-    pub fn from_content(content: Vec<Content>) -> Self {
-        Self {
-            content,
-            details: Value::Object(Default::default()),
-        }
-    }
-
-    /// Append a content block.
-    pub fn with_content(mut self, content: Content) -> Self {
-        self.content.push(content);
-        self
-    }
-
-    /// Set `details` from anything serializable. A value that fails to
-    /// serialize becomes `{"serializationError": "<message>"}` rather than
-    /// failing the tool.
-    pub fn with_details<T: Serialize>(mut self, details: T) -> Self {
-        self.details = serde_json::to_value(details)
-            .unwrap_or_else(|e| serde_json::json!({ "serializationError": e.to_string() }));
-        self
-    }
-}
-
-/// A tool failure. pi reports it to the model as an error result
-/// (`isError: true`) whose text is [`ToolError::message`].
-///
-/// Anything that implements [`Display`] converts into it with `?` or
-/// `.into()`: `anyhow::Error`, `Box<dyn Error>`, `std::io::Error`, `String`,
-/// `&str`, your own error types.
-///
-/// `ToolError` itself deliberately does not implement `Display`/`Error`
-/// (as `anyhow::Error` does not), which is what makes that blanket
-/// conversion possible.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolError {
-    message: String,
-}
-
-impl ToolError {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-        }
-    }
-
-    /// The text the model will see.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl<E: Display> From<E> for ToolError {
-    fn from(e: E) -> Self {
-        // `{:#}` prints anyhow's context chain ("outer: inner") and is the
-        // same as `{}` for every other type.
-        ToolError::new(format!("{e:#}"))
-    }
-}
-
-/// Types a tool can return on success.
-///
-/// Implemented for `String`, `&'static str`, [`ToolResult`], [`Content`],
-/// `Vec<Content>` and `()` (an empty text).
+/// What a tool function may return: text (`String`, `&'static str`), a
+/// [`ToolResult`] (content blocks and `details`), [`Content`],
+/// `Vec<Content>` or `()` (an empty text), or `Result<T, E>` of one of those
+/// with any `E: Display` (an `Err` reaches the model as an error result with
+/// the error's message).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a pi tool",
-    label = "this type is not a tool output",
-    note = "return `String`, `&'static str`, `pi_ext::ToolResult`, `Content`, `Vec<Content>` or `()`, optionally inside `Result<_, E>` where `E: Display`",
+    label = "not a tool result",
+    note = "return `String`, `&'static str`, `pi_ext::ToolResult`, `Content`, `Vec<Content>` or `()`, optionally inside `Result<_, E>` where `E: Display` (e.g. `pi_ext::Error`, `anyhow::Error`)",
     note = "to return structured data, use `ToolResult::text(..).with_details(value)`"
 )]
-pub trait IntoToolOutput {
-    /// Convert into a result.
-    fn into_tool_result(self) -> ToolResult;
+pub trait IntoToolResult {
+    /// The result, or the error the model sees.
+    fn into_tool_result(self) -> Result<ToolResult, Error>;
 }
 
-impl IntoToolOutput for ToolResult {
-    fn into_tool_result(self) -> ToolResult {
-        self
+impl IntoToolResult for ToolResult {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        Ok(self)
     }
 }
-impl IntoToolOutput for String {
-    fn into_tool_result(self) -> ToolResult {
-        ToolResult::text(self)
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        Ok(ToolResult::text(self))
     }
 }
-impl IntoToolOutput for &'static str {
-    fn into_tool_result(self) -> ToolResult {
-        ToolResult::text(self)
+impl IntoToolResult for &'static str {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        Ok(ToolResult::text(self))
     }
 }
-impl IntoToolOutput for Content {
-    fn into_tool_result(self) -> ToolResult {
-        ToolResult::from_content(vec![self])
+impl IntoToolResult for Content {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        Ok(ToolResult::from_content(vec![self]))
     }
 }
-impl IntoToolOutput for Vec<Content> {
-    fn into_tool_result(self) -> ToolResult {
-        ToolResult::from_content(self)
+impl IntoToolResult for Vec<Content> {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        Ok(ToolResult::from_content(self))
     }
 }
-impl IntoToolOutput for () {
-    fn into_tool_result(self) -> ToolResult {
-        ToolResult::text("")
+impl IntoToolResult for () {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        Ok(ToolResult::text(""))
+    }
+}
+impl<T: IntoToolResult, E: Into<Error>> IntoToolResult for Result<T, E> {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        self.map_err(Into::into)?.into_tool_result()
     }
 }
 
-/// The outcome of one tool call as it goes on the wire.
+/// The outcome of one tool call as it goes on the wire (and as
+/// [`crate::testing::TestHost::call`] returns it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolOutcome {
     /// Content blocks (the error message for failures).
     pub content: Vec<Content>,
     /// Details (`{}` for failures).
     pub details: Value,
-    /// Whether pi should mark the result as an error.
+    /// Whether pi marks the result as an error.
     #[serde(rename = "isError")]
     pub is_error: bool,
 }
 
 impl ToolOutcome {
     /// A failed call with this message.
-    pub fn error(message: impl Into<String>) -> Self {
+    pub(crate) fn error(message: impl Into<String>) -> Self {
         Self {
             content: vec![Content::text(message)],
             details: Value::Object(Default::default()),
@@ -206,47 +104,16 @@ impl ToolOutcome {
             .collect::<Vec<_>>()
             .join("\n")
     }
-}
 
-impl From<ToolResult> for ToolOutcome {
-    fn from(r: ToolResult) -> Self {
-        Self {
-            content: r.content,
-            details: r.details,
-            is_error: false,
-        }
-    }
-}
-
-impl From<ToolError> for ToolOutcome {
-    fn from(e: ToolError) -> Self {
-        ToolOutcome::error(e.message)
-    }
-}
-
-/// What a tool function may return: an output, or `Result<output, E>` with
-/// `E: Into<ToolError>`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a valid return type for a pi tool",
-    label = "unsupported tool return type",
-    note = "return `Result<T, E>` where `T` is `String`, `&'static str`, `ToolResult`, `Content`, `Vec<Content>` or `()` and `E: Display` (e.g. `ToolError`, `anyhow::Error`), or one of those `T` directly"
-)]
-pub trait IntoToolReturn {
-    /// Convert into the wire outcome.
-    fn into_outcome(self) -> ToolOutcome;
-}
-
-impl<T: IntoToolOutput> IntoToolReturn for T {
-    fn into_outcome(self) -> ToolOutcome {
-        self.into_tool_result().into()
-    }
-}
-
-impl<T: IntoToolOutput, E: Into<ToolError>> IntoToolReturn for Result<T, E> {
-    fn into_outcome(self) -> ToolOutcome {
-        match self {
-            Ok(v) => v.into_tool_result().into(),
-            Err(e) => e.into().into(),
+    /// The outcome of a handler's return value.
+    pub(crate) fn of(value: impl IntoToolResult) -> Self {
+        match value.into_tool_result() {
+            Ok(r) => Self {
+                content: r.content,
+                details: r.details,
+                is_error: false,
+            },
+            Err(e) => Self::error(e.message()),
         }
     }
 }
@@ -278,3 +145,214 @@ impl<T: IntoToolOutput, E: Into<ToolError>> IntoToolReturn for Result<T, E> {
 /// version skew). Its schema is made portable by [`crate::schema`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Params<T>(pub T);
+
+/// The future a tool handler returns.
+pub type ToolFuture = Pin<Box<dyn Future<Output = ToolOutcome> + Send + 'static>>;
+
+/// A type-erased tool handler.
+pub type ToolHandler = Arc<dyn Fn(Ctx, Value) -> ToolFuture + Send + Sync>;
+
+/// pi's built-in tools. An extension tool with one of these names replaces
+/// the built-in (pi allows that); the runtime warns so it is never an accident.
+pub const BUILTIN_TOOLS: &[&str] = &["read", "bash", "edit", "write", "grep", "find", "ls"];
+
+/// A tool, ready to register with pi.
+///
+/// `#[tool]` builds these at link time; [`ToolDef::builder`] builds one by
+/// hand (for tools whose shape is only known at run time).
+#[derive(Clone)]
+pub struct ToolDef {
+    /// Name the model calls it by.
+    pub name: String,
+    /// Label shown in pi's UI.
+    pub label: String,
+    /// Description sent to the model.
+    pub description: String,
+    /// One line for the "Available tools" section of pi's system prompt.
+    pub prompt_snippet: Option<String>,
+    /// Bullets added to the system prompt's guidelines while the tool is active.
+    pub prompt_guidelines: Vec<String>,
+    /// Portable parameter schema, or why it could not be made.
+    pub parameters: Result<Value, SchemaError>,
+    /// How long pi waits for a call before failing it (`None`: no deadline;
+    /// the bridge's liveness check still notices a stuck process).
+    pub timeout: Option<std::time::Duration>,
+    /// Whether replacing pi's built-in tool of the same name is meant (no
+    /// warning then).
+    pub overrides_builtin: bool,
+    /// The handler.
+    pub handler: ToolHandler,
+}
+
+impl std::fmt::Debug for ToolDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("name", &self.name)
+            .field("label", &self.label)
+            .field("description", &self.description)
+            .field("parameters", &self.parameters)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolDef {
+    /// Start building a tool by hand.
+    ///
+    /// ```
+    /// use pi_ext::{ToolDef, Error};
+    ///
+    /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+    /// #[schemars(crate = "pi_ext::schemars")]
+    /// struct Args { a: i64, b: i64 }
+    ///
+    /// let add = ToolDef::builder("add")
+    ///     .description("Add two integers.")
+    ///     .handler(|_ctx, args: Args| async move {
+    ///         Ok::<_, Error>(format!("{}", args.a + args.b))
+    ///     });
+    /// assert_eq!(add.label, "add");
+    /// assert_eq!(add.parameters.unwrap()["required"], serde_json::json!(["a", "b"]));
+    /// ```
+    pub fn builder(name: impl Into<String>) -> ToolBuilder {
+        let name = name.into();
+        ToolBuilder {
+            label: name.clone(),
+            name,
+            description: String::new(),
+            prompt_snippet: None,
+            prompt_guidelines: Vec::new(),
+            timeout: None,
+            overrides_builtin: false,
+        }
+    }
+}
+
+/// Builder for a [`ToolDef`]; finish it with [`ToolBuilder::handler`].
+#[derive(Debug, Clone)]
+#[must_use = "a tool builder does nothing until `.handler(..)` is called"]
+pub struct ToolBuilder {
+    name: String,
+    label: String,
+    description: String,
+    prompt_snippet: Option<String>,
+    prompt_guidelines: Vec<String>,
+    timeout: Option<std::time::Duration>,
+    overrides_builtin: bool,
+}
+
+impl ToolBuilder {
+    /// Fail a call that takes longer than `timeout` (pi gets an error
+    /// result, the handler is cancelled).
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+    /// Say that replacing pi's built-in tool of the same name is meant.
+    pub fn overrides_builtin(mut self) -> Self {
+        self.overrides_builtin = true;
+        self
+    }
+    /// UI label (defaults to the name).
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    /// Description for the model.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+    /// One line for pi's "Available tools" list.
+    pub fn prompt_snippet(mut self, snippet: impl Into<String>) -> Self {
+        self.prompt_snippet = Some(snippet.into());
+        self
+    }
+    /// Add a guideline bullet.
+    pub fn prompt_guideline(mut self, guideline: impl Into<String>) -> Self {
+        self.prompt_guidelines.push(guideline.into());
+        self
+    }
+
+    /// Finish with a handler taking the context and the parameters `P`
+    /// (any `Deserialize + JsonSchema` struct).
+    pub fn handler<P, F, Fut>(self, handler: F) -> ToolDef
+    where
+        P: DeserializeOwned + JsonSchema + Send + 'static,
+        F: Fn(Ctx, P) -> Fut + Send + Sync + 'static,
+        Fut: Future + Send + 'static,
+        Fut::Output: IntoToolResult,
+    {
+        let name: Arc<str> = self.name.clone().into();
+        let handler: ToolHandler = Arc::new(move |ctx, args| {
+            let name = name.clone();
+            match decode_args::<P>(&name, args) {
+                Ok(params) => {
+                    let fut = handler(ctx, params);
+                    Box::pin(async move { ToolOutcome::of(fut.await) })
+                }
+                Err(outcome) => Box::pin(std::future::ready(outcome)),
+            }
+        });
+        ToolDef {
+            name: self.name,
+            label: self.label,
+            description: self.description,
+            prompt_snippet: self.prompt_snippet,
+            prompt_guidelines: self.prompt_guidelines,
+            parameters: portable_schema_for::<P>(),
+            timeout: self.timeout,
+            overrides_builtin: self.overrides_builtin,
+            handler,
+        }
+    }
+}
+
+impl ToolDef {
+    /// This tool's manifest entry, with `parameters` as its schema.
+    pub(crate) fn manifest(&self, parameters: Value) -> ToolManifest {
+        ToolManifest {
+            name: self.name.clone(),
+            label: self.label.clone(),
+            description: self.description.clone(),
+            parameters,
+            prompt_snippet: self.prompt_snippet.clone(),
+            prompt_guidelines: self.prompt_guidelines.clone(),
+            timeout_ms: self
+                .timeout
+                .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
+        }
+    }
+}
+
+/// Deserialize tool arguments, naming the failing field path.
+pub(crate) fn decode_args<P: DeserializeOwned>(tool: &str, args: Value) -> Result<P, ToolOutcome> {
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!(" at `{path}`")
+        };
+        ToolOutcome::error(format!("invalid arguments for tool `{tool}`{at}: {inner}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize, JsonSchema)]
+    struct Args {
+        #[allow(dead_code)] // only decoded
+        n: u8,
+    }
+
+    #[test]
+    fn bad_args_name_the_field() {
+        let err = decode_args::<Args>("t", serde_json::json!({"n": 300})).unwrap_err();
+        assert!(err.is_error);
+        let text = err.text();
+        assert!(text.contains("`n`") && text.contains("300"), "{text}");
+    }
+}

@@ -7,12 +7,12 @@
 //!
 //! /// Delete a file after asking.
 //! #[tool]
-//! async fn delete(ctx: &Ctx, path: String) -> Result<String, ToolError> {
+//! async fn delete(ctx: &Ctx, path: String) -> Result<String, Error> {
 //!     let ui = ctx.ui();
 //!     match ui.confirm("Delete?", format!("Delete {path}?")).timeout(Duration::from_secs(30)).await {
 //!         Ok(true) => { /* delete */ Ok(format!("deleted {path}")) }
 //!         Ok(false) => Ok("the user said no".into()),
-//!         Err(UiError::NoUi) => Err(ToolError::new("refusing to delete without asking (no UI in this mode)")),
+//!         Err(UiError::NoUi) => Err(Error::new("refusing to delete without asking (no UI in this mode)")),
 //!         Err(e) => Err(e.into()), // cancelled or timed out
 //!     }
 //! }
@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::dispatch::Peer;
+use crate::connection::Peer;
 use crate::protocol::{codes, CallRef, RpcError};
 
 /// Why a dialog produced no value.

@@ -15,7 +15,7 @@ struct BusTest {
     heard: std::sync::Arc<Mutex<Vec<String>>>,
 }
 
-async fn load(ctx: LoadCtx) -> Result<BusTest, ToolError> {
+async fn load(ctx: LoadCtx) -> Result<BusTest, Error> {
     let heard = std::sync::Arc::new(Mutex::new(Vec::new()));
     let mut sub = ctx.subscribe("load-time").await?;
     let sink = heard.clone();
@@ -29,7 +29,7 @@ async fn load(ctx: LoadCtx) -> Result<BusTest, ToolError> {
 
 /// Subscribe twice to one channel, emit once, count what each received.
 #[tool]
-async fn twice(ctx: &Ctx) -> Result<String, ToolError> {
+async fn twice(ctx: &Ctx) -> Result<String, Error> {
     let api = ctx.api();
     let mut a = api.subscribe("twice").await?;
     let mut b = api.subscribe("twice").await?;
@@ -50,7 +50,7 @@ async fn twice(ctx: &Ctx) -> Result<String, ToolError> {
 
 /// Subscribe and drop the subscription.
 #[tool]
-async fn subscribe_and_drop(ctx: &Ctx, keep: bool) -> Result<String, ToolError> {
+async fn subscribe_and_drop(ctx: &Ctx, keep: bool) -> Result<String, Error> {
     let sub = ctx.api().subscribe("dropped").await?;
     if keep {
         std::mem::forget(sub);
@@ -60,7 +60,7 @@ async fn subscribe_and_drop(ctx: &Ctx, keep: bool) -> Result<String, ToolError> 
 
 /// Emit on a channel.
 #[tool]
-async fn emit(ctx: &Ctx, channel: String) -> Result<String, ToolError> {
+async fn emit(ctx: &Ctx, channel: String) -> Result<String, Error> {
     ctx.api().emit(&channel, "ping").await?;
     Ok("emitted".into())
 }

@@ -10,10 +10,8 @@ use serde_json::json;
 #[extension(name = "needs-db", on_load = connect)]
 struct NeedsDb;
 
-async fn connect(_ctx: LoadCtx) -> Result<NeedsDb, ToolError> {
-    Err(ToolError::new(
-        "cannot reach the database at db.invalid:5432",
-    ))
+async fn connect(_ctx: LoadCtx) -> Result<NeedsDb, Error> {
+    Err(Error::new("cannot reach the database at db.invalid:5432"))
 }
 
 /// Query the database.

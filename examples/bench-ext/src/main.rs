@@ -13,7 +13,7 @@ async fn trivial(n: i64) -> String {
 
 /// Ask one yes/no question and report the answer.
 #[tool(prompt_snippet = "confirm_once: benchmark dialog")]
-async fn confirm_once(ctx: &Ctx) -> Result<String, ToolError> {
+async fn confirm_once(ctx: &Ctx) -> Result<String, Error> {
     let yes = ctx.ui().confirm("Bench", "Confirm once?").await?;
     Ok(if yes { "yes" } else { "no" }.to_owned())
 }
@@ -21,9 +21,9 @@ async fn confirm_once(ctx: &Ctx) -> Result<String, ToolError> {
 /// Generate `mb` MiB of pseudo-random text from `seed`, then report its
 /// FNV-1a hash and how often `needle` occurs in it.
 #[tool(prompt_snippet = "cpu_hash: benchmark CPU work")]
-fn cpu_hash(mb: u32, seed: u32, needle: String) -> Result<String, ToolError> {
+fn cpu_hash(mb: u32, seed: u32, needle: String) -> Result<String, Error> {
     if needle.is_empty() || seed == 0 {
-        return Err(ToolError::new("needle must not be empty and seed not 0"));
+        return Err(Error::new("needle must not be empty and seed not 0"));
     }
     let text = generate(mb as usize * 1024 * 1024, seed);
     let hash = fnv1a32(&text);

@@ -7,7 +7,7 @@ use pi_ext::serde_json::json;
 
 /// Greet someone (asks for the name when none is given).
 #[command(completions = ["Ada", "Grace"])]
-async fn greet(ctx: &CommandCtx, name: Option<String>) -> Result<(), ToolError> {
+async fn greet(ctx: &CommandCtx, name: Option<String>) -> Result<(), Error> {
     let name = match name {
         Some(n) => n,
         None => ctx.ui().input("Who?", "a name").await?,
@@ -25,7 +25,7 @@ async fn roll(ctx: &CommandCtx, sides: Option<Parsed<u32>>) {
 
 /// Start a new session, after asking.
 #[command]
-async fn fresh(ctx: &CommandCtx) -> Result<(), ToolError> {
+async fn fresh(ctx: &CommandCtx) -> Result<(), Error> {
     if !ctx.ui().confirm("New session?", "Start over?").await? {
         return Ok(());
     }
@@ -43,7 +43,7 @@ async fn fresh(ctx: &CommandCtx) -> Result<(), ToolError> {
 
 /// Write a note into the session (not sent to the model).
 #[command]
-async fn note(ctx: &CommandCtx, text: String) -> Result<(), ToolError> {
+async fn note(ctx: &CommandCtx, text: String) -> Result<(), Error> {
     ctx.api()
         .append_entry("commands:note", json!({ "text": text }))
         .await?;
@@ -60,17 +60,17 @@ async fn note(ctx: &CommandCtx, text: String) -> Result<(), ToolError> {
 
 /// Ask the model something (starts a turn).
 #[command(name = "ask-model")]
-async fn ask_model(ctx: &CommandCtx, question: String) -> Result<(), ToolError> {
+async fn ask_model(ctx: &CommandCtx, question: String) -> Result<(), Error> {
     ctx.api().send_user_message(question, None).await?;
     Ok(())
 }
 
 /// Run a program and show its output.
 #[command]
-async fn run(ctx: &CommandCtx, words: Vec<String>) -> Result<(), ToolError> {
+async fn run(ctx: &CommandCtx, words: Vec<String>) -> Result<(), Error> {
     let (program, args) = words
         .split_first()
-        .ok_or_else(|| ToolError::new("usage: /run <program> [args…]"))?;
+        .ok_or_else(|| Error::new("usage: /run <program> [args…]"))?;
     let out = ctx
         .api()
         .exec(program, args.to_vec(), ExecOptions::default())
@@ -84,7 +84,7 @@ async fn run(ctx: &CommandCtx, words: Vec<String>) -> Result<(), ToolError> {
 
 /// Send only these tools to the model.
 #[command]
-async fn only(ctx: &CommandCtx, tools: Vec<String>) -> Result<(), ToolError> {
+async fn only(ctx: &CommandCtx, tools: Vec<String>) -> Result<(), Error> {
     ctx.api().set_active_tools(tools).await?;
     let active = ctx.api().active_tools().await?;
     ctx.ui()
@@ -94,7 +94,7 @@ async fn only(ctx: &CommandCtx, tools: Vec<String>) -> Result<(), ToolError> {
 
 /// Ping whoever listens on the event bus.
 #[command]
-async fn ping(ctx: &CommandCtx) -> Result<(), ToolError> {
+async fn ping(ctx: &CommandCtx) -> Result<(), Error> {
     ctx.api()
         .emit("pi-ext:ping", json!({ "from": "rust" }))
         .await?;
@@ -105,7 +105,7 @@ pi_ext::flag!(greeting: string = "Hello", "How /salute greets (pi --greeting=How
 
 /// Greet with the `--greeting` flag's value.
 #[command]
-async fn salute(ctx: &CommandCtx) -> Result<(), ToolError> {
+async fn salute(ctx: &CommandCtx) -> Result<(), Error> {
     let greeting = ctx.api().flag("greeting").await?;
     let greeting = greeting.as_ref().and_then(|v| v.as_str()).unwrap_or("?");
     ctx.ui().notify(format!("{greeting}, pi!"), Level::Info);
@@ -121,13 +121,11 @@ struct ShoutArgs {
 
 /// Add a `shout` tool while pi runs (the builder API `#[tool]` is sugar over).
 #[command(name = "add-shout")]
-async fn add_shout(ctx: &CommandCtx) -> Result<(), ToolError> {
+async fn add_shout(ctx: &CommandCtx) -> Result<(), Error> {
     let shout = pi_ext::ToolDef::builder("shout")
         .label("Shout")
         .description("Upper-case a word.")
-        .handler(
-            |_ctx, args: ShoutArgs| async move { Ok::<_, ToolError>(args.word.to_uppercase()) },
-        );
+        .handler(|_ctx, args: ShoutArgs| async move { Ok::<_, Error>(args.word.to_uppercase()) });
     ctx.api().register_tool(shout).await?;
     ctx.ui().notify("shout is ready", Level::Info);
     Ok(())
@@ -135,14 +133,14 @@ async fn add_shout(ctx: &CommandCtx) -> Result<(), ToolError> {
 
 /// Reload every extension (pi's `/reload`, from a command).
 #[command(name = "reload-extensions")]
-async fn reload_extensions(ctx: &CommandCtx) -> Result<(), ToolError> {
+async fn reload_extensions(ctx: &CommandCtx) -> Result<(), Error> {
     ctx.reload().await?;
     Ok(())
 }
 
 /// Listen for pongs on the event bus for the whole session.
 #[hook]
-async fn listen(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), ToolError> {
+async fn listen(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), Error> {
     let mut pongs = ctx.api().subscribe("pi-ext:pong").await?;
     let ui = ctx.ui();
     pi_ext::spawn(async move {

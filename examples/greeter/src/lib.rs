@@ -92,12 +92,12 @@ pub fn trace(line: &str) {
     }
 }
 
-async fn load(ctx: LoadCtx) -> Result<Greeter, ToolError> {
+async fn load(ctx: LoadCtx) -> Result<Greeter, Error> {
     trace("load greeter");
     // Loading may fail; pi is told why and the extension's tools answer
     // with the reason. Set GREETER_FAIL_LOAD to see it (the tests do).
     if let Some(why) = std::env::var_os("GREETER_FAIL_LOAD") {
-        return Err(ToolError::new(format!(
+        return Err(Error::new(format!(
             "GREETER_FAIL_LOAD is set ({})",
             why.to_string_lossy()
         )));

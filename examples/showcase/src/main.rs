@@ -61,9 +61,9 @@ async fn ship(Params(order): Params<Order>) -> ToolResult {
 
 /// Divide two numbers; fails on division by zero.
 #[tool]
-async fn divide(a: f64, b: f64) -> Result<String, ToolError> {
+async fn divide(a: f64, b: f64) -> Result<String, Error> {
     if b == 0.0 {
-        return Err(ToolError::new("cannot divide by zero"));
+        return Err(Error::new("cannot divide by zero"));
     }
     Ok(format!("{}", a / b))
 }

@@ -59,18 +59,18 @@ fn todo(
     action: Action,
     text: Option<String>,
     index: Option<u32>,
-) -> Result<ToolResult, ToolError> {
+) -> Result<ToolResult, Error> {
     let mut todos = list.todos.lock().unwrap();
     match action {
         Action::Add => {
-            let text = text.ok_or_else(|| ToolError::new("`add` needs `text`"))?;
+            let text = text.ok_or_else(|| Error::new("`add` needs `text`"))?;
             todos.push(Todo { text, done: false });
         }
         Action::Done => {
-            let i = index.ok_or_else(|| ToolError::new("`done` needs `index`"))? as usize;
+            let i = index.ok_or_else(|| Error::new("`done` needs `index`"))? as usize;
             let item = todos
                 .get_mut(i.wrapping_sub(1))
-                .ok_or_else(|| ToolError::new(format!("there is no item {i}")))?;
+                .ok_or_else(|| Error::new(format!("there is no item {i}")))?;
             item.done = true;
         }
         Action::List => {}
@@ -93,7 +93,7 @@ fn from_branch(entries: &[Value]) -> Vec<Todo> {
 
 /// Rebuild the list whenever a session starts, resumes or forks.
 #[hook]
-async fn rebuild(ctx: &Ctx, list: &TodoList, _event: SessionStartEvent) -> Result<(), ToolError> {
+async fn rebuild(ctx: &Ctx, list: &TodoList, _event: SessionStartEvent) -> Result<(), Error> {
     let branch = ctx.session_branch(None).await?;
     let todos = from_branch(&branch);
     show_count(ctx, &todos);

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::{load, Loaded, SettingsPaths, SettingsProblem};
 use crate::context::Ctx;
-use crate::lifecycle::ExtensionEntry;
+use crate::registry::ExtensionEntry;
 use crate::ui::Level;
 
 /// What the settings types of extensions are bound by.
@@ -102,27 +102,42 @@ fn find_and_load<T: SettingsType + 'static>(cwd: &Path) -> (&'static str, Source
     }
 }
 
-/// [`crate::lifecycle::LoadCtx::settings`]: the settings `T`, read now (the
-/// problems are shown by the dispatcher when loading is done).
-pub(crate) fn load_declared<T: SettingsType + 'static>(cwd: &Path) -> Loaded<T> {
-    find_and_load(cwd).2
+// The settings readers of the contexts live here, with the settings, so
+// that the contexts (below) do not import the settings (above).
+impl crate::context::LoadCtx {
+    /// The extension's settings, as [`Ctx::settings`] reads them (the
+    /// problems are shown when loading is done).
+    pub fn settings<T>(&self) -> T
+    where
+        T: DeserializeOwned + Default + Serialize + JsonSchema + 'static,
+    {
+        find_and_load(self.cwd()).2.value
+    }
 }
 
-/// [`crate::Ctx::settings`]: the settings `T`, read now. Problems not shown
-/// before are shown as warnings and logged.
-pub(crate) fn read_in_call<T: SettingsType + 'static>(ctx: &Ctx) -> T {
-    let (extension, source, loaded) = find_and_load::<T>(ctx.cwd());
-    let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
-    let fresh = newly_shown(source, &problems);
-    if !fresh.is_empty() {
-        let ui = ctx.ui();
-        for p in fresh {
-            let message = format!("{extension} settings: {p}");
-            crate::dispatch::log(&message);
-            ui.notify(message, Level::Warning);
+impl Ctx {
+    /// The settings of the extension that declared `settings = T`, read
+    /// fresh from its files on every call (so edits made while pi runs,
+    /// including with the generated `/<name>-settings` command, are seen at
+    /// once). Invalid values fall back to defaults; problems not shown
+    /// before are shown once, as a warning. See [`crate::settings`].
+    pub fn settings<T>(&self) -> T
+    where
+        T: DeserializeOwned + Default + Serialize + JsonSchema + 'static,
+    {
+        let (extension, source, loaded) = find_and_load::<T>(self.cwd());
+        let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
+        let fresh = newly_shown(source, &problems);
+        if !fresh.is_empty() {
+            let ui = self.ui();
+            for p in fresh {
+                let message = format!("{extension} settings: {p}");
+                crate::logging::warn(&message);
+                ui.notify(message, Level::Warning);
+            }
         }
+        loaded.value
     }
-    loaded.value
 }
 
 /// `SettingsDecl::load`, which the dispatcher calls when the extension

@@ -1,0 +1,182 @@
+//! The connection to the bridge: the outgoing half ([`Peer`]), the facts
+//! of the pi process it serves ([`Session`], [`Mode`]), and the state every
+//! call of one connection shares ([`Shared`]).
+//!
+//! Below the host calls (`ui`, `api`, `bus`) and the contexts, which all
+//! talk to pi through a `Peer`; above the wire types and framing.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use crate::protocol::{codes, notification_line, request_line, RpcError};
+use crate::transport::LineSink;
+
+/// The outgoing half of the connection: sends lines and matches responses
+/// to the requests this side made.
+pub(crate) struct Peer {
+    out: LineSink,
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
+}
+
+impl Peer {
+    pub(crate) fn new(out: LineSink) -> Self {
+        Self {
+            out,
+            next_id: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Send raw bytes (one encoded line). A closed connection is ignored:
+    /// the process is shutting down anyway.
+    pub(crate) fn send(&self, line: Vec<u8>) {
+        self.out.send(line);
+    }
+
+    /// Send a notification.
+    pub(crate) fn notify(&self, method: &str, params: Value) {
+        self.send(notification_line(method, &params));
+    }
+
+    /// Send a request; returns its id and a future of the answer.
+    pub(crate) fn start_request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (
+        u64,
+        impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
+    ) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.pending.lock().unwrap().insert(id, tx);
+        self.send(request_line(id, method, &params));
+        let answer = async move {
+            rx.await.unwrap_or_else(|_| {
+                Err(RpcError::new(
+                    codes::CANCELLED,
+                    "connection to pi closed before the answer arrived",
+                ))
+            })
+        };
+        (id, answer)
+    }
+
+    /// Send a request and wait for its response.
+    pub(crate) async fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        self.start_request(method, params).1.await
+    }
+
+    /// Stop waiting for request `id`; a late answer is dropped quietly.
+    pub(crate) fn forget(&self, id: u64) {
+        self.pending.lock().unwrap().remove(&id);
+    }
+
+    pub(crate) fn complete(&self, id: u64, outcome: Result<Value, RpcError>) {
+        // No waiter means we stopped waiting (a dismissed dialog): drop it.
+        if let Some(tx) = self.pending.lock().unwrap().remove(&id) {
+            let _ = tx.send(outcome);
+        }
+    }
+
+    /// Fail every outstanding request (the connection is gone).
+    pub(crate) fn fail_all(&self) {
+        self.pending.lock().unwrap().clear();
+    }
+}
+
+/// An extension's state, type-erased.
+pub type AnyState = Arc<dyn Any + Send + Sync>;
+
+/// State every call of one connection shares: the extensions' states,
+/// event-bus subscriptions and tools registered at run time. Owned by the
+/// connection's dispatcher and reached through the call's context (as
+/// axum's `State`), so two connections in one process (two test hosts, a
+/// hot reload) never see each other's.
+///
+/// It holds [`ToolDef`](crate::tool::ToolDef)s, which sit above it (their
+/// handlers take a `Ctx`, which holds this): the one cycle of this module,
+/// and it is what a connection is: what was registered on it.
+#[derive(Default)]
+pub(crate) struct Shared {
+    /// The extensions' states, by type (what `on_load` built).
+    states: std::sync::RwLock<HashMap<TypeId, AnyState>>,
+    /// Subscriptions to pi's event bus.
+    pub(crate) subscribers: Arc<crate::bus::Subscribers>,
+    /// Tools added with `Api::register_tool`.
+    pub(crate) dynamic_tools:
+        std::sync::RwLock<std::collections::BTreeMap<String, crate::tool::ToolDef>>,
+}
+
+impl Shared {
+    /// The state of the extension whose type is `T`, if it is loaded.
+    pub(crate) fn state<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        let states = self.states.read().unwrap_or_else(|e| e.into_inner());
+        states.get(&TypeId::of::<T>())?.clone().downcast::<T>().ok()
+    }
+
+    /// Keep the state `on_load` built.
+    pub(crate) fn store_state(&self, type_id: TypeId, state: AnyState) {
+        let mut states = self.states.write().unwrap_or_else(|e| e.into_inner());
+        states.insert(type_id, state);
+    }
+
+    /// Take a state away (for `on_unload`).
+    pub(crate) fn take_state(&self, type_id: TypeId) -> Option<AnyState> {
+        let mut states = self.states.write().unwrap_or_else(|e| e.into_inner());
+        states.remove(&type_id)
+    }
+}
+
+/// How pi was started. pi 0.73.1 has no `ctx.mode`; the bridge, running
+/// inside pi, derives it the way pi's own `resolveAppMode` does: `--mode rpc`
+/// → `Rpc`, `--mode json` → `Json`, `-p`/`--print` or a stdin that is not a
+/// terminal → `Print`, otherwise `Interactive`; and sends it in the handshake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The terminal UI.
+    #[default]
+    Interactive,
+    /// `pi --mode rpc`: a client answers UI requests over JSON.
+    Rpc,
+    /// `pi -p`: one prompt, text output, no UI.
+    Print,
+    /// `pi --mode json`: one prompt, JSON event output, no UI.
+    Json,
+}
+
+impl Mode {
+    /// Whether pi can show dialogs in this mode (pi's `ctx.hasUI`).
+    pub fn has_ui(self) -> bool {
+        matches!(self, Mode::Interactive | Mode::Rpc)
+    }
+}
+
+/// Facts about the pi process, fixed by the handshake.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) mode: Mode,
+    pub(crate) has_ui: bool,
+    pub(crate) cwd: PathBuf,
+    pub(crate) pi_version: String,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Interactive,
+            has_ui: true,
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            pi_version: String::new(),
+        }
+    }
+}
