@@ -196,7 +196,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                 ::core::option::Option::Some(#private::SettingsDecl {
                     schema: #private::settings_schema::<#st>,
                     type_id: #private::TypeId::of::<#st>,
-                    load: #private::load_settings_json::<#st>,
+                    problems: #private::settings_problems::<#st>,
                 })
             },
             quote! {

@@ -7,8 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use pi_ext::framing::LineSplitter;
-use pi_ext::protocol::{encode_line, Incoming};
+use pi_ext::internals::{encode_line, Incoming, LineSplitter};
 use serde_json::{json, Value};
 
 /// The answer to a trivial tool call, as the dispatcher sends it.

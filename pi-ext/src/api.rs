@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::connection::Peer;
 use crate::content::CustomMessage;
-use crate::protocol::{CallRef, RpcError};
+use crate::wire::{CallRef, RpcError};
 
 /// A pi API call failed: pi threw (the message is pi's), or the connection
 /// to pi is gone.
@@ -145,7 +145,7 @@ fn decode<T: serde::de::DeserializeOwned>(method: &str, v: Value) -> Result<T, A
 }
 
 impl Api {
-    async fn call(&self, method: &str, args: Value) -> Result<Value, ApiError> {
+    pub(crate) async fn call(&self, method: &str, args: Value) -> Result<Value, ApiError> {
         call_api(&self.peer, self.call, method, args).await
     }
 
@@ -344,43 +344,6 @@ impl Api {
             method: "subscribe".into(),
             message: e.message,
         })
-    }
-}
-
-impl Api {
-    /// Register a tool while pi runs (`pi.registerTool`): pi refreshes its
-    /// tools at once and activates the new one. Registering a name again
-    /// replaces the tool. `#[tool]` is sugar over the same [`crate::ToolDef`]s,
-    /// registered at load time.
-    ///
-    /// ```no_run
-    /// # async fn f(ctx: &pi_ext::Ctx) -> Result<(), pi_ext::api::ApiError> {
-    /// use pi_ext::{ToolDef, Error};
-    /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
-    /// #[schemars(crate = "pi_ext::schemars")]
-    /// struct Args { word: String }
-    /// let shout = ToolDef::builder("shout")
-    ///     .description("Upper-case a word.")
-    ///     .handler(|_ctx, a: Args| async move { Ok::<_, Error>(a.word.to_uppercase()) });
-    /// ctx.api().register_tool(shout).await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn register_tool(&self, tool: crate::ToolDef) -> Result<(), ApiError> {
-        let fail = |message: String| ApiError {
-            method: "registerTool".into(),
-            message,
-        };
-        if !crate::registry::is_valid_tool_name(&tool.name) {
-            return Err(fail(format!("invalid tool name `{}`", tool.name)));
-        }
-        let parameters = tool.parameters.clone().map_err(|e| fail(e.to_string()))?;
-        let manifest = tool.manifest(parameters);
-        self.shared
-            .dynamic_tools
-            .write()
-            .unwrap()
-            .insert(tool.name.clone(), tool);
-        self.call("registerTool", json!([manifest])).await.map(drop)
     }
 }
 

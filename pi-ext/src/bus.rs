@@ -7,68 +7,13 @@
 //! live subscriptions, once each, and tells the bridge to stop listening
 //! when the last subscription of a channel is dropped.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use crate::connection::Peer;
-use crate::protocol::CallRef;
-
-/// The live subscriptions of each channel: their ids and senders.
-type Channels = HashMap<String, Vec<(u64, mpsc::UnboundedSender<Value>)>>;
-
-/// The subscriptions of one connection, by channel.
-#[derive(Default)]
-pub(crate) struct Subscribers {
-    channels: Mutex<Channels>,
-    next_id: std::sync::atomic::AtomicU64,
-}
-
-impl Subscribers {
-    /// Add a subscriber to `channel`; says whether it is the channel's first.
-    fn add(&self, channel: &str) -> (u64, mpsc::UnboundedReceiver<Value>, bool) {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let id = self
-            .next_id
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut channels = self.lock();
-        let list = channels.entry(channel.to_string()).or_default();
-        let first = list.is_empty();
-        list.push((id, tx));
-        (id, rx, first)
-    }
-
-    /// Remove subscriber `id`; says whether the channel has none left.
-    fn remove(&self, channel: &str, id: u64) -> bool {
-        let mut channels = self.lock();
-        let Some(list) = channels.get_mut(channel) else {
-            return false;
-        };
-        list.retain(|(i, _)| *i != id);
-        if list.is_empty() {
-            channels.remove(channel);
-            return true;
-        }
-        false
-    }
-
-    /// Hand one bus message to every live subscriber of `channel`, once.
-    pub(crate) fn deliver(&self, channel: &str, data: Value) {
-        let channels = self.lock();
-        if let Some(list) = channels.get(channel) {
-            for (_, tx) in list {
-                // A receiver being dropped right now is removed by its Drop.
-                let _ = tx.send(data.clone());
-            }
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Channels> {
-        self.channels.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
+use crate::connection::{Peer, Subscribers};
+use crate::wire::CallRef;
 
 /// pi's event bus, as seen from one call (or from `on_load`).
 #[derive(Clone)]
@@ -84,7 +29,7 @@ impl Bus {
     pub(crate) async fn subscribe(
         &self,
         channel: &str,
-    ) -> Result<Subscription, crate::protocol::RpcError> {
+    ) -> Result<Subscription, crate::wire::RpcError> {
         let (id, rx, first) = self.subscribers.add(channel);
         let subscription = Subscription {
             channel: channel.to_string(),

@@ -13,10 +13,10 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
-use crate::protocol::{codes, notification_line, request_line, RpcError};
 use crate::transport::LineSink;
+use crate::wire::{codes, notification_line, request_line, RpcError};
 
 /// The outgoing half of the connection: sends lines and matches responses
 /// to the requests this side made.
@@ -110,7 +110,7 @@ pub(crate) struct Shared {
     /// The extensions' states, by type (what `on_load` built).
     states: std::sync::RwLock<HashMap<TypeId, AnyState>>,
     /// Subscriptions to pi's event bus.
-    pub(crate) subscribers: Arc<crate::bus::Subscribers>,
+    pub(crate) subscribers: Arc<Subscribers>,
     /// Tools added with `Api::register_tool`.
     pub(crate) dynamic_tools:
         std::sync::RwLock<std::collections::BTreeMap<String, crate::tool::ToolDef>>,
@@ -178,5 +178,59 @@ impl Default for Session {
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             pi_version: String::new(),
         }
+    }
+}
+
+/// The live subscriptions of each channel: their ids and senders.
+type Channels = HashMap<String, Vec<(u64, mpsc::UnboundedSender<Value>)>>;
+
+/// The subscriptions of one connection, by channel.
+#[derive(Default)]
+pub(crate) struct Subscribers {
+    channels: Mutex<Channels>,
+    next_id: std::sync::atomic::AtomicU64,
+}
+
+impl Subscribers {
+    /// Add a subscriber to `channel`; says whether it is the channel's first.
+    pub(crate) fn add(&self, channel: &str) -> (u64, mpsc::UnboundedReceiver<Value>, bool) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let id = self
+            .next_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut channels = self.lock();
+        let list = channels.entry(channel.to_string()).or_default();
+        let first = list.is_empty();
+        list.push((id, tx));
+        (id, rx, first)
+    }
+
+    /// Remove subscriber `id`; says whether the channel has none left.
+    pub(crate) fn remove(&self, channel: &str, id: u64) -> bool {
+        let mut channels = self.lock();
+        let Some(list) = channels.get_mut(channel) else {
+            return false;
+        };
+        list.retain(|(i, _)| *i != id);
+        if list.is_empty() {
+            channels.remove(channel);
+            return true;
+        }
+        false
+    }
+
+    /// Hand one bus message to every live subscriber of `channel`, once.
+    pub(crate) fn deliver(&self, channel: &str, data: Value) {
+        let channels = self.lock();
+        if let Some(list) = channels.get(channel) {
+            for (_, tx) in list {
+                // A receiver being dropped right now is removed by its Drop.
+                let _ = tx.send(data.clone());
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Channels> {
+        self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

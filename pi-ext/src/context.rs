@@ -14,8 +14,8 @@ use crate::api::{call_api, Api, ApiError};
 pub use crate::connection::Mode;
 use crate::connection::{Peer, Session, Shared};
 use crate::content::ToolResult;
-use crate::protocol::CallRef;
 use crate::ui::Ui;
+use crate::wire::CallRef;
 
 /// Which call from pi a [`Ctx`] belongs to.
 #[derive(Debug)]

@@ -13,12 +13,12 @@ use tokio_util::sync::CancellationToken;
 use crate::connection::{Mode, Peer, Session, Shared};
 use crate::context::{CallInfo, CallKind, CommandCtx, Ctx};
 use crate::framing::Frame;
-use crate::protocol::{
-    codes, response_line, Classified, Incoming, RpcError, Unreadable, PROTOCOL_VERSION, SDK_VERSION,
-};
 use crate::registry::Registry;
 use crate::tool::ToolOutcome;
 use crate::transport::{LineSink, LineSource};
+use crate::wire::{
+    codes, response_line, Classified, Incoming, RpcError, Unreadable, PROTOCOL_VERSION, SDK_VERSION,
+};
 
 pub(crate) use crate::logging::warn as log;
 
@@ -223,10 +223,8 @@ impl Dispatcher {
             ),
         );
         log(&error.message);
-        self.peer.send(response_line(
-            crate::protocol::leading_id(head),
-            &Err(error),
-        ));
+        self.peer
+            .send(response_line(crate::wire::leading_id(head), &Err(error)));
     }
 
     fn respond(&self, id: u64, outcome: Result<Value, RpcError>) {
@@ -398,12 +396,10 @@ impl Dispatcher {
         // defaults for them).
         for e in &self.registry.extensions {
             let Some(decl) = &e.settings else { continue };
-            if let Ok(paths) = crate::settings::SettingsPaths::for_extension(e.name, &cwd) {
-                let (_, problems) = (decl.load)(&paths);
-                manifest
-                    .problems
-                    .extend(problems.into_iter().map(|p| format!("settings: {p}")));
-            }
+            let problems = (decl.problems)(e.name, &cwd);
+            manifest
+                .problems
+                .extend(problems.into_iter().map(|p| format!("settings: {p}")));
         }
         for problem in &manifest.problems {
             log(problem);

@@ -13,7 +13,7 @@
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
 
 /// Stack for the threads that parse and handle protocol lines: enough for
-/// [`crate::protocol::MAX_DEPTH`] levels of nesting in a debug build (a few
+/// [`crate::wire::MAX_DEPTH`] levels of nesting in a debug build (a few
 /// hundred bytes to 2 KiB per level for parsing, converting and dropping).
 /// Only the pages used are ever touched.
 pub const PARSE_STACK_BYTES: usize = 16 << 20;

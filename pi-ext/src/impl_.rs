@@ -35,12 +35,12 @@ where
     crate::settings::settings_schema::<T>()
 }
 
-/// Load `T`'s settings files as JSON, with the problems found.
-pub fn load_settings_json<T>(paths: &crate::settings::SettingsPaths) -> (Value, Vec<String>)
+/// What is wrong with extension `name`'s settings files `T` at startup.
+pub fn settings_problems<T>(name: &str, cwd: &std::path::Path) -> Vec<String>
 where
     T: serde::de::DeserializeOwned + Default + serde::Serialize + schemars::JsonSchema,
 {
-    crate::settings::registered::load_json::<T>(paths)
+    crate::settings::registered::startup_problems::<T>(name, cwd)
 }
 
 /// The generated `/<name>-settings` command.

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::atomic_file::{copy_atomic, write_atomic, FileMode};
+use crate::pi_dirs::agent_dir;
 
 /// The bridge module pi loads; see `PROTOCOL.md`.
 pub const BRIDGE_JS: &str = include_str!("../bridge/index.js");
@@ -45,26 +46,6 @@ impl fmt::Display for InstallReport {
             self.binary.display()
         )
     }
-}
-
-/// pi's agent directory: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`.
-pub fn agent_dir() -> io::Result<PathBuf> {
-    if let Some(dir) = std::env::var_os("PI_CODING_AGENT_DIR").filter(|d| !d.is_empty()) {
-        let dir = PathBuf::from(dir);
-        if let Ok(rest) = dir.strip_prefix("~") {
-            return Ok(home_dir()?.join(rest));
-        }
-        return Ok(dir);
-    }
-    Ok(home_dir()?.join(".pi").join("agent"))
-}
-
-fn home_dir() -> io::Result<PathBuf> {
-    std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
 }
 
 /// The bridge source configured for `name` and `binary` (absolute, or
@@ -243,10 +224,7 @@ mod tests {
         let manifest = crate::Registry::from_inventory(None).manifest();
         let cache = manifest_cache(&manifest, &bin, true).unwrap();
         assert_eq!(cache["size"], 5);
-        assert_eq!(
-            cache["manifest"]["protocol"],
-            crate::protocol::PROTOCOL_VERSION
-        );
+        assert_eq!(cache["manifest"]["protocol"], crate::wire::PROTOCOL_VERSION);
         assert!(cache["mtimeMs"].as_u64().unwrap() > 0);
         // Packed: no modification time (package managers do not keep it).
         let packed = manifest_cache(&manifest, &bin, false).unwrap();

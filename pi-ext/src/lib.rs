@@ -67,41 +67,100 @@
 //! [`main!`] generates `main`. See [`cli`] for the command line:
 //! serve (no arguments), `--pi-manifest`, `install [--project]`, `--help`.
 #![warn(missing_docs)]
+//!
+//! ## How the runtime is built
+//!
+//! The modules read bottom to top; none imports one above it, except where
+//! its docs say why:
+//!
+//! 1. wire and plumbing: `wire` (wire types; documented in [`protocol`]),
+//!    `framing` (lines),
+//!    `transport` (stdio), `logging`, `runtime`, `atomic_file`, `pi_dirs`,
+//!    and the plain values `content`, `error`, `manifest`, [`schema`];
+//! 2. the connection: `connection` (`Peer`, session facts, per-connection
+//!    state);
+//! 3. host calls: [`ui`], [`api`], `bus`;
+//! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
+//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`];
+//! 6. registration: [`registry`] (link-time entries, load order, manifest);
+//! 7. [`lifecycle`] and [`settings`];
+//! 8. on top: `dispatch` (the dispatcher), [`cli`], [`install`],
+//!    [`testing`], and `impl_`, the support of the macros.
 
-pub mod api;
+// 1. Wire and plumbing.
 mod atomic_file;
-mod bus;
-pub mod cli;
-pub mod command;
-mod connection;
 mod content;
-pub mod context;
-mod dispatch;
 mod error;
-pub mod events;
-#[doc(hidden)]
-pub mod framing;
-pub mod install;
-pub mod lifecycle;
+mod framing;
 mod logging;
-#[doc = include_str!("../MAPPING.md")]
-pub mod mapping {}
+mod manifest;
+mod pi_dirs;
 pub mod protocol;
-pub mod registry;
 mod runtime;
 pub mod schema;
-pub mod settings;
-pub mod testing;
-pub mod tool;
 mod transport;
+mod wire;
+// 2. The connection.
+mod connection;
+// 3. Host calls.
+pub mod api;
+mod bus;
 pub mod ui;
+// 4. The contexts.
+mod context;
+// 5. Item kinds.
+pub mod command;
+pub mod events;
+mod tool;
+// 6. Registration.
+pub mod registry;
+// 7. Lifecycle and settings.
+pub mod lifecycle;
+pub mod settings;
+// 8. On top.
+pub mod cli;
+mod dispatch;
+#[doc(hidden)]
+pub mod impl_;
+pub mod install;
+pub mod testing;
+
+#[doc = include_str!("../MAPPING.md")]
+pub mod mapping {}
 
 pub use connection::Mode;
 pub use content::{Content, ToolResult};
 pub use context::{CommandCtx, Ctx};
 pub use error::Error;
-pub use registry::{Manifest, Registry, ToolManifest};
 pub use tool::{IntoToolResult, Params, ToolBuilder, ToolDef};
+// For `install`, which names them `crate::Manifest`, `crate::Registry`.
+use registry::Manifest;
+#[cfg(test)]
+use registry::Registry;
+
+/// The token [`ui::Dialog::cancel_on`] and [`api::ExecOptions::cancel`]
+/// take, and [`Ctx::cancellation`] gives (tokio-util's).
+pub use tokio_util::sync::CancellationToken;
+
+/// tokio's tasks, for work that outlives a call (e.g. receiving from an
+/// event-bus [`api::Subscription`]): `pi_ext::task::spawn`.
+pub use tokio::task;
+
+/// tokio's timers: `pi_ext::time::sleep`, `timeout`, `interval`.
+pub use tokio::time;
+
+/// tokio's async locks and channels: `pi_ext::sync::{Mutex, RwLock, mpsc,
+/// oneshot, watch, Notify}`.
+pub use tokio::sync;
+
+/// Internals for pi-ext's own benchmarks and tests (feature `internals`).
+/// Not a public API: it changes without notice.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::framing::LineSplitter;
+    pub use crate::wire::{encode_line, notification_line, request_line, Classified, Incoming};
+}
 
 /// Declare the extension: its name, version and description.
 ///
@@ -170,10 +229,6 @@ pub use schemars;
 
 /// The serde_json version used for `details` and arguments.
 pub use serde_json;
-
-/// Spawn a background task on the extension's tokio runtime (e.g. to process
-/// an event-bus [`api::Subscription`] after a hook returns).
-pub use tokio::spawn;
 
 /// Everything an extension usually needs.
 pub mod prelude {
@@ -258,8 +313,3 @@ macro_rules! main {
         }
     };
 }
-
-/// Support for macro-generated code. Not a public API: it changes without
-/// notice.
-#[doc(hidden)]
-pub mod impl_;

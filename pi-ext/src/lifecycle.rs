@@ -140,9 +140,9 @@ pub(crate) async fn unload_all(
                 snapshots.insert(e.name.to_string(), snapshot);
             }
             Ok(Ok(None)) => {}
-            Ok(Err(_)) => crate::dispatch::log(&format!("on_unload of `{}` panicked", e.name)),
+            Ok(Err(_)) => crate::logging::warn(&format!("on_unload of `{}` panicked", e.name)),
             Err(_) => {
-                crate::dispatch::log(&format!("on_unload of `{}` took over 5 s; skipped", e.name))
+                crate::logging::warn(&format!("on_unload of `{}` took over 5 s; skipped", e.name))
             }
         }
     }

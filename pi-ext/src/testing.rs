@@ -31,11 +31,11 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use crate::dispatch::Dispatcher;
-use crate::protocol::{request_line, Classified, Incoming, RpcError};
 use crate::registry::{Manifest, Registry};
 use crate::schema::lint;
 pub use crate::tool::ToolOutcome;
 use crate::transport::LineSink;
+use crate::wire::{request_line, Classified, Incoming, RpcError};
 
 /// An in-process pi stand-in, serving this binary's registered tools.
 pub struct TestHost {
@@ -105,7 +105,7 @@ impl TestHost {
         let init = host
             .request(
                 "initialize",
-                json!({"protocol": crate::protocol::PROTOCOL_VERSION, "mode": mode}),
+                json!({"protocol": crate::wire::PROTOCOL_VERSION, "mode": mode}),
             )
             .expect("handshake with the in-process dispatcher");
         host.manifest = serde_json::from_value(init["manifest"].clone()).expect("manifest shape");
@@ -180,13 +180,13 @@ impl TestHost {
             Some("emit") => {
                 for _ in 0..bus.get(&channel).copied().unwrap_or(0) {
                     let event = json!({"channel": channel, "data": args[1]});
-                    self.send_line(&crate::protocol::notification_line("bus/event", &event));
+                    self.send_line(&crate::wire::notification_line("bus/event", &event));
                 }
             }
             _ => return false,
         }
         drop(bus);
-        self.send_line(&crate::protocol::response_line(Some(id), &Ok(Value::Null)));
+        self.send_line(&crate::wire::response_line(Some(id), &Ok(Value::Null)));
         true
     }
 

@@ -12,10 +12,11 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
+use crate::api::{Api, ApiError};
 use crate::content::{Content, ToolResult};
 use crate::context::Ctx;
 use crate::error::Error;
-use crate::registry::ToolManifest;
+use crate::manifest::ToolManifest;
 use crate::schema::{portable_schema_for, SchemaError};
 
 /// What a tool function may return: text (`String`, `&'static str`), a
@@ -336,6 +337,55 @@ pub(crate) fn decode_args<P: DeserializeOwned>(tool: &str, args: Value) -> Resul
         };
         ToolOutcome::error(format!("invalid arguments for tool `{tool}`{at}: {inner}"))
     })
+}
+
+/// Whether `name` is a valid tool name for every provider (`^[A-Za-z0-9_-]{1,64}$`).
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+// Registering at run time is an `Api` call, but it is about tools: it
+// lives here so that the API (below the tools) need not know `ToolDef`.
+impl Api {
+    /// Register a tool while pi runs (`pi.registerTool`): pi refreshes its
+    /// tools at once and activates the new one. Registering a name again
+    /// replaces the tool. `#[tool]` is sugar over the same [`crate::ToolDef`]s,
+    /// registered at load time.
+    ///
+    /// ```no_run
+    /// # async fn f(ctx: &pi_ext::Ctx) -> Result<(), pi_ext::api::ApiError> {
+    /// use pi_ext::{ToolDef, Error};
+    /// #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+    /// #[schemars(crate = "pi_ext::schemars")]
+    /// struct Args { word: String }
+    /// let shout = ToolDef::builder("shout")
+    ///     .description("Upper-case a word.")
+    ///     .handler(|_ctx, a: Args| async move { Ok::<_, Error>(a.word.to_uppercase()) });
+    /// ctx.api().register_tool(shout).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn register_tool(&self, tool: crate::ToolDef) -> Result<(), ApiError> {
+        let fail = |message: String| ApiError {
+            method: "registerTool".into(),
+            message,
+        };
+        if !is_valid_tool_name(&tool.name) {
+            return Err(fail(format!("invalid tool name `{}`", tool.name)));
+        }
+        let parameters = tool.parameters.clone().map_err(|e| fail(e.to_string()))?;
+        let manifest = tool.manifest(parameters);
+        self.shared
+            .dynamic_tools
+            .write()
+            .unwrap()
+            .insert(tool.name.clone(), tool);
+        self.call("registerTool", serde_json::json!([manifest]))
+            .await
+            .map(drop)
+    }
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::connection::Peer;
-use crate::protocol::{codes, CallRef, RpcError};
+use crate::wire::{codes, CallRef, RpcError};
 
 /// Why a dialog produced no value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -71,12 +71,8 @@ async fn heard(state: &BusTest) -> String {
     state.heard.lock().unwrap().join(",")
 }
 
-/// Serialises the tests of this binary (see `on_load_can_subscribe`).
-static ALONE: Mutex<()> = Mutex::new(());
-
 #[test]
 fn two_subscriptions_on_one_channel_each_receive_a_message_once() {
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let host = TestHost::new();
     let out = host.call("twice", json!({}));
     assert!(!out.is_error, "{}", out.text());
@@ -91,7 +87,6 @@ fn two_subscriptions_on_one_channel_each_receive_a_message_once() {
 
 #[test]
 fn dropping_the_last_subscription_stops_pis_listener() {
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let host = TestHost::new();
     host.call("subscribe_and_drop", json!({"keep": false}));
     assert_eq!(host.bus_listeners("dropped"), 0);
@@ -107,9 +102,6 @@ fn dropping_the_last_subscription_stops_pis_listener() {
 
 #[test]
 fn on_load_can_subscribe() {
-    // Alone in its test binary's process for now: extension state is still
-    // per process, so another host's on_load would replace `heard`.
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let host = TestHost::new();
     assert_eq!(host.bus_listeners("load-time"), 1);
     host.call("emit", json!({"channel": "load-time"}));

@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
+use pi_ext::internals::{Classified, Incoming};
 use pi_ext::prelude::*;
-use pi_ext::protocol::{Classified, Incoming};
 use pi_ext::testing::TestHost;
 use proptest::prelude::*;
 use serde_json::Value;

@@ -104,7 +104,7 @@ fn messages_until_answer(host: &TestHost, id: u64) -> Vec<serde_json::Value> {
 #[test]
 fn a_dropped_dialog_future_dismisses_the_dialog() {
     let host = TestHost::new();
-    host.send_line(&pi_ext::protocol::request_line(
+    host.send_line(&pi_ext::internals::request_line(
         41,
         "tool/call",
         &json!({"tool": "impatient", "args": {}}),
@@ -129,7 +129,7 @@ fn a_dropped_dialog_future_dismisses_the_dialog() {
 
 #[test]
 fn dialogs_without_ui_fail_at_once() {
-    let host = TestHost::with_session(pi_ext::Registry::from_inventory(None), "print");
+    let host = TestHost::with_session(pi_ext::registry::Registry::from_inventory(None), "print");
     let out = host.call("ask_once", json!({}));
     assert_eq!(out.text(), "Err(NoUi)");
 }
@@ -252,12 +252,12 @@ fn protocol_version_mismatch_is_refused_clearly() {
 fn cancel_fires_the_token() {
     let host = TestHost::new();
     let id = 777;
-    host.send_line(&pi_ext::protocol::request_line(
+    host.send_line(&pi_ext::internals::request_line(
         id,
         "tool/call",
         &json!({"tool": "wait_for_cancel", "args": {}}),
     ));
-    host.send_line(&pi_ext::protocol::notification_line(
+    host.send_line(&pi_ext::internals::notification_line(
         "cancel",
         &json!({ "id": id }),
     ));

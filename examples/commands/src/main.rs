@@ -143,7 +143,7 @@ async fn reload_extensions(ctx: &CommandCtx) -> Result<(), Error> {
 async fn listen(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), Error> {
     let mut pongs = ctx.api().subscribe("pi-ext:pong").await?;
     let ui = ctx.ui();
-    pi_ext::spawn(async move {
+    pi_ext::task::spawn(async move {
         while let Some(data) = pongs.recv().await {
             ui.notify(format!("pong received: {data}"), Level::Info);
         }

@@ -64,7 +64,7 @@
 //! | project | `<cwd>/.pi/pi-ext/settings/<extension>.json`          |
 //!
 //! The agent dir is `$PI_CODING_AGENT_DIR` or `~/.pi/agent`
-//! ([`crate::install::agent_dir`]). These files belong to pi-ext, not to pi
+//! ([`crate::pi_dirs::agent_dir`]). These files belong to pi-ext, not to pi
 //! (pi's own `settings.json` is never read or written), and each holds one
 //! JSON object with the settings that differ from the defaults. Both are
 //! optional.

@@ -16,14 +16,14 @@ pub struct SettingsPaths {
 
 impl SettingsPaths {
     /// The files of extension `name` for a session in `cwd`, with the agent
-    /// dir from [`crate::install::agent_dir`].
+    /// dir from [`crate::pi_dirs::agent_dir`].
     ///
     /// # Errors
     ///
     /// When the home directory is unknown, or when `name` cannot be a file
     /// name (empty, `.`, `..`, or containing a path separator).
     pub fn for_extension(name: &str, cwd: &Path) -> io::Result<Self> {
-        Self::with_agent_dir(&crate::install::agent_dir()?, name, cwd)
+        Self::with_agent_dir(&crate::pi_dirs::agent_dir()?, name, cwd)
     }
 
     /// Like [`for_extension`](Self::for_extension) with an explicit agent

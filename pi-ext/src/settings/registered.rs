@@ -15,7 +15,6 @@ use std::sync::Mutex;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{load, Loaded, SettingsPaths, SettingsProblem};
 use crate::context::Ctx;
@@ -140,17 +139,22 @@ impl Ctx {
     }
 }
 
-/// `SettingsDecl::load`, which the dispatcher calls when the extension
-/// starts: the settings `T` from `paths` as JSON, and the problems as text.
-/// The dispatcher reports these to the user, so they count as shown.
-pub(crate) fn load_json<T: SettingsType>(paths: &SettingsPaths) -> (Value, Vec<String>) {
-    let loaded = load::<T>(paths);
-    let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
-    newly_shown(Source::Files(paths.clone()), &problems);
-    (
-        serde_json::to_value(loaded.value).unwrap_or(Value::Null),
-        problems,
-    )
+/// `SettingsDecl::problems`, which the dispatcher calls when the extension
+/// `name` starts: what is wrong with its settings files (it runs with the
+/// defaults for those values). The dispatcher reports these to the user, so
+/// they count as shown.
+pub(crate) fn startup_problems<T: SettingsType>(name: &str, cwd: &Path) -> Vec<String> {
+    match SettingsPaths::for_extension(name, cwd) {
+        Ok(paths) => {
+            let loaded = load::<T>(&paths);
+            let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
+            newly_shown(Source::Files(paths), &problems);
+            problems
+        }
+        Err(e) => vec![format!(
+            "cannot locate the settings files ({e}); using the defaults"
+        )],
+    }
 }
 
 #[cfg(test)]
