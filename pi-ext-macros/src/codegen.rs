@@ -93,11 +93,9 @@ pub fn tool(model: &ToolModel) -> TokenStream {
         }
     };
 
-    let (ret, ret_span) = return_type(&func.sig);
-    let ret_check = quote_spanned!(ret_span=> #private::assert_return::<#ret>(););
     // Errors about the body's future (wrong return type, not `Send`) point
-    // at the user's return type.
-    let sig_span = ret_span;
+    // at the user's return type, once: the call's own bound checks it.
+    let (_, sig_span) = return_type(&func.sig);
     let body = if model.is_async() {
         quote_spanned! {sig_span=>
             #private::call_async::<#params_ty, _, _>(#name, __ctx, __args, |__ctx, __params: #params_ty| async move {
@@ -116,12 +114,25 @@ pub fn tool(model: &ToolModel) -> TokenStream {
         }
     };
 
+    let vis = &func.vis;
+    let entry = format_ident!(
+        "__pi_ext_tool_{}",
+        fn_ident.to_string().trim_start_matches("r#")
+    );
+    let ctor = format_ident!(
+        "{}_tool",
+        fn_ident.to_string().trim_start_matches("r#"),
+        span = fn_ident.span()
+    );
+    let ctor_doc = format!(
+        "The `{name}` tool, to register it explicitly (`Registry::new(..).tool({ctor}())`): `#[tool]` also registers it at link time."
+    );
     quote! {
         #func
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
+        const #entry: #private::ToolEntry = {
             #params_def
 
             #[allow(unused_variables, clippy::clone_on_ref_ptr, clippy::redundant_clone)]
@@ -132,24 +143,28 @@ pub fn tool(model: &ToolModel) -> TokenStream {
             #[allow(dead_code)]
             fn __pi_ext_checks() {
                 #(#checks)*
-                #ret_check
             }
 
-            #private::inventory::submit! {
-                #private::ToolEntry {
-                    module: ::core::module_path!(),
-                    name: #name,
-                    label: #label,
-                    description: #description,
-                    prompt_snippet: #snippet,
-                    prompt_guidelines: &[#(#guidelines),*],
-                    timeout_ms: #timeout_ms,
-                    overrides_builtin: #overrides_builtin,
-                    schema: #private::portable_schema_for::<#params_ty>,
-                    call: __pi_ext_call,
-                }
+            #private::ToolEntry {
+                module: ::core::module_path!(),
+                name: #name,
+                label: #label,
+                description: #description,
+                prompt_snippet: #snippet,
+                prompt_guidelines: &[#(#guidelines),*],
+                timeout_ms: #timeout_ms,
+                overrides_builtin: #overrides_builtin,
+                schema: #private::portable_schema_for::<#params_ty>,
+                call: __pi_ext_call,
             }
         };
+        #private::inventory::submit! { #entry }
+
+        #[doc = #ctor_doc]
+        #[allow(dead_code)]
+        #vis fn #ctor() -> #krate::ToolDef {
+            #private::tool_def(&#entry)
+        }
     }
 }
 
@@ -190,6 +205,9 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
         },
         None => quote!(::core::option::Option::None),
     };
+    let bare = ty.to_string();
+    let entry = format_ident!("__pi_ext_extension_{}", bare);
+    let command_entry = format_ident!("__pi_ext_settings_command_{}", bare);
     let (settings, settings_command) = match &model.settings {
         Some(st) => (
             quote_spanned! {st.span()=>
@@ -197,16 +215,19 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                     schema: #private::settings_schema::<#st>,
                     type_id: #private::TypeId::of::<#st>,
                     problems: #private::settings_problems::<#st>,
+                    command: &#command_entry,
                 })
             },
             quote! {
-                fn __pi_ext_settings_command(
-                    __ctx: #krate::CommandCtx,
-                    __args: ::std::string::String,
-                ) -> #private::HandlerFuture {
-                    #private::settings_command::<#st>(__ctx, #name)
-                }
-                #private::inventory::submit! {
+                #[doc(hidden)]
+                #[allow(non_upper_case_globals, clippy::all)]
+                const #command_entry: #private::CommandEntry = {
+                    fn __pi_ext_settings_command(
+                        __ctx: #krate::CommandCtx,
+                        __args: ::std::string::String,
+                    ) -> #private::HandlerFuture {
+                        #private::settings_command::<#st>(__ctx, #name)
+                    }
                     #private::CommandEntry {
                         module: ::core::module_path!(),
                         name: ::core::concat!(#name, "-settings"),
@@ -215,7 +236,8 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                         shortcut: ::core::option::Option::None,
                         call: __pi_ext_settings_command,
                     }
-                }
+                };
+                #private::inventory::submit! { #command_entry }
             },
         ),
         None => (quote!(::core::option::Option::None), quote!()),
@@ -223,31 +245,36 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
     quote! {
         #item
 
+        #settings_command
+
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            impl #private::ExtensionState for #ty {}
-
+        const #entry: #private::ExtensionEntry = {
             fn __pi_ext_load(__ctx: #private::LoadCtx) -> #private::LoadFuture {
                 #load
             }
 
-            #settings_command
-
-            #private::inventory::submit! {
-                #private::ExtensionEntry {
-                    name: #name,
-                    version: #version,
-                    description: #description,
-                    dependencies: &[#(#dependencies),*],
-                    module: ::core::module_path!(),
-                    state_type: #private::TypeId::of::<#ty>,
-                    load: __pi_ext_load,
-                    unload: #unload,
-                    settings: #settings,
-                }
+            #private::ExtensionEntry {
+                name: #name,
+                version: #version,
+                description: #description,
+                dependencies: &[#(#dependencies),*],
+                module: ::core::module_path!(),
+                state_type: #private::TypeId::of::<#ty>,
+                load: __pi_ext_load,
+                unload: #unload,
+                settings: #settings,
             }
         };
+        #private::inventory::submit! { #entry }
+
+        impl #private::ExtensionState for #ty {}
+
+        impl #krate::registry::Extension for #ty {
+            fn entry() -> &'static #private::ExtensionEntry {
+                &#entry
+            }
+        }
     }
 }
 
@@ -273,24 +300,38 @@ pub fn hook(model: &HookModel) -> TokenStream {
         },
         quote!(__event),
     );
-    let call = if func.sig.asyncness.is_some() {
-        quote!({ #(#states)* #fn_ident(#(#args),*).await })
-    } else {
-        quote!({ #(#states)* #fn_ident(#(#args),*) })
-    };
-    let (ret, ret_span) = return_type(&func.sig);
+    let (_, ret_span) = return_type(&func.sig);
     let event_check = quote_spanned!(event.span()=> #private::assert_event::<#event>(););
     let event_name = quote_spanned!(event.span()=> <#event as #private::Event>::NAME);
-    let ret_check = quote_spanned!(ret_span=> #private::assert_hook_return::<#event, #ret>(););
-    let body = quote_spanned! {ret_span=>
-        #private::call_hook::<#event, _, _>(__ctx, __payload, |__ctx, __event| async move { #call })
+    // A plain `fn` runs on the blocking pool, as a plain `#[tool]` does. The
+    // call's own bound checks the return type, once, at the user's type.
+    let body = if func.sig.asyncness.is_some() {
+        quote_spanned! {ret_span=>
+            #private::call_hook::<#event, _, _>(__ctx, __payload, |__ctx, __event| async move {
+                #(#states)* #fn_ident(#(#args),*).await
+            })
+        }
+    } else {
+        quote_spanned! {ret_span=>
+            #private::call_hook_blocking::<#event, _, _>(__ctx, __payload, move |__ctx, __event| {
+                #(#states)* #fn_ident(#(#args),*)
+            })
+        }
     };
+    let vis = &func.vis;
+    let bare = fn_ident.to_string();
+    let bare = bare.trim_start_matches("r#");
+    let entry = format_ident!("__pi_ext_hook_{}", bare);
+    let ctor = format_ident!("{}_hook", bare, span = fn_ident.span());
+    let ctor_doc = format!(
+        "The `{bare}` hook, to register it explicitly (`Registry::new(..).hook({ctor}())`): `#[hook]` also registers it at link time."
+    );
     quote! {
         #func
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
+        const #entry: #private::HookEntry = {
             #[allow(unused_variables)]
             fn __pi_ext_hook(__ctx: #krate::Ctx, __payload: #private::Value) -> #private::HandlerFuture {
                 #body
@@ -299,21 +340,26 @@ pub fn hook(model: &HookModel) -> TokenStream {
             #[allow(dead_code)]
             fn __pi_ext_checks() {
                 #event_check
-                #ret_check
                 #(#state_checks)*
             }
 
-            #private::inventory::submit! {
-                #private::HookEntry {
-                    module: ::core::module_path!(),
-                    event: #event_name,
-                    id: ::core::concat!(::core::module_path!(), "::", #id),
-                    priority: #priority,
-                    timeout_ms: #timeout_ms,
-                    call: __pi_ext_hook,
-                }
+            #private::HookEntry {
+                module: ::core::module_path!(),
+                line: ::core::line!(),
+                event: #event_name,
+                id: ::core::concat!(::core::module_path!(), "::", #id),
+                priority: #priority,
+                timeout_ms: #timeout_ms,
+                call: __pi_ext_hook,
             }
         };
+        #private::inventory::submit! { #entry }
+
+        #[doc = #ctor_doc]
+        #[allow(dead_code)]
+        #vis fn #ctor() -> #krate::registry::HookDef {
+            #private::hook_def(&#entry)
+        }
     }
 }
 
@@ -341,29 +387,43 @@ pub fn command(model: &CommandModel) -> TokenStream {
         Some(ty) => quote!(#ty),
         None => quote!(::std::string::String),
     };
-    let call = if func.sig.asyncness.is_some() {
-        quote!({ #(#states)* #fn_ident(#(#args),*).await })
-    } else {
-        quote!({ #(#states)* #fn_ident(#(#args),*) })
-    };
-    let (ret, ret_span) = return_type(&func.sig);
-    let mut checks = vec![quote_spanned!(ret_span=> #private::assert_command_return::<#ret>();)];
-    checks.extend(state_checks);
+    let (_, ret_span) = return_type(&func.sig);
+    let mut checks = state_checks;
     if let Some(ty) = &model.args {
         checks.push(quote_spanned!(ty.span()=> #private::assert_args::<#ty>();));
     }
     if let Some(ty) = &model.ctx_ty {
         checks.push(quote_spanned!(ty.span()=> #private::assert_command_ctx::<#ty>();));
     }
-    let body = quote_spanned! {ret_span=>
-        #private::call_command::<#args_ty, _, _>(__ctx, __args, |__ctx, __args| async move { #call })
+    // A plain `fn` runs on the blocking pool, as a plain `#[tool]` does. The
+    // call's own bound checks the return type, once, at the user's type.
+    let body = if func.sig.asyncness.is_some() {
+        quote_spanned! {ret_span=>
+            #private::call_command::<#args_ty, _, _>(__ctx, __args, |__ctx, __args| async move {
+                #(#states)* #fn_ident(#(#args),*).await
+            })
+        }
+    } else {
+        quote_spanned! {ret_span=>
+            #private::call_command_blocking::<#args_ty, _, _>(__ctx, __args, move |__ctx, __args| {
+                #(#states)* #fn_ident(#(#args),*)
+            })
+        }
     };
+    let vis = &func.vis;
+    let bare = fn_ident.to_string();
+    let bare = bare.trim_start_matches("r#");
+    let entry = format_ident!("__pi_ext_command_{}", bare);
+    let ctor = format_ident!("{}_command", bare, span = fn_ident.span());
+    let ctor_doc = format!(
+        "The `/{name}` command, to register it explicitly (`Registry::new(..).command({ctor}())`): `#[command]` also registers it at link time."
+    );
     quote! {
         #func
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
+        const #entry: #private::CommandEntry = {
             #[allow(unused_variables)]
             fn __pi_ext_command(__ctx: #krate::CommandCtx, __args: ::std::string::String) -> #private::HandlerFuture {
                 #body
@@ -374,17 +434,22 @@ pub fn command(model: &CommandModel) -> TokenStream {
                 #(#checks)*
             }
 
-            #private::inventory::submit! {
-                #private::CommandEntry {
-                    module: ::core::module_path!(),
-                    name: #name,
-                    description: #description,
-                    completions: &[#(#completions),*],
-                    shortcut: #shortcut,
-                    call: __pi_ext_command,
-                }
+            #private::CommandEntry {
+                module: ::core::module_path!(),
+                name: #name,
+                description: #description,
+                completions: &[#(#completions),*],
+                shortcut: #shortcut,
+                call: __pi_ext_command,
             }
         };
+        #private::inventory::submit! { #entry }
+
+        #[doc = #ctor_doc]
+        #[allow(dead_code)]
+        #vis fn #ctor() -> #krate::registry::CommandDef {
+            #private::command_def(&#entry)
+        }
     }
 }
 

@@ -130,12 +130,9 @@ where
 {
     match crate::tool::decode_args::<P>(tool, args) {
         Ok(params) => Box::pin(async move {
-            match tokio::task::spawn_blocking(move || ToolOutcome::of(body(ctx, params))).await {
-                Ok(outcome) => outcome,
-                // Re-raise so the dispatcher reports it like any panic.
-                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-                Err(_) => ToolOutcome::error(format!("tool `{tool}` was cancelled")),
-            }
+            on_blocking_pool("the tool", move || ToolOutcome::of(body(ctx, params)))
+                .await
+                .unwrap_or_else(|_| ToolOutcome::error(format!("tool `{tool}` was cancelled")))
         }),
         Err(outcome) => Box::pin(std::future::ready(outcome)),
     }
@@ -191,6 +188,34 @@ impl IsCommandCtx for Ctx {}
 /// Used by generated code to check [`IsCommandCtx`].
 pub fn assert_command_ctx<T: IsCommandCtx + ?Sized>() {}
 
+/// The definition of a `#[tool]` (its generated `<name>_tool()`).
+pub fn tool_def(entry: &'static ToolEntry) -> crate::ToolDef {
+    crate::ToolDef::from_entry(entry)
+}
+
+/// The definition of a `#[hook]` (its generated `<name>_hook()`).
+pub fn hook_def(entry: &'static HookEntry) -> crate::registry::HookDef {
+    crate::registry::HookDef(entry)
+}
+
+/// The definition of a `#[command]` (its generated `<name>_command()`).
+pub fn command_def(entry: &'static CommandEntry) -> crate::registry::CommandDef {
+    crate::registry::CommandDef(entry)
+}
+
+/// Run a synchronous handler on the runtime's blocking pool, so it cannot
+/// stall other calls; a panic is raised again for the dispatcher to report.
+async fn on_blocking_pool<R: Send + 'static>(
+    what: &'static str,
+    body: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, String> {
+    match tokio::task::spawn_blocking(body).await {
+        Ok(r) => Ok(r),
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => Err(format!("{what} was cancelled")),
+    }
+}
+
 /// Decode an event and run a hook body.
 pub fn call_hook<E, F, Fut>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
 where
@@ -211,6 +236,27 @@ where
     }
 }
 
+/// Decode an event and run a synchronous hook body on the blocking pool.
+pub fn call_hook_blocking<E, F, R>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
+where
+    E: Event,
+    F: FnOnce(Ctx, E) -> R + Send + 'static,
+    R: HookReturn<E::Output> + Send + 'static,
+{
+    match serde_json::from_value::<E>(payload) {
+        Ok(event) => Box::pin(async move {
+            on_blocking_pool("the hook", move || body(ctx, event))
+                .await?
+                .into_hook()
+                .map(HookOutput::into_json)
+        }),
+        Err(e) => Box::pin(std::future::ready(Err(format!(
+            "could not decode the `{}` event: {e}",
+            E::NAME
+        )))),
+    }
+}
+
 /// Parse a command's arguments and run its body.
 pub fn call_command<A, F, Fut>(ctx: crate::CommandCtx, args: String, body: F) -> HandlerFuture
 where
@@ -224,6 +270,29 @@ where
             let fut = body(ctx, parsed);
             Box::pin(async move { fut.await.into_result().map(|()| Value::Null) })
         }
+        Err(e) => Box::pin(std::future::ready(Err(e))),
+    }
+}
+
+/// Parse a command's arguments and run its synchronous body on the blocking
+/// pool.
+pub fn call_command_blocking<A, F, R>(
+    ctx: crate::CommandCtx,
+    args: String,
+    body: F,
+) -> HandlerFuture
+where
+    A: FromArgs,
+    F: FnOnce(crate::CommandCtx, A) -> R + Send + 'static,
+    R: CommandReturn + Send + 'static,
+{
+    match A::from_args(&args) {
+        Ok(parsed) => Box::pin(async move {
+            on_blocking_pool("the command", move || body(ctx, parsed))
+                .await?
+                .into_result()
+                .map(|()| Value::Null)
+        }),
         Err(e) => Box::pin(std::future::ready(Err(e))),
     }
 }

@@ -5,7 +5,6 @@ use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -56,6 +55,8 @@ pub struct SettingsDecl {
     pub type_id: fn() -> TypeId,
     /// What is wrong with the files of the extension named so in this cwd.
     pub problems: fn(&str, &std::path::Path) -> Vec<String>,
+    /// The generated `/<name>-settings` command.
+    pub command: &'static CommandEntry,
 }
 
 inventory::collect!(ExtensionEntry);
@@ -177,6 +178,8 @@ pub struct HookEntry {
     pub event: &'static str,
     /// `module::function`, unique: the hook's id on the wire.
     pub id: &'static str,
+    /// The line it is declared on (hooks of one file run in declaration order).
+    pub line: u32,
     pub priority: i32,
     /// How long pi waits for it, if not the default.
     pub timeout_ms: Option<u64>,
@@ -220,34 +223,55 @@ pub struct BinInfo {
     pub bin: &'static str,
 }
 
-/// Everything a binary serves: its identity, tools, and what went wrong
-/// while collecting them.
-#[derive(Clone)]
+/// What one binary (or one [`TestHost`](crate::testing::TestHost)) serves:
+/// its identity, extensions, tools, hooks, commands and flags, and what went
+/// wrong while collecting them.
+///
+/// A binary serves everything linked into it ([`Registry::linked`]: every
+/// `#[extension]`, `#[tool]`, `#[hook]` and `#[command]` of every crate it
+/// links). A test can instead serve a chosen set, registered explicitly with
+/// the constructors the attributes generate:
+///
+/// ```
+/// use pi_ext::prelude::*;
+/// use pi_ext::registry::Registry;
+///
+/// /// Add two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> String {
+///     (a + b).to_string()
+/// }
+///
+/// # fn main() {
+/// let registry = Registry::new("calc", "0.1.0").tool(add_tool());
+/// let host = pi_ext::testing::TestHost::with_registry(registry);
+/// assert_eq!(host.call("add", serde_json::json!({"a": 2, "b": 3})).text(), "5");
+/// # }
+/// ```
 pub struct Registry {
-    /// Extension name (from `#[extension]`, else the package name).
-    pub name: String,
-    /// Extension version (from `#[extension]`, else the package version).
-    pub version: String,
-    /// Extension description.
-    pub description: String,
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) description: String,
     /// Tools by name.
-    pub tools: BTreeMap<String, ToolDef>,
-    /// Hooks in the order pi runs them.
-    pub hooks: Vec<&'static HookEntry>,
-    /// Slash commands by name.
-    pub commands: BTreeMap<String, &'static CommandEntry>,
-    /// Command-line flags pi should accept (`--name`).
-    pub flags: Vec<&'static FlagEntry>,
-    /// Problems found while registering (bad names, bad schemas, duplicates).
-    /// Tools with errors are left out; the bridge shows these to the user.
-    pub problems: Vec<String>,
-    /// Extensions that can load, in dependency order.
-    pub extensions: Vec<&'static ExtensionEntry>,
-    /// Crates whose extension cannot load (missing dependency, cycle): their
-    /// items are left out of the manifest.
-    pub blocked: BTreeMap<String, String>,
-    /// The crate each tool was declared in.
+    pub(crate) tools: BTreeMap<String, ToolDef>,
+    /// The crate each tool was declared in (tools from `#[tool]` only).
     tool_crates: BTreeMap<String, &'static str>,
+    /// Hooks in the order pi runs them.
+    pub(crate) hooks: Vec<&'static HookEntry>,
+    /// Slash commands by name.
+    pub(crate) commands: BTreeMap<String, &'static CommandEntry>,
+    /// Command-line flags pi should accept (`--name`).
+    pub(crate) flags: Vec<&'static FlagEntry>,
+    /// Problems found while registering (bad names, bad schemas,
+    /// duplicates); items with errors are left out.
+    pub(crate) problems: Vec<String>,
+    /// Every extension declared, in the order given.
+    declared: Vec<&'static ExtensionEntry>,
+    /// Extensions that can load, in dependency order.
+    pub(crate) extensions: Vec<&'static ExtensionEntry>,
+    /// Crates whose extension cannot load (missing dependency, cycle), with
+    /// why: their items are left out of the manifest.
+    pub(crate) blocked: BTreeMap<String, String>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -255,7 +279,7 @@ impl std::fmt::Debug for Registry {
         f.debug_struct("Registry")
             .field("name", &self.name)
             .field("tools", &self.tools.keys().collect::<Vec<_>>())
-            .field("problems", &self.problems)
+            .field("problems", &self.problems())
             .finish()
     }
 }
@@ -269,6 +293,41 @@ pub(crate) fn is_valid_extension_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
 
+/// An `#[extension]` type: [`Registry::extension`] registers it by type.
+/// Implemented by `#[extension]`; not for implementing by hand.
+pub trait Extension: ExtensionState {
+    /// Its registration entry.
+    #[doc(hidden)]
+    fn entry() -> &'static ExtensionEntry;
+}
+
+/// A `#[hook]`, to register explicitly: `my_hook_hook()`, generated by
+/// `#[hook]` for `fn my_hook`, returns one (see [`Registry::hook`]).
+#[derive(Clone, Copy)]
+pub struct HookDef(pub(crate) &'static HookEntry);
+
+impl std::fmt::Debug for HookDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HookDef")
+            .field("id", &self.0.id)
+            .field("event", &self.0.event)
+            .finish()
+    }
+}
+
+/// A `#[command]`, to register explicitly: `note_command()`, generated by
+/// `#[command]` for `fn note`, returns one (see [`Registry::command`]).
+#[derive(Clone, Copy)]
+pub struct CommandDef(pub(crate) &'static CommandEntry);
+
+impl std::fmt::Debug for CommandDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommandDef")
+            .field("name", &self.0.name)
+            .finish()
+    }
+}
+
 impl Registry {
     /// An empty registry with this identity.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
@@ -277,19 +336,80 @@ impl Registry {
             version: version.into(),
             description: String::new(),
             tools: BTreeMap::new(),
+            tool_crates: BTreeMap::new(),
             hooks: Vec::new(),
             commands: BTreeMap::new(),
             flags: Vec::new(),
             problems: Vec::new(),
+            declared: Vec::new(),
             extensions: Vec::new(),
             blocked: BTreeMap::new(),
-            tool_crates: BTreeMap::new(),
         }
     }
 
-    /// Everything registered with `#[extension]` and `#[tool]` in this binary.
-    #[doc(hidden)]
-    pub fn from_inventory(bin: Option<&BinInfo>) -> Self {
+    /// Everything linked into this binary: every `#[extension]`, `#[tool]`,
+    /// `#[hook]`, `#[command]` and flag of every crate it links. This is what
+    /// the binary serves.
+    pub fn linked() -> Self {
+        Self::from_inventory(None)
+    }
+
+    /// Set the description.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+
+    /// Serve a tool (see [`ToolDef`]). A tool with an invalid name, a schema
+    /// that cannot be made portable, or the name of one already registered
+    /// is left out, and the problem recorded.
+    pub fn tool(mut self, tool: ToolDef) -> Self {
+        self.add(tool);
+        self
+    }
+
+    /// Serve a hook.
+    pub fn hook(mut self, hook: HookDef) -> Self {
+        self.add_hook(hook.0);
+        self.sort_hooks();
+        self
+    }
+
+    /// Serve a command.
+    pub fn command(mut self, command: CommandDef) -> Self {
+        self.add_command(command.0);
+        self
+    }
+
+    /// Serve extension `E`: its state (`on_load`, `on_unload`), settings and
+    /// settings command. Its tools, hooks and commands are registered on
+    /// their own ([`Registry::tool`], ...).
+    pub fn extension<E: Extension>(mut self) -> Self {
+        let entry = E::entry();
+        self.declared.push(entry);
+        if let Some(settings) = &entry.settings {
+            self.add_command(settings.command);
+        }
+        self.order_extensions();
+        self
+    }
+
+    /// The extension's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What went wrong while registering: items left out, extensions that
+    /// cannot load (a missing dependency, a cycle).
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = self.problems.clone();
+        problems.extend(self.blocked.values().cloned());
+        problems
+    }
+
+    /// Everything linked into the binary `bin` describes (or, with `None`,
+    /// into this one), with the binary's identity.
+    pub(crate) fn from_inventory(bin: Option<&BinInfo>) -> Self {
         let extensions: Vec<&'static ExtensionEntry> =
             inventory::iter::<ExtensionEntry>().collect();
         // The binary's identity: the extension declared in the binary's own
@@ -303,23 +423,36 @@ impl Registry {
                 _ => None,
             });
         let mut reg = match (primary, bin) {
-            (Some(ext), _) => {
-                let mut r = Registry::new(ext.name, ext.version);
-                r.description = ext.description.to_string();
-                r
-            }
+            (Some(ext), _) => Registry::new(ext.name, ext.version).description(ext.description),
             (None, Some(bin)) => {
-                let mut r = Registry::new(bin.package, bin.version);
-                r.description = bin.description.to_string();
-                r
+                Registry::new(bin.package, bin.version).description(bin.description)
             }
             (None, None) => Registry::new("pi-ext", SDK_VERSION),
         };
-        let (order, blocked) = load_order(&extensions);
-        for reason in blocked.values() {
-            reg.problems.push(reason.clone());
+        reg.declared = extensions;
+        reg.order_extensions();
+        for hook in inventory::iter::<HookEntry>() {
+            reg.add_hook(hook);
         }
-        reg.blocked = extensions
+        reg.sort_hooks();
+        for command in inventory::iter::<CommandEntry>() {
+            reg.add_command(command);
+        }
+        reg.flags = inventory::iter::<FlagEntry>().collect();
+        reg.flags.sort_by_key(|f| f.name);
+        for entry in inventory::iter::<ToolEntry>() {
+            reg.tool_crates
+                .insert(entry.name.to_string(), crate_of(entry.module));
+            reg.add(ToolDef::from_entry(entry));
+        }
+        reg
+    }
+
+    /// Derive the load order and the blocked extensions from `declared`.
+    fn order_extensions(&mut self) {
+        let (order, blocked) = load_order(&self.declared);
+        self.blocked = self
+            .declared
             .iter()
             .filter_map(|e| {
                 blocked
@@ -327,69 +460,61 @@ impl Registry {
                     .map(|r| (e.krate().to_string(), r.clone()))
             })
             .collect();
-        reg.extensions = order;
-        let mut hooks: Vec<&'static HookEntry> = inventory::iter::<HookEntry>().collect();
-        // The documented order: extensions in load order, then priority, then
-        // path. (Link order is not stable.)
+        self.extensions = order;
+        self.sort_hooks();
+    }
+
+    fn add_hook(&mut self, hook: &'static HookEntry) {
+        if !crate::events::ALL_EVENTS.contains(&hook.event) {
+            self.problems.push(format!(
+                "hook `{}`: pi has no event `{}`",
+                hook.id, hook.event
+            ));
+            return;
+        }
+        if !self.hooks.iter().any(|h| h.id == hook.id) {
+            self.hooks.push(hook);
+        }
+    }
+
+    /// The documented order: extensions in load order, then priority, then
+    /// the declaring module's path, then declaration order in the file.
+    /// (Link order is not stable.)
+    fn sort_hooks(&mut self) {
+        let extensions = &self.extensions;
         let rank = |module: &str| {
             let krate = crate_of(module);
-            reg.extensions
+            extensions
                 .iter()
                 .position(|e| e.krate() == krate)
                 .unwrap_or(usize::MAX)
         };
-        hooks.sort_by(|a, b| {
-            (rank(a.module), a.priority, a.id).cmp(&(rank(b.module), b.priority, b.id))
+        self.hooks.sort_by(|a, b| {
+            (rank(a.module), a.priority, a.module, a.line).cmp(&(
+                rank(b.module),
+                b.priority,
+                b.module,
+                b.line,
+            ))
         });
-        for hook in hooks {
-            if !crate::events::ALL_EVENTS.contains(&hook.event) {
-                reg.problems.push(format!(
-                    "hook `{}`: pi has no event `{}`",
-                    hook.id, hook.event
-                ));
-                continue;
-            }
-            reg.hooks.push(hook);
+    }
+
+    fn add_command(&mut self, command: &'static CommandEntry) {
+        if self
+            .commands
+            .insert(command.name.to_string(), command)
+            .is_some()
+        {
+            self.problems.push(format!(
+                "command `/{}` is registered twice; keeping one",
+                command.name
+            ));
         }
-        for command in inventory::iter::<CommandEntry>() {
-            if reg
-                .commands
-                .insert(command.name.to_string(), command)
-                .is_some()
-            {
-                reg.problems.push(format!(
-                    "command `/{}` is registered twice; keeping one",
-                    command.name
-                ));
-            }
-        }
-        reg.flags = inventory::iter::<FlagEntry>().collect();
-        reg.flags.sort_by_key(|f| f.name);
-        for entry in inventory::iter::<ToolEntry>() {
-            reg.tool_crates
-                .insert(entry.name.to_string(), crate_of(entry.module));
-            reg.add(ToolDef {
-                name: entry.name.to_string(),
-                label: entry.label.to_string(),
-                description: entry.description.to_string(),
-                prompt_snippet: entry.prompt_snippet.map(str::to_string),
-                prompt_guidelines: entry
-                    .prompt_guidelines
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
-                parameters: (entry.schema)(),
-                timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
-                overrides_builtin: entry.overrides_builtin,
-                handler: Arc::new(entry.call),
-            });
-        }
-        reg
     }
 
     /// Add a tool. Problems (invalid name, duplicate, schema error) are
     /// recorded in [`Registry::problems`] and the tool is left out.
-    pub fn add(&mut self, tool: ToolDef) {
+    pub(crate) fn add(&mut self, tool: ToolDef) {
         if !is_valid_tool_name(&tool.name) {
             self.problems.push(format!(
                 "tool `{}` skipped: names must match ^[A-Za-z0-9_-]{{1,64}}$",
@@ -424,13 +549,13 @@ impl Registry {
     }
 
     /// The manifest without the items of crates in `failed` (extensions
-    /// whose `on_load` failed) or [`Registry::blocked`].
-    pub fn manifest_without(&self, failed: &BTreeMap<String, String>) -> Manifest {
+    /// whose `on_load` failed) or that cannot load.
+    pub(crate) fn manifest_without(&self, failed: &BTreeMap<String, String>) -> Manifest {
         let out = |module: &str| {
             let krate = crate_of(module);
             failed.contains_key(krate) || self.blocked.contains_key(krate)
         };
-        let mut problems = self.problems.clone();
+        let mut problems = self.problems();
         problems.extend(failed.values().cloned());
         Manifest {
             name: self.name.clone(),
@@ -532,7 +657,7 @@ mod tests {
             dependencies: deps,
             module: name,
             state_type: TypeId::of::<()>,
-            load: |_| Box::pin(async { Ok(Arc::new(()) as AnyState) }),
+            load: |_| Box::pin(async { Ok(std::sync::Arc::new(()) as AnyState) }),
             unload: None,
             settings: None,
         }))

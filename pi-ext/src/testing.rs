@@ -30,6 +30,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use crate::connection::Mode;
 use crate::dispatch::Dispatcher;
 use crate::registry::{Manifest, Registry};
 use crate::schema::lint;
@@ -56,21 +57,22 @@ impl Default for TestHost {
 }
 
 impl TestHost {
-    /// A host for every `#[tool]` linked into this binary, handshaken in
-    /// RPC mode.
+    /// A host for everything linked into this binary
+    /// ([`Registry::linked`]), handshaken in RPC mode.
     pub fn new() -> Self {
-        Self::with_registry(Registry::from_inventory(None))
+        Self::with_registry(Registry::linked())
     }
 
-    /// A host for a hand-built registry, in RPC mode.
+    /// A host for a chosen set of extensions and items (see [`Registry`]),
+    /// in RPC mode. Its states, subscriptions and tools registered at run
+    /// time are its own: two hosts in one test binary never share them.
     pub fn with_registry(registry: Registry) -> Self {
-        Self::with_session(registry, "rpc")
+        Self::with_session(registry, Mode::Rpc)
     }
 
-    /// A host for `registry` that tells the extension pi runs in `mode`
-    /// (`"interactive"`, `"rpc"`, `"print"` or `"json"`), e.g. to test what a
-    /// tool does without UI.
-    pub fn with_session(registry: Registry, mode: &str) -> Self {
+    /// A host for `registry` that tells the extension pi runs in `mode`,
+    /// e.g. to test what a tool does without UI ([`Mode::Print`]).
+    pub fn with_session(registry: Registry, mode: Mode) -> Self {
         // The runtime's diagnostics in the test's output.
         let _ = tracing_subscriber::fmt()
             .with_test_writer()
@@ -230,8 +232,8 @@ impl TestHost {
 /// tool schema that is not portable (see [`crate::schema::lint`]). Put
 /// `assert!(manifest_problems().is_empty())` in a test.
 pub fn manifest_problems() -> Vec<String> {
-    let reg = Registry::from_inventory(None);
-    let mut problems = reg.problems.clone();
+    let reg = Registry::linked();
+    let mut problems = reg.problems();
     for tool in reg.manifest().tools {
         for p in lint(&tool.parameters) {
             problems.push(format!("tool `{}`: {p}", tool.name));

@@ -129,7 +129,7 @@ fn a_dropped_dialog_future_dismisses_the_dialog() {
 
 #[test]
 fn dialogs_without_ui_fail_at_once() {
-    let host = TestHost::with_session(pi_ext::registry::Registry::from_inventory(None), "print");
+    let host = TestHost::with_session(pi_ext::registry::Registry::linked(), Mode::Print);
     let out = host.call("ask_once", json!({}));
     assert_eq!(out.text(), "Err(NoUi)");
 }

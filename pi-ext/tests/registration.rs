@@ -1,0 +1,124 @@
+//! Explicit registration and per-connection state: a test host serves a
+//! chosen set of items, two hosts never share an extension's state, plain
+//! `fn` hooks and commands run on the blocking pool, and hooks of one file
+//! run in declaration order.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pi_ext::events::{InputAction, InputEvent, ToolCallAction, ToolCallEvent};
+use pi_ext::prelude::*;
+use pi_ext::registry::Registry;
+use pi_ext::testing::TestHost;
+use serde_json::json;
+
+/// Counts calls.
+#[extension(name = "counter")]
+#[derive(Default)]
+struct Counter {
+    calls: AtomicU64,
+}
+
+/// Count a call.
+#[tool]
+async fn count(counter: &Counter) -> String {
+    (counter.calls.fetch_add(1, Ordering::Relaxed) + 1).to_string()
+}
+
+/// Add two numbers.
+#[tool]
+async fn add(a: i64, b: i64) -> String {
+    (a + b).to_string()
+}
+
+/// Declared first: runs first, whatever the names.
+#[hook]
+async fn zeta(_event: ToolCallEvent) -> ToolCallAction {
+    ToolCallAction::Continue
+}
+
+/// Declared second.
+#[hook]
+async fn alpha(_event: ToolCallEvent) -> ToolCallAction {
+    ToolCallAction::Continue
+}
+
+/// A plain `fn` command: it runs on the blocking pool, so it may block.
+#[command]
+fn block(_ctx: &CommandCtx) -> Result<(), Error> {
+    // Panics on a runtime worker ("cannot start a runtime from within a
+    // runtime"); fine on the blocking pool.
+    tokio::runtime::Handle::current().block_on(async {});
+    Ok(())
+}
+
+/// A plain `fn` hook, on the blocking pool too.
+#[hook]
+fn blocking_input(_event: InputEvent) -> InputAction {
+    tokio::runtime::Handle::current().block_on(async {});
+    InputAction::Continue
+}
+
+#[test]
+fn a_host_serves_only_what_it_is_given() {
+    let registry = Registry::new("chosen", "1.0.0").tool(add_tool());
+    let host = TestHost::with_registry(registry);
+    let names: Vec<_> = host.manifest().tools.iter().map(|t| &t.name).collect();
+    assert_eq!(names, ["add"]);
+    assert_eq!(host.call("add", json!({"a": 2, "b": 3})).text(), "5");
+    assert!(host.call("count", json!({})).is_error);
+    // Everything linked, for comparison.
+    assert!(TestHost::new().manifest().tools.len() >= 2);
+}
+
+#[test]
+fn two_hosts_keep_their_own_state() {
+    let first = TestHost::with_registry(
+        Registry::new("a", "1.0.0")
+            .extension::<Counter>()
+            .tool(count_tool()),
+    );
+    let second = TestHost::with_registry(
+        Registry::new("b", "1.0.0")
+            .extension::<Counter>()
+            .tool(count_tool()),
+    );
+    assert_eq!(first.call("count", json!({})).text(), "1");
+    assert_eq!(first.call("count", json!({})).text(), "2");
+    assert_eq!(second.call("count", json!({})).text(), "1");
+}
+
+#[test]
+fn a_tool_whose_extension_is_not_served_fails_clearly() {
+    let host = TestHost::with_registry(Registry::new("c", "1.0.0").tool(count_tool()));
+    let out = host.call("count", json!({}));
+    assert!(out.is_error);
+    assert!(out.text().contains("is not loaded"), "{}", out.text());
+}
+
+#[test]
+fn plain_fn_hooks_and_commands_run_on_the_blocking_pool() {
+    let host = TestHost::with_registry(
+        Registry::new("d", "1.0.0")
+            .command(block_command())
+            .hook(blocking_input_hook()),
+    );
+    let out = host.request("command/call", json!({"command": "block", "args": ""}));
+    assert_eq!(out, Ok(serde_json::Value::Null), "{out:?}");
+    let hook = host.manifest().hooks[0].id.clone();
+    let out = host.request(
+        "hook/call",
+        json!({"hook": hook, "payload": {"type": "input", "text": "x", "source": "interactive"}}),
+    );
+    assert!(out.is_ok(), "{out:?}");
+}
+
+#[test]
+fn hooks_of_one_file_run_in_declaration_order() {
+    let host = TestHost::with_registry(
+        Registry::new("e", "1.0.0")
+            .hook(alpha_hook())
+            .hook(zeta_hook()),
+    );
+    let ids: Vec<_> = host.manifest().hooks.iter().map(|h| h.id.clone()).collect();
+    assert_eq!(ids, ["registration::zeta", "registration::alpha"]);
+}
