@@ -44,6 +44,7 @@ pub struct ApiError {
 /// How a message is delivered while the agent is streaming (pi's `deliverAs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum Delivery {
     /// Interrupt: delivered after the current tool calls.
     Steer,
@@ -151,6 +152,10 @@ impl Api {
 
     /// Add a custom message to the session (`pi.sendMessage`); it is sent
     /// to the model as user content. With `trigger_turn` an idle agent runs.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn send_message(
         &self,
         message: CustomMessage,
@@ -169,6 +174,10 @@ impl Api {
     /// Send a user message, which always starts a turn
     /// (`pi.sendUserMessage`). While the agent streams, pass a delivery.
     /// It does not run slash commands.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn send_user_message(
         &self,
         text: impl Into<String>,
@@ -182,6 +191,10 @@ impl Api {
 
     /// Append a custom entry to the session, not sent to the model
     /// (`pi.appendEntry`). Read it back with [`crate::Ctx::session_entries`].
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn append_entry<T: Serialize>(
         &self,
         custom_type: impl Into<String>,
@@ -197,6 +210,10 @@ impl Api {
     }
 
     /// The session's display name.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_name(&self) -> Result<Option<String>, ApiError> {
         decode(
             "getSessionName",
@@ -205,6 +222,10 @@ impl Api {
     }
 
     /// Set the session's display name.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_session_name(&self, name: impl Into<String>) -> Result<(), ApiError> {
         self.call("setSessionName", json!([name.into()]))
             .await
@@ -212,6 +233,10 @@ impl Api {
     }
 
     /// Label (or, with `None`, unlabel) a session entry.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_label(&self, entry_id: &str, label: Option<&str>) -> Result<(), ApiError> {
         self.call("setLabel", json!([entry_id, label]))
             .await
@@ -219,6 +244,10 @@ impl Api {
     }
 
     /// Run a program without a shell (`pi.exec`).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn exec<I, S>(
         &self,
         command: &str,
@@ -260,6 +289,10 @@ impl Api {
     }
 
     /// Names of the tools sent to the model.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn active_tools(&self) -> Result<Vec<String>, ApiError> {
         decode(
             "getActiveTools",
@@ -268,6 +301,10 @@ impl Api {
     }
 
     /// Choose the tools sent to the model (unknown names are dropped by pi).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_active_tools<I, S>(&self, names: I) -> Result<(), ApiError>
     where
         I: IntoIterator<Item = S>,
@@ -278,16 +315,28 @@ impl Api {
     }
 
     /// Every tool pi knows, active or not.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn all_tools(&self) -> Result<Vec<ToolInfo>, ApiError> {
         decode("getAllTools", self.call("getAllTools", json!([])).await?)
     }
 
     /// Every slash command (extensions, prompt templates, skills).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn commands(&self) -> Result<Vec<CommandInfo>, ApiError> {
         decode("getCommands", self.call("getCommands", json!([])).await?)
     }
 
     /// Switch model by provider and id. `Ok(false)` if pi has no key for it.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_model(&self, provider: &str, model_id: &str) -> Result<bool, ApiError> {
         decode(
             "setModel",
@@ -296,6 +345,10 @@ impl Api {
     }
 
     /// The thinking level (`off`, `minimal`, `low`, `medium`, `high`, `xhigh`).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn thinking_level(&self) -> Result<String, ApiError> {
         decode(
             "getThinkingLevel",
@@ -304,6 +357,10 @@ impl Api {
     }
 
     /// Set the thinking level (pi clamps it to what the model supports).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_thinking_level(&self, level: &str) -> Result<(), ApiError> {
         self.call("setThinkingLevel", json!([level]))
             .await
@@ -312,6 +369,10 @@ impl Api {
 
     /// The value of a command-line flag this extension registered
     /// (`pi.getFlag`); `None` if it was not given and has no default.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn flag(&self, name: &str) -> Result<Option<Value>, ApiError> {
         let v = self.call("getFlag", json!([name])).await?;
         Ok((!v.is_null()).then_some(v))
@@ -319,6 +380,10 @@ impl Api {
 
     /// Emit on pi's shared event bus (`pi.events.emit`): TypeScript
     /// extensions in the same pi receive it with `pi.events.on(channel, …)`.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn emit<T: Serialize>(&self, channel: &str, data: T) -> Result<(), ApiError> {
         let data = serde_json::to_value(data).map_err(|e| ApiError {
             method: "emit".into(),
@@ -332,6 +397,10 @@ impl Api {
     /// once, however many subscriptions the channel has. Dropping it stops
     /// listening. To listen for as long as the extension runs, subscribe in
     /// `on_load` ([`crate::lifecycle::LoadCtx::subscribe`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn subscribe(&self, channel: &str) -> Result<Subscription, ApiError> {
         crate::bus::Bus {
             peer: self.peer.clone(),

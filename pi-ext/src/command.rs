@@ -35,6 +35,10 @@ pub struct Parsed<T>(pub T);
 )]
 pub trait FromArgs: Sized + Send + 'static {
     /// Convert the raw text after `/name `.
+    ///
+    /// # Errors
+    ///
+    /// A message saying what is wrong with the arguments; pi shows it to the user.
     fn from_args(raw: &str) -> Result<Self, String>;
 }
 
@@ -93,6 +97,10 @@ where
 )]
 pub trait CommandReturn {
     /// The outcome: an error message makes pi report an extension error.
+    ///
+    /// # Errors
+    ///
+    /// The command's error message; pi shows it to the user.
     fn into_result(self) -> Result<(), String>;
 }
 

@@ -142,6 +142,7 @@ impl Shared {
 /// terminal → `Print`, otherwise `Interactive`; and sends it in the handshake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Mode {
     /// The terminal UI.
     #[default]

@@ -8,6 +8,7 @@ use serde_json::Value;
 /// One piece of a tool result, as pi defines it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Content {
     /// Plain text, shown to the model.
     Text {

@@ -207,71 +207,118 @@ impl Ctx {
     }
 
     /// All entries of the session file (`ctx.sessionManager.getEntries()`).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_entries(&self) -> Result<Vec<Value>, ApiError> {
         self.ctx_get("getEntries", json!([])).await
     }
 
     /// The entries from the root to the current leaf (or to `from`).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_branch(&self, from: Option<&str>) -> Result<Vec<Value>, ApiError> {
         self.ctx_get("getBranch", json!([from])).await
     }
 
     /// The id of the current leaf entry.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_leaf_id(&self) -> Result<Option<String>, ApiError> {
         self.ctx_get("getLeafId", json!([])).await
     }
 
     /// The label of an entry.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_label(&self, entry_id: &str) -> Result<Option<String>, ApiError> {
         self.ctx_get("getLabel", json!([entry_id])).await
     }
 
     /// The session file (`None` with `--no-session`).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_file(&self) -> Result<Option<String>, ApiError> {
         self.ctx_get("getSessionFile", json!([])).await
     }
 
     /// The session id.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_id(&self) -> Result<String, ApiError> {
         self.ctx_get("getSessionId", json!([])).await
     }
 
-    /// The session's display name.
-    pub async fn session_name(&self) -> Result<Option<String>, ApiError> {
-        self.ctx_get("getSessionName", json!([])).await
-    }
-
     /// The current model (pi's `Model` as JSON), if any.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn model(&self) -> Result<Option<Value>, ApiError> {
         self.ctx_get("getModel", json!([])).await
     }
 
     /// Whether the agent is idle.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn is_idle(&self) -> Result<bool, ApiError> {
         self.ctx_get("isIdle", json!([])).await
     }
 
     /// Abort the agent's current run.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn abort(&self) -> Result<(), ApiError> {
         self.ctx_call("abort", json!([])).await.map(drop)
     }
 
     /// Whether messages are queued for the agent.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn has_pending_messages(&self) -> Result<bool, ApiError> {
         self.ctx_get("hasPendingMessages", json!([])).await
     }
 
     /// Ask pi to quit (when idle; a no-op in print mode).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn shutdown(&self) -> Result<(), ApiError> {
         self.ctx_call("shutdown", json!([])).await.map(drop)
     }
 
     /// Context window usage: `{tokens, contextWindow, percent}`.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn context_usage(&self) -> Result<Option<Value>, ApiError> {
         self.ctx_get("getContextUsage", json!([])).await
     }
 
     /// Start a compaction (fire-and-forget, as in pi).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn compact(&self, custom_instructions: Option<&str>) -> Result<(), ApiError> {
         self.ctx_call("compact", json!([custom_instructions]))
             .await
@@ -279,6 +326,10 @@ impl Ctx {
     }
 
     /// The system prompt (inside `before_agent_start`: as chained so far).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn system_prompt(&self) -> Result<String, ApiError> {
         self.ctx_get("getSystemPrompt", json!([])).await
     }
@@ -343,7 +394,7 @@ fn send_progress(peer: &Arc<Peer>, state: &Arc<ProgressState>, update: serde_jso
     let now = Instant::now();
     let due = inner
         .last_sent
-        .map_or(true, |t| now.duration_since(t) >= interval);
+        .is_none_or(|t| now.duration_since(t) >= interval);
     if due && !inner.flush_scheduled {
         inner.last_sent = Some(now);
         drop(inner);
@@ -413,11 +464,19 @@ impl CommandCtx {
     }
 
     /// Wait until the agent is idle.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn wait_for_idle(&self) -> Result<(), ApiError> {
         self.ctx_call("waitForIdle", json!([])).await.map(drop)
     }
 
     /// Start a new session. `Ok(false)` if a hook cancelled it.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn new_session(&self) -> Result<bool, ApiError> {
         self.ctx_call("newSession", json!([]))
             .await
@@ -425,6 +484,10 @@ impl CommandCtx {
     }
 
     /// Fork the session at an entry. `Ok(false)` if a hook cancelled it.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn fork(&self, entry_id: &str) -> Result<bool, ApiError> {
         self.ctx_call("fork", json!([entry_id]))
             .await
@@ -432,6 +495,10 @@ impl CommandCtx {
     }
 
     /// Move to another entry of the session tree. `Ok(false)` if cancelled.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn navigate_tree(&self, target_id: &str) -> Result<bool, ApiError> {
         self.ctx_call("navigateTree", json!([target_id]))
             .await
@@ -439,6 +506,10 @@ impl CommandCtx {
     }
 
     /// Switch to another session file. `Ok(false)` if cancelled.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn switch_session(&self, path: &str) -> Result<bool, ApiError> {
         self.ctx_call("switchSession", json!([path]))
             .await
@@ -446,6 +517,10 @@ impl CommandCtx {
     }
 
     /// Reload extensions, skills, prompts and themes (pi's `/reload`).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn reload(&self) -> Result<(), ApiError> {
         self.ctx_call("reload", json!([])).await.map(drop)
     }

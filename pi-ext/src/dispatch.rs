@@ -573,8 +573,9 @@ impl Dispatcher {
         // order, and spawn only one that has to wait. A task per delta cost a
         // spawn and often a wake-up of another worker (~30 µs of CPU per
         // delta, taken from pi while it streams).
-        let waker = noop_waker();
-        let mut cx = std::task::Context::from_waker(&waker);
+        // A waker that does nothing: the runtime re-polls the task with its
+        // own waker if it is spawned after all.
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
         if std::future::Future::poll(task.as_mut(), &mut cx).is_pending() {
             // Polled again at once by the runtime, with a real waker.
             tokio::spawn(task);
@@ -668,20 +669,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "non-string panic payload".to_string())
-}
-
-/// A waker that does nothing, for polling a future once in place (the
-/// runtime re-polls it with its own waker if it is spawned after all).
-/// `std::task::Waker::noop` needs Rust 1.85; the MSRV is 1.80.
-fn noop_waker() -> std::task::Waker {
-    struct Noop;
-    impl std::task::Wake for Noop {
-        fn wake(self: Arc<Self>) {}
-    }
-    static WAKER: OnceLock<std::task::Waker> = OnceLock::new();
-    WAKER
-        .get_or_init(|| std::task::Waker::from(Arc::new(Noop)))
-        .clone()
 }
 
 /// A future that catches a panic of the future it wraps. Once it has

@@ -72,6 +72,10 @@ pub trait HookOutput: Send + 'static {
 )]
 pub trait HookReturn<O> {
     /// The result, or the error message.
+    ///
+    /// # Errors
+    ///
+    /// The hook's error message (a failing `tool_call` hook blocks the call).
     fn into_hook(self) -> Result<O, String>;
 }
 

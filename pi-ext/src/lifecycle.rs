@@ -158,6 +158,10 @@ pub(crate) async fn unload_all(
 )]
 pub trait LoadReturn<T> {
     /// The state or the error message.
+    ///
+    /// # Errors
+    ///
+    /// The message shown to the user when `on_load` failed.
     fn into_state(self) -> Result<T, String>;
 }
 

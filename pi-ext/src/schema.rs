@@ -32,6 +32,7 @@ use serde_json::{Map, Value};
 
 /// Why a parameter type cannot become a portable schema.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SchemaError {
     /// The type refers to itself; providers cannot take `$ref` cycles.
     #[error("parameter type `{0}` is recursive; tool parameters must be a finite tree (replace the recursive field with e.g. a `serde_json::Value` or a flat list)")]
@@ -58,6 +59,10 @@ const PORTABLE_FORMATS: &[&str] = &[
 ];
 
 /// Generate the portable schema of `T` (see the module docs).
+///
+/// # Errors
+///
+/// [`SchemaError`] when `T`'s schema cannot be made portable (recursion, a non-object root, ...).
 pub fn portable_schema_for<T: JsonSchema + ?Sized>() -> Result<Value, SchemaError> {
     make_portable(raw_schema_for::<T>())
 }
@@ -77,6 +82,10 @@ pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
 
 /// Rewrite an arbitrary (schemars-style, draft-07 or 2020-12) schema into the
 /// portable subset.
+///
+/// # Errors
+///
+/// [`SchemaError`] when the schema cannot be made portable (recursion, a non-object root, ...).
 pub fn make_portable(mut schema: Value) -> Result<Value, SchemaError> {
     let defs = take_definitions(&mut schema);
     // The root's name, for a `"$ref": "#"` (a type containing itself).

@@ -120,6 +120,10 @@ impl TestHost {
     }
 
     /// Send a raw request and wait (up to 30 s) for its answer.
+    ///
+    /// # Errors
+    ///
+    /// The extension's error answer, as an [`RpcError`].
     pub fn request(&self, method: &str, params: Value) -> Result<Value, RpcError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.send_line(&request_line(id, method, &params));

@@ -32,6 +32,10 @@ use crate::schema::{portable_schema_for, SchemaError};
 )]
 pub trait IntoToolResult {
     /// The result, or the error the model sees.
+    ///
+    /// # Errors
+    ///
+    /// The tool's error: it reaches the model as an error result.
     fn into_tool_result(self) -> Result<ToolResult, Error>;
 }
 
@@ -388,6 +392,10 @@ impl Api {
     /// ctx.api().register_tool(shout).await?;
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] for an invalid tool name or schema, or when pi refuses the tool.
     pub async fn register_tool(&self, tool: crate::ToolDef) -> Result<(), ApiError> {
         let fail = |message: String| ApiError {
             method: "registerTool".into(),

@@ -207,14 +207,13 @@ impl LineSource {
         if rustix::io::ioctl_fionbio(&input, true).is_err() {
             return Self::thread(input);
         }
-        // `try_with_interest` (tokio ≥ 1.37) rather than its successor
-        // `register_with_interest` (tokio ≥ 1.53, `unsafe`, beyond our MSRV).
-        // It was deprecated as unsound for types whose `as_raw_fd` may change
-        // or close under it; a `File` owns its fd, which stays the same and
-        // open until the `AsyncFd` drops it, so this use is sound.
-        #[allow(deprecated)]
-        let registered =
-            tokio::io::unix::AsyncFd::try_with_interest(input, tokio::io::Interest::READABLE);
+        // SAFETY: `register_with_interest` needs the fd to stay open and the
+        // same for the `AsyncFd`'s whole life. A `File` owns its fd: it is
+        // closed only when the `File` drops, which the `AsyncFd` (owning the
+        // `File`) does last, and `as_raw_fd` always returns that one fd.
+        let registered = unsafe {
+            tokio::io::unix::AsyncFd::register_with_interest(input, tokio::io::Interest::READABLE)
+        };
         match registered {
             Ok(input) => Self(Source::Async {
                 input,

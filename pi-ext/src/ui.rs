@@ -57,8 +57,9 @@ use tokio_util::sync::CancellationToken;
 use crate::connection::Peer;
 use crate::wire::{codes, CallRef, RpcError};
 
-/// Why a dialog produced no value.
+/// Why a dialog (or a UI query) produced no value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum UiError {
     /// Dismissed by the user, or cancelled from the Rust side.
     #[error("the dialog was cancelled")]
@@ -69,13 +70,14 @@ pub enum UiError {
     /// pi has no UI in this mode (print or json): nobody could answer.
     #[error("pi has no UI in this mode, so the dialog could not be shown")]
     NoUi,
-    /// The connection to pi failed (pi is shutting down).
-    #[error("the dialog failed: {0}")]
+    /// pi refused, or the connection to pi failed (pi is shutting down).
+    #[error("{0}")]
     Failed(String),
 }
 
 /// Severity of a [`Ui::notify`] message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[non_exhaustive]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Informational (pi's default).
@@ -89,6 +91,7 @@ pub enum Level {
 
 /// Where [`Ui::set_widget`] puts its lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Placement {
     /// pi's default (above the editor).
     #[default]
@@ -101,6 +104,7 @@ pub enum Placement {
 
 /// A theme pi knows (`getAllThemes`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
 pub struct ThemeInfo {
     /// Theme name.
     pub name: String,
@@ -246,7 +250,11 @@ impl Ui {
     }
 
     /// The text in pi's input editor (always `""` in RPC mode).
-    pub async fn get_editor_text(&self) -> Result<String, UiError> {
+    ///
+    /// # Errors
+    ///
+    /// [`UiError::NoUi`] when pi has no UI in this mode, [`UiError::Failed`] when the connection to pi is gone.
+    pub async fn editor_text(&self) -> Result<String, UiError> {
         let v = self
             .query("getEditorText", json!([]))
             .await
@@ -278,7 +286,11 @@ impl Ui {
     }
 
     /// Terminal UI: whether tool output is expanded (`false` in RPC mode).
-    pub async fn get_tools_expanded(&self) -> Result<bool, UiError> {
+    ///
+    /// # Errors
+    ///
+    /// [`UiError::NoUi`] when pi has no UI in this mode, [`UiError::Failed`] when the connection to pi is gone.
+    pub async fn tools_expanded(&self) -> Result<bool, UiError> {
         let v = self
             .query("getToolsExpanded", json!([]))
             .await
@@ -292,7 +304,11 @@ impl Ui {
     }
 
     /// Themes pi knows (empty in RPC mode).
-    pub async fn get_all_themes(&self) -> Result<Vec<ThemeInfo>, UiError> {
+    ///
+    /// # Errors
+    ///
+    /// [`UiError::NoUi`] when pi has no UI in this mode, [`UiError::Failed`] when the connection to pi is gone.
+    pub async fn all_themes(&self) -> Result<Vec<ThemeInfo>, UiError> {
         let v = self
             .query("getAllThemes", json!([]))
             .await
@@ -301,19 +317,25 @@ impl Ui {
     }
 
     /// Switch theme. pi refuses in RPC mode ("Theme switching not supported
-    /// in RPC mode") and without UI; the message comes back as `Err`.
-    pub async fn set_theme(&self, name: impl Into<String>) -> Result<(), String> {
+    /// in RPC mode") and without UI.
+    ///
+    /// # Errors
+    ///
+    /// [`UiError::Failed`] with pi's reason, [`UiError::NoUi`] without UI.
+    pub async fn set_theme(&self, name: impl Into<String>) -> Result<(), UiError> {
         let v = self
             .query("setTheme", json!([name.into()]))
             .await
-            .map_err(|e| e.message)?;
+            .map_err(failed)?;
         if v["success"] == true {
             Ok(())
         } else {
-            Err(v["error"]
-                .as_str()
-                .unwrap_or("theme switching failed")
-                .to_string())
+            Err(UiError::Failed(
+                v["error"]
+                    .as_str()
+                    .unwrap_or("theme switching failed")
+                    .to_string(),
+            ))
         }
     }
 }

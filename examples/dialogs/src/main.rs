@@ -70,9 +70,9 @@ async fn decorate(ctx: &Ctx) -> ToolResult {
     ui.set_working_indicator(&["-", "+"], Duration::from_millis(100));
     ui.set_hidden_thinking_label(Some("hmm"));
     ui.set_tools_expanded(true);
-    let editor = ui.get_editor_text().await;
-    let expanded = ui.get_tools_expanded().await;
-    let themes = ui.get_all_themes().await;
+    let editor = ui.editor_text().await;
+    let expanded = ui.tools_expanded().await;
+    let themes = ui.all_themes().await;
     let theme = ui.set_theme("dark").await;
     ToolResult::text("decorated").with_details(json!({
         "mode": ctx.mode(),
@@ -81,7 +81,7 @@ async fn decorate(ctx: &Ctx) -> ToolResult {
         "editorText": editor.map_err(|e| e.to_string()),
         "toolsExpanded": expanded.map_err(|e| e.to_string()),
         "themes": themes.map(|t| t.len()).map_err(|e| e.to_string()),
-        "setTheme": theme,
+        "setTheme": theme.map_err(|e| e.to_string()),
     }))
 }
 

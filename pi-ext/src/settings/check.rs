@@ -256,7 +256,7 @@ pub(super) fn suggestion<'a>(
             edit_distance(key, c)
         };
         let longest = key.chars().count().max(c.chars().count());
-        if d * 3 <= longest && best.map_or(true, |(bd, _)| d < bd) {
+        if d * 3 <= longest && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
     }
