@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn an_over_long_line_keeps_its_head_and_the_next_line_survives() {
         let mut long = b"{\"id\":7,\"method\":\"tool/call\",\"params\":\"".to_vec();
-        long.extend(std::iter::repeat(b'y').take(10_000));
+        long.extend(std::iter::repeat_n(b'y', 10_000));
         long.extend_from_slice(b"\"}\n{\"id\":8}\n");
         let mut s = LineSplitter::new(5_000);
         let mut out = Vec::new();
