@@ -304,7 +304,7 @@ event! {
     ///
     /// They run one after another, in the order of the deltas, on the task
     /// that reads pi's messages, up to their first `.await`: keep them quick
-    /// and hand heavy work to [`crate::spawn`], or other calls wait for it.
+    /// and hand heavy work to [`crate::task::spawn`], or other calls wait for it.
     MessageUpdateEvent = "message_update" -> () {
         /// The message's metadata (role, model, …), without `content`.
         message: Value,

@@ -81,7 +81,7 @@
 //!    state);
 //! 3. host calls: [`ui`], [`api`], `bus`;
 //! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
-//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`];
+//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command);
 //! 6. registration: [`registry`] (link-time entries, load order, manifest);
 //! 7. [`lifecycle`] and [`settings`];
 //! 8. on top: `dispatch` (the dispatcher), [`cli`], [`install`],

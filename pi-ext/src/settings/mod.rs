@@ -63,8 +63,8 @@
 //! | global  | `<agent dir>/pi-ext/settings/<extension>.json`        |
 //! | project | `<cwd>/.pi/pi-ext/settings/<extension>.json`          |
 //!
-//! The agent dir is `$PI_CODING_AGENT_DIR` or `~/.pi/agent`
-//! ([`crate::pi_dirs::agent_dir`]). These files belong to pi-ext, not to pi
+//! The agent dir is `$PI_CODING_AGENT_DIR` or `~/.pi/agent`, as pi finds
+//! it. These files belong to pi-ext, not to pi
 //! (pi's own `settings.json` is never read or written), and each holds one
 //! JSON object with the settings that differ from the defaults. Both are
 //! optional.

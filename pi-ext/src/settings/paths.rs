@@ -16,7 +16,7 @@ pub struct SettingsPaths {
 
 impl SettingsPaths {
     /// The files of extension `name` for a session in `cwd`, with the agent
-    /// dir from [`crate::pi_dirs::agent_dir`].
+    /// dir (`$PI_CODING_AGENT_DIR`, else `~/.pi/agent`).
     ///
     /// # Errors
     ///
