@@ -47,10 +47,13 @@
 //!   parameter struct; `Option<T>` arguments are optional), or
 //! - one [`Params<T>`] with a struct of your own,
 //!
-//! plus, anywhere in the list, `ctx: &Ctx` (or `Ctx`) for the call's context.
-//! Attribute keys: `name`, `label`, `description`, `prompt_snippet`,
-//! `prompt_guidelines = ["…", …]`. On plain arguments, `#[arg(description = "…")]`
-//! documents the argument for the model.
+//! plus, anywhere in the list, `ctx: &Ctx` (or `Ctx`) for the call's context
+//! and `&MyExtension` for an extension's state. Attribute keys: `name`,
+//! `label`, `description`, `prompt_snippet`, `prompt_guidelines = ["…", …]`,
+//! `timeout = "30s"`, `overrides_builtin`. On plain arguments,
+//! `#[arg(description = "…")]` documents the argument for the model.
+//! `#[tool] fn greet` also generates `greet_tool() -> ToolDef` for explicit
+//! registration ([`registry::Registry`]).
 //!
 //! It returns `T` or `Result<T, E>` where `T` is text (`String`, `&'static str`),
 //! a [`ToolResult`] (content blocks and `details`), [`Content`],
@@ -208,8 +211,12 @@ pub use pi_ext_macros::tool;
 /// # fn main() {}
 /// ```
 ///
-/// Keys: `priority` (lower runs first, default 0). Arguments: the event,
-/// and optionally `ctx: &Ctx`.
+/// Keys: `priority` (lower runs first, default 0), `timeout = "2m"` (how
+/// long pi waits for it; default 30 s, not counting time a dialog it opened
+/// waits for the user). Arguments, in any order: the event, and optionally
+/// `ctx: &Ctx` and the extension's state `&MyExtension`. A plain `fn` runs on
+/// the blocking pool. `#[hook] fn gate` also generates `gate_hook()` for
+/// explicit registration ([`registry::Registry::hook`]).
 pub use pi_ext_macros::hook;
 
 /// Register a slash command (`/name args`). See [`command`](mod@command)
@@ -219,8 +226,11 @@ pub use pi_ext_macros::hook;
 /// doc comment, required), `completions = ["…"]` (argument completions, shown
 /// by pi's terminal UI), `shortcut = "ctrl+shift+x"` (a key that runs the
 /// command without arguments in pi's terminal UI; pi ignores shortcuts in
-/// RPC and print mode). Arguments: `ctx: &CommandCtx` and one argument
-/// value, both optional.
+/// RPC and print mode). Arguments, in any order and each optional:
+/// `ctx: &CommandCtx`, the extension's state `&MyExtension`, and one
+/// argument value. A plain `fn` runs on the blocking pool. `#[command] fn
+/// note` also generates `note_command()` for explicit registration
+/// ([`registry::Registry::command`]).
 pub use pi_ext_macros::command;
 
 /// The schemars version pi-ext's derive support is built on. Derive through
