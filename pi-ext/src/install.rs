@@ -8,8 +8,32 @@ use serde_json::json;
 
 use crate::atomic_file::{copy_atomic, write_atomic, FileMode};
 
-/// The bridge module pi loads; see `PROTOCOL.md`.
+/// The bridge's entry module, the one pi loads; see `PROTOCOL.md`. It loads
+/// the modules of [`BRIDGE_MODULES`] from the directory its configuration names.
 pub const BRIDGE_JS: &str = include_str!("../bridge/index.js");
+
+/// The bridge's other modules (file name, source), written to
+/// [`BRIDGE_MODULES_DIR`] beside the entry module.
+pub const BRIDGE_MODULES: &[(&str, &str)] = &[
+    ("api.js", include_str!("../bridge/lib/api.js")),
+    ("bridge.js", include_str!("../bridge/lib/bridge.js")),
+    ("bus.js", include_str!("../bridge/lib/bus.js")),
+    ("child.js", include_str!("../bridge/lib/child.js")),
+    ("clock.js", include_str!("../bridge/lib/clock.js")),
+    ("connection.js", include_str!("../bridge/lib/connection.js")),
+    ("dialogs.js", include_str!("../bridge/lib/dialogs.js")),
+    ("framing.js", include_str!("../bridge/lib/framing.js")),
+    ("hooks.js", include_str!("../bridge/lib/hooks.js")),
+    ("json.js", include_str!("../bridge/lib/json.js")),
+    ("log.js", include_str!("../bridge/lib/log.js")),
+    ("main.js", include_str!("../bridge/lib/main.js")),
+    ("manifest.js", include_str!("../bridge/lib/manifest.js")),
+    ("options.js", include_str!("../bridge/lib/options.js")),
+    ("protocol.js", include_str!("../bridge/lib/protocol.js")),
+];
+
+/// The directory, beside the bridge's `index.js`, that holds [`BRIDGE_MODULES`].
+pub const BRIDGE_MODULES_DIR: &str = "pi-ext-bridge";
 
 /// The line of [`BRIDGE_JS`] that `install` replaces with the configuration.
 const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
@@ -67,17 +91,19 @@ fn home_dir() -> io::Result<PathBuf> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
 }
 
-/// The bridge source configured for `name` and `binary` (absolute, or
-/// relative to the bridge's directory). `dev`: reload when the binary changes.
-/// `cache`: see [`manifest_cache`].
+/// The bridge's entry module configured for `name` and `binary`; `binary`,
+/// `log` and `modules` (the directory of [`BRIDGE_MODULES`]) are absolute or
+/// relative to the entry module's directory. `dev`: reload when the binary
+/// changes. `cache`: see [`manifest_cache`].
 pub fn bridge_source(
     name: &str,
     binary: &Path,
     log: &Path,
+    modules: &Path,
     dev: bool,
     cache: Option<serde_json::Value>,
 ) -> String {
-    let mut config = json!({ "name": name, "binary": binary, "log": log });
+    let mut config = json!({ "name": name, "binary": binary, "log": log, "modules": modules });
     if dev {
         config["dev"] = json!(true);
     }
@@ -116,6 +142,16 @@ pub fn manifest_cache(
         cache["mtimeMs"] = json!(mtime.as_millis() as u64);
     }
     Ok(cache)
+}
+
+/// Write the bridge into `dir`: its modules first, then the entry module
+/// `source` (`index.js`), so that pi never loads an entry without its modules.
+fn write_bridge(dir: &Path, source: &str) -> io::Result<()> {
+    let modules = dir.join(BRIDGE_MODULES_DIR);
+    for (file, text) in BRIDGE_MODULES {
+        write_atomic(&modules.join(file), text.as_bytes(), FileMode::Shared)?;
+    }
+    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)
 }
 
 /// Refuse a name that would not be one plain directory name (`../x`, `/abs`,
@@ -158,14 +194,21 @@ pub fn install(
     } else {
         Some(manifest_cache(manifest, &binary, true)?)
     };
-    let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
-    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
+    let source = bridge_source(
+        name,
+        &binary,
+        &dir.join(format!("{name}.log")),
+        &dir.join(BRIDGE_MODULES_DIR),
+        dev,
+        cache,
+    );
+    write_bridge(&dir, &source)?;
     Ok(InstallReport { dir, binary })
 }
 
 /// Write a pi package into `dir`: `package.json` (with
 /// `"pi": {"extensions": ["./index.js"]}` and the `pi-package` keyword), the
-/// bridge, and a copy of the running binary in `bin/`. `pi install ./dir`
+/// bridge (`index.js` and its modules), and a copy of the running binary in `bin/`. `pi install ./dir`
 /// accepts it; the binary only runs on this platform.
 pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let name = &manifest.name;
@@ -180,7 +223,7 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
         "type": "module",
-        "files": ["index.js", "bin/"],
+        "files": ["index.js", format!("{BRIDGE_MODULES_DIR}/"), "bin/"],
         "pi": { "extensions": ["./index.js"] },
         "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],
         "cpu": [match std::env::consts::ARCH { "x86_64" => "x64", "aarch64" => "arm64", other => other }],
@@ -192,16 +235,132 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
         name,
         Path::new(&format!("./bin/{bin_name}")),
         Path::new(&format!("./{name}.log")),
+        Path::new(&format!("./{BRIDGE_MODULES_DIR}")),
         false,
         Some(manifest_cache(manifest, &bin, false)?),
     );
-    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
+    write_bridge(dir, &source)?;
     std::path::absolute(dir)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The value of `NAME: <integer>,` in JavaScript source, for each such line.
+    fn js_constants(source: &str) -> Vec<(String, i64)> {
+        source
+            .lines()
+            .filter_map(|line| {
+                let (name, value) = line.trim().trim_end_matches(',').split_once(": ")?;
+                let name_ok =
+                    !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+                Some((name.to_string(), value.parse().ok()?)).filter(|_| name_ok)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bridge_speaks_the_runtimes_protocol_version_and_error_codes() {
+        use crate::protocol::{codes, PROTOCOL_VERSION};
+        assert!(
+            BRIDGE_JS.contains(&format!("\nconst PROTOCOL = {PROTOCOL_VERSION};\n")),
+            "index.js must say `const PROTOCOL = {PROTOCOL_VERSION};`"
+        );
+        let rust = [
+            ("PARSE_ERROR", codes::PARSE_ERROR),
+            ("INVALID_REQUEST", codes::INVALID_REQUEST),
+            ("METHOD_NOT_FOUND", codes::METHOD_NOT_FOUND),
+            ("INVALID_PARAMS", codes::INVALID_PARAMS),
+            ("INTERNAL_ERROR", codes::INTERNAL_ERROR),
+            ("VERSION_MISMATCH", codes::VERSION_MISMATCH),
+            ("UNKNOWN_TOOL", codes::UNKNOWN_TOOL),
+            ("CANCELLED", codes::CANCELLED),
+            ("NO_UI", codes::NO_UI),
+            ("HANDLER_FAILED", codes::HANDLER_FAILED),
+            ("BUSY", codes::BUSY),
+            ("NOT_INITIALIZED", codes::NOT_INITIALIZED),
+        ];
+        let protocol_js = BRIDGE_MODULES
+            .iter()
+            .find(|(file, _)| *file == "protocol.js")
+            .unwrap()
+            .1;
+        let block = protocol_js
+            .split_once("export const codes = Object.freeze({")
+            .and_then(|(_, rest)| rest.split_once("});"))
+            .expect("protocol.js defines `codes`")
+            .0;
+        let mut js = js_constants(block);
+        let mut rust: Vec<(String, i64)> = rust.iter().map(|(n, c)| (n.to_string(), *c)).collect();
+        js.sort();
+        rust.sort();
+        assert_eq!(
+            js, rust,
+            "the bridge's codes (left) and pi_ext::protocol::codes (right)"
+        );
+    }
+
+    #[test]
+    fn every_bridge_module_is_embedded_and_imports_only_embedded_modules() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bridge/lib");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|f| f.ends_with(".js"))
+            .collect();
+        on_disk.sort();
+        let embedded: Vec<String> = BRIDGE_MODULES.iter().map(|(f, _)| f.to_string()).collect();
+        assert_eq!(
+            embedded, on_disk,
+            "BRIDGE_MODULES (left, sorted) and bridge/lib/*.js"
+        );
+        for (file, source) in BRIDGE_MODULES {
+            for import in source.split("from \"./").skip(1) {
+                let target = import.split('"').next().unwrap();
+                assert!(
+                    embedded.iter().any(|f| f == target),
+                    "{file} imports ./{target}, which is not embedded"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn install_writes_the_entry_and_every_module() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = crate::Registry::from_inventory(None).manifest();
+        manifest.name = "probe".into();
+        let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
+        let modules = report.dir.join(BRIDGE_MODULES_DIR);
+        for (file, source) in BRIDGE_MODULES {
+            assert_eq!(
+                &std::fs::read_to_string(modules.join(file)).unwrap(),
+                source
+            );
+        }
+        let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
+        let config = serde_json::json!({ "modules": modules });
+        assert!(
+            index.contains(&format!("\"modules\":{}", config["modules"])),
+            "{index}"
+        );
+        // A packed package lists them, relative to the package.
+        let pkg = dir.path().join("pkg");
+        pack(&manifest, &pkg).unwrap();
+        for (file, _) in BRIDGE_MODULES {
+            assert!(pkg.join(BRIDGE_MODULES_DIR).join(file).is_file(), "{file}");
+        }
+        let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
+        assert!(index.contains(r#""modules":"./pi-ext-bridge""#), "{index}");
+        let package: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(pkg.join("package.json")).unwrap())
+                .unwrap();
+        assert!(package["files"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("pi-ext-bridge/")));
+    }
 
     #[test]
     fn install_refuses_names_that_are_not_one_directory() {
@@ -225,11 +384,12 @@ mod tests {
             "hello",
             Path::new("/opt/x/hello"),
             Path::new("/e/hello.log"),
+            Path::new("/e/pi-ext-bridge"),
             false,
             None,
         );
         assert!(src.contains(
-            r#"const CONFIG = {"binary":"/opt/x/hello","log":"/e/hello.log","name":"hello"};"#
+            r#"const CONFIG = {"binary":"/opt/x/hello","log":"/e/hello.log","modules":"/e/pi-ext-bridge","name":"hello"};"#
         ));
         assert!(!src.contains(CONFIG_PLACEHOLDER));
     }
@@ -251,7 +411,7 @@ mod tests {
         // Packed: no modification time (package managers do not keep it).
         let packed = manifest_cache(&manifest, &bin, false).unwrap();
         assert!(packed.get("mtimeMs").is_none());
-        let src = bridge_source("x", &bin, &dir.join("x.log"), false, Some(cache));
+        let src = bridge_source("x", &bin, &dir.join("x.log"), &dir, false, Some(cache));
         assert!(src.contains(r#""cache":{"manifest":"#), "{src}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

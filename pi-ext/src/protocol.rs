@@ -22,6 +22,9 @@ pub mod codes {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     /// The params did not have the expected shape.
     pub const INVALID_PARAMS: i64 = -32602;
+    /// The request failed for a reason of the answering side (pi threw, the
+    /// pi session of the call has ended, an answer could not be encoded).
+    pub const INTERNAL_ERROR: i64 = -32603;
     /// Bridge and extension speak different protocol versions.
     pub const VERSION_MISMATCH: i64 = -32000;
     /// `tool/call` named a tool this extension does not have.
@@ -32,6 +35,10 @@ pub mod codes {
     pub const NO_UI: i64 = -32003;
     /// A hook or command handler returned an error or panicked.
     pub const HANDLER_FAILED: i64 = -32004;
+    /// The extension has too many calls in flight.
+    pub const BUSY: i64 = -32005;
+    /// A request other than `initialize` or `ping` came before `initialize`.
+    pub const NOT_INITIALIZED: i64 = -32006;
 }
 
 /// A JSON-RPC error object.
