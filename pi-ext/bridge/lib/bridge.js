@@ -338,21 +338,28 @@ export class Bridge {
    */
   call(child, method, params, o) {
     if (o.signal?.aborted) return Promise.reject(new CallAborted("aborted"));
-    const { id, promise } = child.request(method, params, { raw: o.raw, what: o.what });
     /** @type {Call} */
     const call = { ctx: o.ctx, generation: this.session.generation, onUpdate: o.onUpdate, pausable: undefined };
-    child.calls.set(id, call);
+    let id = 0;
     /** @param {Error} err */
     const giveUp = (err) => {
       if (!child.fail(id, err)) return;
       child.cancel(id);
       this.dialogs.dismiss(child, id);
     };
+    // Armed before the request is written: the extension may open a dialog at once.
     const deadline =
       o.timeoutMs === undefined
         ? undefined
         : new Deadline(this.o.clock, o.timeoutMs, () => giveUp(o.onTimeout?.() ?? new Error(`${method} timed out`)));
     if (o.pausable) call.pausable = deadline;
+    const request = child.request(method, params, {
+      raw: o.raw,
+      what: o.what,
+      onId: (requestId) => child.calls.set(requestId, call),
+    });
+    id = request.id;
+    const promise = request.promise;
     const onAbort = () => giveUp(new CallAborted("aborted"));
     o.signal?.addEventListener("abort", onAbort, { once: true });
     return promise.finally(() => {

@@ -185,11 +185,13 @@ export class ChildConnection {
    * cannot be encoded or is over the line limit.
    * @param {string} method
    * @param {unknown} params
-   * @param {{ raw?: string, what?: string }} [options] `raw`: params already as JSON text
-   *   (a large event is not parsed and written again); `what`: names the request in errors
+   * @param {{ raw?: string, what?: string, onId?: (id: number) => void }} [options] `raw`:
+   *   params already as JSON text (a large event is not parsed and written again); `what`:
+   *   names the request in errors; `onId`: runs before the request is written (its answer,
+   *   and the extension's messages about it, may follow at once)
    * @returns {{ id: number, promise: Promise<unknown> }}
    */
-  request(method, params, { raw, what } = {}) {
+  request(method, params, { raw, what, onId } = {}) {
     const id = this.nextId++;
     if (this.exited) return { id, promise: Promise.reject(new Error(`${this.exitReason}; see ${this.log.file}`)) };
     let line;
@@ -203,10 +205,11 @@ export class ChildConnection {
     }
     const bytes = oversize(line, this.limits.maxLineBytes);
     if (bytes > 0) {
-      const message = `cannot send ${what ?? `the ${method} request`}: it is ${bytes} bytes as JSON, over the limit of ${this.limits.maxLineBytes} bytes per line (PI_EXT_MAX_LINE_BYTES)`;
+      const message = `cannot send ${what ?? `the ${method} request`}: its request line would be ${bytes} bytes, over the limit of ${this.limits.maxLineBytes} bytes per line (PI_EXT_MAX_LINE_BYTES)`;
       return { id, promise: Promise.reject(new Error(message)) };
     }
     const promise = new Promise((resolve, reject) => this.pending.set(id, { method, resolve, reject }));
+    onId?.(id);
     this.writeLine(line);
     this.watch();
     return { id, promise };

@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import { Dialogs, DialogQueue, NO_QUEUE, present, sharedDialogQueue } from "../lib/dialogs.js";
 import { Log } from "../lib/log.js";
-import { FakeClock, fakeCtx, settle, tempDir } from "./helpers.js";
+import { FakeClock, fakeCtx, settle, tempDir, until } from "./helpers.js";
 
 const log = new Log(`${tempDir()}/dialogs.log`, { maxBytes: 1 << 20 });
 
@@ -219,7 +219,7 @@ test("interactive: a select starts on `initial`, in pi's own selector (contract 
   const { ctx } = fakeCtx();
   const shown = withCustom(ctx.ui);
   const answer = present(ctx.ui, { method: "select", title: "Style", options: ["plain", "excited", "quiet"], initial: 2, timeout: 9000 }, new AbortController().signal, o);
-  await until(() => shown.length === 1);
+  await until(() => shown.length === 1, "the component");
   const text = screen(shown[0]);
   assert.match(text, /→ quiet/);
   assert.match(text, /Style \(9s\)/, "pi's countdown is shown");
@@ -232,7 +232,7 @@ test("interactive: an input starts with `prefill`, and dismissing it closes pi's
   const { ctx } = fakeCtx();
   const shown = withCustom(ctx.ui);
   const answer = present(ctx.ui, { method: "input", title: "Greeting", prefill: "Hello\nthere" }, new AbortController().signal, o);
-  await until(() => shown.length === 1);
+  await until(() => shown.length === 1, "the component");
   assert.match(screen(shown[0]), /> Hellothere/);
   shown[0].handleInput("!");
   shown[0].handleInput("\r");
@@ -240,7 +240,7 @@ test("interactive: an input starts with `prefill`, and dismissing it closes pi's
 
   const gone = new AbortController();
   const dismissed = present(ctx.ui, { method: "input", title: "Greeting", prefill: "x" }, gone.signal, o);
-  await until(() => shown.length === 2);
+  await until(() => shown.length === 2, "the component");
   gone.abort();
   assert.deepEqual(await dismissed, { outcome: "cancelled" });
 });
@@ -252,7 +252,7 @@ test("interactive: the editor is pi's own editor component, which the bridge can
   const shown = withCustom(ctx.ui, new pi.KeybindingsManager());
   const gone = new AbortController();
   const answer = present(ctx.ui, { method: "editor", title: "Notes", prefill: "draft" }, gone.signal, o);
-  await until(() => shown.length === 1);
+  await until(() => shown.length === 1, "the component");
   assert.match(screen(shown[0]), /draft/);
   gone.abort();
   assert.deepEqual(await answer, { outcome: "cancelled" });
@@ -268,11 +268,3 @@ test("outside the terminal, `initial` and `prefill` are ignored and pi's plain d
   dialogs[0].answer("a");
   assert.deepEqual(await answer, { outcome: "value", value: "a" });
 });
-
-/**
- * @param {() => boolean} check
- */
-async function until(check) {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
-  assert.ok(check());
-}

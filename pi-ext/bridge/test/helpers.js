@@ -17,14 +17,20 @@ export async function settle() {
 }
 
 /**
- * Wait (a bounded number of event-loop turns) until `check` is true.
+ * Wait until `check` is true: a few event-loop turns, then polls, for at
+ * most 20 s (a real process on a busy machine may be slow to answer).
  * @param {() => boolean} check
  * @param {string} what
  */
 export async function until(check, what) {
-  for (let i = 0; i < 2000; i++) {
+  for (let i = 0; i < 100; i++) {
     if (check()) return;
     await new Promise((resolve) => setImmediate(resolve));
+  }
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`never happened: ${what}`);
 }
@@ -80,7 +86,7 @@ export class FakeClock {
 export const NO_ANSWER = Symbol("no answer");
 
 /**
- * @typedef {{ id?: number, method?: string, params?: any, result?: any, error?: any }} Msg
+ * @typedef {{ id?: number | null, method?: string, params?: any, result?: any, error?: any }} Msg
  * @typedef {(params: any, msg: Msg, ext: FakeExtension) => unknown} Handler
  */
 
@@ -255,8 +261,12 @@ export function fakeCtx({ hasUI = true, signal = /** @type {AbortSignal | undefi
     confirm: dialog("confirm", false, 2),
     input: dialog("input", undefined, 2),
     editor: dialog("editor", undefined, 9),
-    notify: (/** @type {string} */ message, /** @type {string | undefined} */ type) => notes.push({ message, type }),
-    setStatus: (/** @type {unknown[]} */ ...args) => uiCalls.push({ method: "setStatus", args }),
+    notify: (/** @type {string} */ message, /** @type {string | undefined} */ type) => {
+      notes.push({ message, type });
+    },
+    setStatus: (/** @type {unknown[]} */ ...args) => {
+      uiCalls.push({ method: "setStatus", args });
+    },
     getEditorText: () => "draft",
   };
   const ctx = /** @type {any} */ ({
