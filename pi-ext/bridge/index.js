@@ -1,16 +1,19 @@
 // @ts-check
 // pi-ext bridge: loads a Rust extension binary (built with the pi-ext crate) into pi.
 // Written by `<binary> install`; run that again instead of editing this file.
-// The protocol is documented in PROTOCOL.md of the pi-ext crate; the bridge's
-// modules are in the directory CONFIG.modules names (default ./pi-ext-bridge).
+// The protocol is documented in PROTOCOL.md of the pi-ext crate. The bridge's
+// sources are modules (pi-ext/bridge/lib/); `install` writes them into this one
+// file, in dependency order, because pi loads one file much faster than many.
 import * as path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+
+import { activate } from "./lib/main.js";
 
 const CONFIG = null; // @pi-ext-config
 /** CONFIG as its type (`install` replaces the line above). */
 const config = /** @type {import("./lib/manifest.js").Config} */ (/** @type {unknown} */ (CONFIG));
 
-/** The protocol version this bridge speaks; with CONFIG, it says what this install is. */
+/** The protocol version this bridge speaks. */
 const PROTOCOL = 1;
 
 /** This file's directory: relative paths in CONFIG start here. */
@@ -24,8 +27,5 @@ const HERE = (() => {
 
 /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
 export default async function piExtBridge(pi) {
-  const modules = path.resolve(HERE, config.modules ?? "./pi-ext-bridge");
-  /** @type {typeof import("./lib/main.js")} */
-  const main = await import(pathToFileURL(path.join(modules, "main.js")).href);
-  await main.activate(pi, { config, protocol: PROTOCOL, here: HERE });
+  await activate(pi, { config, protocol: PROTOCOL, here: HERE });
 }

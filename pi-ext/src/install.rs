@@ -8,13 +8,12 @@ use serde_json::json;
 
 use crate::atomic_file::{copy_atomic, write_atomic, FileMode};
 
-/// The bridge's entry module, the one pi loads; see `PROTOCOL.md`. It loads
-/// the modules of [`BRIDGE_MODULES`] from the directory its configuration names.
-pub const BRIDGE_JS: &str = include_str!("../bridge/index.js");
+/// The bridge's entry module (`bridge/index.js`): `CONFIG`, the protocol
+/// version and pi's factory. It imports the modules of [`BRIDGE_MODULES`].
+const BRIDGE_ENTRY: &str = include_str!("../bridge/index.js");
 
-/// The bridge's other modules (file name, source), written to
-/// [`BRIDGE_MODULES_DIR`] beside the entry module.
-pub const BRIDGE_MODULES: &[(&str, &str)] = &[
+/// The bridge's modules (`bridge/lib/*.js`, file name and source).
+const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("api.js", include_str!("../bridge/lib/api.js")),
     ("bridge.js", include_str!("../bridge/lib/bridge.js")),
     ("bus.js", include_str!("../bridge/lib/bus.js")),
@@ -32,10 +31,89 @@ pub const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
 ];
 
-/// The directory, beside the bridge's `index.js`, that holds [`BRIDGE_MODULES`].
-pub const BRIDGE_MODULES_DIR: &str = "pi-ext-bridge";
+/// The bridge as `install` writes it: the entry module with the modules it
+/// imports inlined in its place, dependencies first (the order ES modules are
+/// evaluated in). pi loads extensions through jiti, which costs about 1-2 ms
+/// per module file: one file keeps pi's startup as short as a single-file
+/// bridge. The modules keep to a form that makes this a matter of lines:
+/// imports on one line each, `export` only before declarations, top-level
+/// names unique across modules (unit tests check all three).
+fn bridge_bundle() -> String {
+    let mut out = String::with_capacity(
+        BRIDGE_ENTRY.len() + BRIDGE_MODULES.iter().map(|(_, s)| s.len()).sum::<usize>(),
+    );
+    let mut bundle = Bundle {
+        out: &mut out,
+        inlined: Vec::new(),
+        imports: Vec::new(),
+    };
+    for line in BRIDGE_ENTRY.lines() {
+        match relative_import(line) {
+            Some(target) => bundle.inline(target.trim_start_matches("lib/")),
+            None => bundle.line(line),
+        }
+    }
+    out
+}
 
-/// The line of [`BRIDGE_JS`] that `install` replaces with the configuration.
+/// The file a line's `import ... from "./<file>"` names, if it is one.
+fn relative_import(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("import ")?;
+    let (_, from) = rest.split_once(" from \"./")?;
+    from.strip_suffix("\";")
+}
+
+/// The source of a module of [`BRIDGE_MODULES`].
+fn bridge_module(file: &str) -> &'static str {
+    BRIDGE_MODULES
+        .iter()
+        .find(|(f, _)| *f == file)
+        .unwrap_or_else(|| panic!("the bridge imports ./{file}, which is not in BRIDGE_MODULES"))
+        .1
+}
+
+struct Bundle<'a> {
+    out: &'a mut String,
+    /// Modules written so far.
+    inlined: Vec<&'static str>,
+    /// `import` lines of built-in modules written so far (each once).
+    imports: Vec<&'a str>,
+}
+
+impl<'a> Bundle<'a> {
+    fn line(&mut self, line: &'a str) {
+        if line.starts_with("import ") {
+            if self.imports.contains(&line) {
+                return;
+            }
+            self.imports.push(line);
+        }
+        self.out.push_str(line);
+        self.out.push('\n');
+    }
+
+    fn inline(&mut self, file: &str) {
+        let source = bridge_module(file);
+        let file = BRIDGE_MODULES.iter().find(|(f, _)| *f == file).unwrap().0;
+        if self.inlined.contains(&file) {
+            return;
+        }
+        self.inlined.push(file);
+        for dependency in source.lines().filter_map(relative_import) {
+            self.inline(dependency);
+        }
+        self.out
+            .push_str(&format!("\n// ---- pi-ext/bridge/lib/{file} ----\n"));
+        for line in source.lines() {
+            if relative_import(line).is_some() || line == "// @ts-check" {
+                continue;
+            }
+            self.line(line.strip_prefix("export ").unwrap_or(line));
+        }
+    }
+}
+
+/// The line of the entry module that `install` replaces with the configuration.
 const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
 
 /// Where to install.
@@ -91,19 +169,17 @@ fn home_dir() -> io::Result<PathBuf> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
 }
 
-/// The bridge's entry module configured for `name` and `binary`; `binary`,
-/// `log` and `modules` (the directory of [`BRIDGE_MODULES`]) are absolute or
-/// relative to the entry module's directory. `dev`: reload when the binary
-/// changes. `cache`: see [`manifest_cache`].
+/// The bridge source configured for `name` and `binary` (absolute, or
+/// relative to the bridge's directory). `dev`: reload when the binary changes.
+/// `cache`: see [`manifest_cache`].
 pub fn bridge_source(
     name: &str,
     binary: &Path,
     log: &Path,
-    modules: &Path,
     dev: bool,
     cache: Option<serde_json::Value>,
 ) -> String {
-    let mut config = json!({ "name": name, "binary": binary, "log": log, "modules": modules });
+    let mut config = json!({ "name": name, "binary": binary, "log": log });
     if dev {
         config["dev"] = json!(true);
     }
@@ -111,8 +187,9 @@ pub fn bridge_source(
         config["cache"] = cache;
     }
     let line = format!("const CONFIG = {config};");
-    debug_assert!(BRIDGE_JS.contains(CONFIG_PLACEHOLDER));
-    BRIDGE_JS.replacen(CONFIG_PLACEHOLDER, &line, 1)
+    let bundle = bridge_bundle();
+    debug_assert!(bundle.contains(CONFIG_PLACEHOLDER));
+    bundle.replacen(CONFIG_PLACEHOLDER, &line, 1)
 }
 
 /// The binary's manifest, recorded in the bridge together with what
@@ -142,16 +219,6 @@ pub fn manifest_cache(
         cache["mtimeMs"] = json!(mtime.as_millis() as u64);
     }
     Ok(cache)
-}
-
-/// Write the bridge into `dir`: its modules first, then the entry module
-/// `source` (`index.js`), so that pi never loads an entry without its modules.
-fn write_bridge(dir: &Path, source: &str) -> io::Result<()> {
-    let modules = dir.join(BRIDGE_MODULES_DIR);
-    for (file, text) in BRIDGE_MODULES {
-        write_atomic(&modules.join(file), text.as_bytes(), FileMode::Shared)?;
-    }
-    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)
 }
 
 /// Refuse a name that would not be one plain directory name (`../x`, `/abs`,
@@ -194,21 +261,14 @@ pub fn install(
     } else {
         Some(manifest_cache(manifest, &binary, true)?)
     };
-    let source = bridge_source(
-        name,
-        &binary,
-        &dir.join(format!("{name}.log")),
-        &dir.join(BRIDGE_MODULES_DIR),
-        dev,
-        cache,
-    );
-    write_bridge(&dir, &source)?;
+    let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
+    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
     Ok(InstallReport { dir, binary })
 }
 
 /// Write a pi package into `dir`: `package.json` (with
 /// `"pi": {"extensions": ["./index.js"]}` and the `pi-package` keyword), the
-/// bridge (`index.js` and its modules), and a copy of the running binary in `bin/`. `pi install ./dir`
+/// bridge, and a copy of the running binary in `bin/`. `pi install ./dir`
 /// accepts it; the binary only runs on this platform.
 pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let name = &manifest.name;
@@ -223,7 +283,7 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
         "type": "module",
-        "files": ["index.js", format!("{BRIDGE_MODULES_DIR}/"), "bin/"],
+        "files": ["index.js", "bin/"],
         "pi": { "extensions": ["./index.js"] },
         "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],
         "cpu": [match std::env::consts::ARCH { "x86_64" => "x64", "aarch64" => "arm64", other => other }],
@@ -235,11 +295,10 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
         name,
         Path::new(&format!("./bin/{bin_name}")),
         Path::new(&format!("./{name}.log")),
-        Path::new(&format!("./{BRIDGE_MODULES_DIR}")),
         false,
         Some(manifest_cache(manifest, &bin, false)?),
     );
-    write_bridge(dir, &source)?;
+    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
     std::path::absolute(dir)
 }
 
@@ -264,7 +323,7 @@ mod tests {
     fn the_bridge_speaks_the_runtimes_protocol_version_and_error_codes() {
         use crate::protocol::{codes, PROTOCOL_VERSION};
         assert!(
-            BRIDGE_JS.contains(&format!("\nconst PROTOCOL = {PROTOCOL_VERSION};\n")),
+            BRIDGE_ENTRY.contains(&format!("\nconst PROTOCOL = {PROTOCOL_VERSION};\n")),
             "index.js must say `const PROTOCOL = {PROTOCOL_VERSION};`"
         );
         let rust = [
@@ -326,40 +385,98 @@ mod tests {
         }
     }
 
+    /// The names a line declares at the top level of the bundle.
+    fn top_level_names(line: &str) -> Vec<String> {
+        let word = |s: &str| {
+            s.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .next()
+                .unwrap_or("")
+                .to_string()
+        };
+        for keyword in [
+            "const ",
+            "let ",
+            "var ",
+            "function ",
+            "async function ",
+            "class ",
+        ] {
+            if let Some(rest) = line.strip_prefix(keyword) {
+                return vec![word(rest)];
+            }
+        }
+        if let Some(rest) = line.strip_prefix("import * as ") {
+            return vec![word(rest)];
+        }
+        if let Some(rest) = line.strip_prefix("import {") {
+            let names = rest.split_once('}').unwrap().0;
+            return names
+                .split(',')
+                .map(|n| n.trim().rsplit(" as ").next().unwrap().to_string())
+                .filter(|n| !n.is_empty())
+                .collect();
+        }
+        Vec::new()
+    }
+
     #[test]
-    fn install_writes_the_entry_and_every_module() {
+    fn the_bundle_inlines_every_module_once_as_one_module_pi_can_load() {
+        let bundle = bridge_bundle();
+        for (file, _) in BRIDGE_MODULES {
+            let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
+            assert_eq!(bundle.matches(&marker).count(), 1, "{file}");
+        }
+        assert_eq!(bundle.matches(CONFIG_PLACEHOLDER).count(), 1);
+        let mut names: Vec<String> = Vec::new();
+        for line in bundle.lines() {
+            assert!(
+                relative_import(line).is_none(),
+                "left in the bundle: {line}"
+            );
+            if line.starts_with("import ") {
+                assert!(
+                    line.contains(" from \"") && line.ends_with("\";"),
+                    "one import per line: {line}"
+                );
+            }
+            if line.starts_with("export ") {
+                assert_eq!(line, "export default async function piExtBridge(pi) {");
+            }
+            for name in top_level_names(line) {
+                assert!(
+                    !names.contains(&name),
+                    "`{name}` is declared at the top level of two bridge modules"
+                );
+                names.push(name);
+            }
+        }
+        // Dependencies come before what uses them (as ES modules evaluate).
+        let at = |file: &str| bundle.find(&format!("lib/{file} ----")).unwrap();
+        assert!(at("protocol.js") < at("child.js") && at("child.js") < at("bridge.js"));
+        assert!(at("bridge.js") < at("main.js"));
+        assert!(bundle.find("export default").unwrap() > at("main.js"));
+        assert!(names.contains(&"activate".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn install_and_pack_write_the_bundle() {
         let dir = tempfile::tempdir().unwrap();
         let mut manifest = crate::Registry::from_inventory(None).manifest();
         manifest.name = "probe".into();
         let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
-        let modules = report.dir.join(BRIDGE_MODULES_DIR);
-        for (file, source) in BRIDGE_MODULES {
-            assert_eq!(
-                &std::fs::read_to_string(modules.join(file)).unwrap(),
-                source
-            );
-        }
         let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
-        let config = serde_json::json!({ "modules": modules });
-        assert!(
-            index.contains(&format!("\"modules\":{}", config["modules"])),
-            "{index}"
+        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(index.contains(r#""name":"probe""#), "{index}");
+        assert_eq!(
+            std::fs::read_dir(&report.dir).unwrap().count(),
+            1,
+            "only index.js"
         );
-        // A packed package lists them, relative to the package.
         let pkg = dir.path().join("pkg");
         pack(&manifest, &pkg).unwrap();
-        for (file, _) in BRIDGE_MODULES {
-            assert!(pkg.join(BRIDGE_MODULES_DIR).join(file).is_file(), "{file}");
-        }
         let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
-        assert!(index.contains(r#""modules":"./pi-ext-bridge""#), "{index}");
-        let package: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(pkg.join("package.json")).unwrap())
-                .unwrap();
-        assert!(package["files"]
-            .as_array()
-            .unwrap()
-            .contains(&serde_json::json!("pi-ext-bridge/")));
+        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(index.contains(r#""binary":"./bin/probe""#), "{index}");
     }
 
     #[test]
@@ -384,12 +501,11 @@ mod tests {
             "hello",
             Path::new("/opt/x/hello"),
             Path::new("/e/hello.log"),
-            Path::new("/e/pi-ext-bridge"),
             false,
             None,
         );
         assert!(src.contains(
-            r#"const CONFIG = {"binary":"/opt/x/hello","log":"/e/hello.log","modules":"/e/pi-ext-bridge","name":"hello"};"#
+            r#"const CONFIG = {"binary":"/opt/x/hello","log":"/e/hello.log","name":"hello"};"#
         ));
         assert!(!src.contains(CONFIG_PLACEHOLDER));
     }
@@ -411,7 +527,7 @@ mod tests {
         // Packed: no modification time (package managers do not keep it).
         let packed = manifest_cache(&manifest, &bin, false).unwrap();
         assert!(packed.get("mtimeMs").is_none());
-        let src = bridge_source("x", &bin, &dir.join("x.log"), &dir, false, Some(cache));
+        let src = bridge_source("x", &bin, &dir.join("x.log"), false, Some(cache));
         assert!(src.contains(r#""cache":{"manifest":"#), "{src}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

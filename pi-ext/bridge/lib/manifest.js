@@ -55,7 +55,6 @@ import * as path from "node:path";
  * @property {string} name the extension's name
  * @property {string} binary absolute, or relative to index.js
  * @property {string} [log] the log file, absolute or relative to index.js
- * @property {string} [modules] the bridge's modules, absolute or relative to index.js
  * @property {boolean} [dev] hot reload: watch the binary
  * @property {{ size: number, mtimeMs?: number, manifest: Manifest }} [cache] the manifest
  *   `install` recorded and what identifies the binary it came from
