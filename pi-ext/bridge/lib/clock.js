@@ -4,14 +4,19 @@
 /**
  * @typedef {object} Clock
  * @property {() => number} now milliseconds on a monotonic clock
- * @property {(fn: () => void, ms: number) => unknown} setTimeout
+ * @property {(fn: () => void, ms: number, background?: boolean) => unknown} setTimeout
+ *   `background`: the timer alone does not keep the process (pi) alive
  * @property {(handle: unknown) => void} clearTimeout
  */
 
 /** @type {Clock} */
 export const systemClock = {
   now: () => performance.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  setTimeout: (fn, ms, background) => {
+    const timer = setTimeout(fn, ms);
+    if (background) timer.unref();
+    return timer;
+  },
   clearTimeout: (handle) => clearTimeout(/** @type {NodeJS.Timeout} */ (handle)),
 };
 

@@ -113,7 +113,8 @@ export class Connection {
   stop(busy) {
     const s = this.state;
     if (s.name === "ready" && busy) {
-      const timer = this.hooks.clock.setTimeout(() => this.drained(), this.hooks.drainMs);
+      // In the background: a quitting pi does not wait for it.
+      const timer = this.hooks.clock.setTimeout(() => this.drained(), this.hooks.drainMs, true);
       this.state = { name: "draining", child: s.child, timer };
       return;
     }
