@@ -58,17 +58,6 @@ function tooDeep(what) {
   return new EncodeError(`cannot send ${what}: it is nested too deeply to be written as JSON`);
 }
 
-/**
- * A JSON copy of `value` (see `jsonText`); undefined for `undefined`.
- * @param {unknown} value
- * @param {string} what
- * @returns {unknown}
- */
-export function toJson(value, what) {
-  const text = jsonText(value, what);
-  return text === undefined ? undefined : JSON.parse(text);
-}
-
 /** Keys a value from the model or the extension must never set on an object. */
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 

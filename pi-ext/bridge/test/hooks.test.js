@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { DialogQueue } from "../lib/dialogs.js";
-import { fakeCtx, manifestWith, NO_ANSWER, settle, startBridge, toolManifest, until } from "./helpers.js";
+import { fakeCtx, manifestWith, NO_ANSWER, settle, startBridge, until } from "./helpers.js";
 
 const gate = { id: "gate::ask", event: "tool_call" };
 
