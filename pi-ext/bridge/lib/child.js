@@ -232,7 +232,12 @@ export class ChildConnection {
   /** @param {number} id @private */
   settled(id) {
     this.pending.delete(id);
-    if (this.pending.size === 0) this.stopWatching();
+    if (this.pending.size > 0) return;
+    // Nothing waits: an unanswered ping no longer matters. The next ping's
+    // timer stays (it does nothing when nothing waits): calls one after the
+    // other do not each arm and clear one.
+    this.clock.clearTimeout(this.pingDeadline);
+    this.pingDeadline = undefined;
   }
 
   /**
@@ -339,7 +344,8 @@ export class ChildConnection {
   /** @private */
   watch() {
     if (this.pingDue !== undefined || this.pingDeadline !== undefined || this.stopping) return;
-    this.pingDue = this.clock.setTimeout(() => this.ping(), this.limits.pingIntervalMs);
+    // In the background: a waiting call keeps pi alive, not this timer.
+    this.pingDue = this.clock.setTimeout(() => this.ping(), this.limits.pingIntervalMs, true);
   }
 
   /** @private */
@@ -349,7 +355,7 @@ export class ChildConnection {
     const id = this.nextId++;
     this.pings.add(id);
     this.writeLine(`{"id":${id},"method":"ping","params":{}}`);
-    this.pingDeadline = this.clock.setTimeout(() => this.stuck(), this.limits.livenessTimeoutMs);
+    this.pingDeadline = this.clock.setTimeout(() => this.stuck(), this.limits.livenessTimeoutMs, true);
   }
 
   /** @param {number} id @private */
