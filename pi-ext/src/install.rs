@@ -9,10 +9,112 @@ use serde_json::json;
 use crate::atomic_file::{copy_atomic, write_atomic, FileMode};
 use crate::pi_dirs::agent_dir;
 
-/// The bridge module pi loads; see `PROTOCOL.md`.
-pub const BRIDGE_JS: &str = include_str!("../bridge/index.js");
+/// The bridge's entry module (`bridge/index.js`): `CONFIG`, the protocol
+/// version and pi's factory. It imports the modules of [`BRIDGE_MODULES`].
+const BRIDGE_ENTRY: &str = include_str!("../bridge/index.js");
 
-/// The line of [`BRIDGE_JS`] that `install` replaces with the configuration.
+/// The bridge's modules (`bridge/lib/*.js`, file name and source).
+const BRIDGE_MODULES: &[(&str, &str)] = &[
+    ("api.js", include_str!("../bridge/lib/api.js")),
+    ("bridge.js", include_str!("../bridge/lib/bridge.js")),
+    ("bus.js", include_str!("../bridge/lib/bus.js")),
+    ("child.js", include_str!("../bridge/lib/child.js")),
+    ("clock.js", include_str!("../bridge/lib/clock.js")),
+    ("connection.js", include_str!("../bridge/lib/connection.js")),
+    ("dialogs.js", include_str!("../bridge/lib/dialogs.js")),
+    ("framing.js", include_str!("../bridge/lib/framing.js")),
+    ("hooks.js", include_str!("../bridge/lib/hooks.js")),
+    ("json.js", include_str!("../bridge/lib/json.js")),
+    ("log.js", include_str!("../bridge/lib/log.js")),
+    ("main.js", include_str!("../bridge/lib/main.js")),
+    ("manifest.js", include_str!("../bridge/lib/manifest.js")),
+    ("options.js", include_str!("../bridge/lib/options.js")),
+    ("protocol.js", include_str!("../bridge/lib/protocol.js")),
+];
+
+/// The bridge as `install` writes it: the entry module with the modules it
+/// imports inlined in its place, dependencies first (the order ES modules are
+/// evaluated in). pi loads extensions through jiti, which costs about 1-2 ms
+/// per module file: one file keeps pi's startup as short as a single-file
+/// bridge. The modules keep to a form that makes this a matter of lines:
+/// imports on one line each, `export` only before declarations, top-level
+/// names unique across modules (unit tests check all three).
+fn bridge_bundle() -> String {
+    let mut out = String::with_capacity(
+        BRIDGE_ENTRY.len() + BRIDGE_MODULES.iter().map(|(_, s)| s.len()).sum::<usize>(),
+    );
+    let mut bundle = Bundle {
+        out: &mut out,
+        inlined: Vec::new(),
+        imports: Vec::new(),
+    };
+    for line in BRIDGE_ENTRY.lines() {
+        match relative_import(line) {
+            Some(target) => bundle.inline(target.trim_start_matches("lib/")),
+            None => bundle.line(line),
+        }
+    }
+    out
+}
+
+/// The file a line's `import ... from "./<file>"` names, if it is one.
+fn relative_import(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("import ")?;
+    let (_, from) = rest.split_once(" from \"./")?;
+    from.strip_suffix("\";")
+}
+
+/// The source of a module of [`BRIDGE_MODULES`].
+fn bridge_module(file: &str) -> &'static str {
+    BRIDGE_MODULES
+        .iter()
+        .find(|(f, _)| *f == file)
+        .unwrap_or_else(|| panic!("the bridge imports ./{file}, which is not in BRIDGE_MODULES"))
+        .1
+}
+
+struct Bundle<'a> {
+    out: &'a mut String,
+    /// Modules written so far.
+    inlined: Vec<&'static str>,
+    /// `import` lines of built-in modules written so far (each once).
+    imports: Vec<&'a str>,
+}
+
+impl<'a> Bundle<'a> {
+    fn line(&mut self, line: &'a str) {
+        if line.starts_with("import ") {
+            if self.imports.contains(&line) {
+                return;
+            }
+            self.imports.push(line);
+        }
+        self.out.push_str(line);
+        self.out.push('\n');
+    }
+
+    fn inline(&mut self, file: &str) {
+        let source = bridge_module(file);
+        let file = BRIDGE_MODULES.iter().find(|(f, _)| *f == file).unwrap().0;
+        if self.inlined.contains(&file) {
+            return;
+        }
+        self.inlined.push(file);
+        for dependency in source.lines().filter_map(relative_import) {
+            self.inline(dependency);
+        }
+        self.out
+            .push_str(&format!("\n// ---- pi-ext/bridge/lib/{file} ----\n"));
+        for line in source.lines() {
+            if relative_import(line).is_some() || line == "// @ts-check" {
+                continue;
+            }
+            self.line(line.strip_prefix("export ").unwrap_or(line));
+        }
+    }
+}
+
+/// The line of the entry module that `install` replaces with the configuration.
 const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
 
 /// Where to install.
@@ -66,8 +168,9 @@ pub fn bridge_source(
         config["cache"] = cache;
     }
     let line = format!("const CONFIG = {config};");
-    debug_assert!(BRIDGE_JS.contains(CONFIG_PLACEHOLDER));
-    BRIDGE_JS.replacen(CONFIG_PLACEHOLDER, &line, 1)
+    let bundle = bridge_bundle();
+    debug_assert!(bundle.contains(CONFIG_PLACEHOLDER));
+    bundle.replacen(CONFIG_PLACEHOLDER, &line, 1)
 }
 
 /// The binary's manifest, recorded in the bridge together with what
@@ -183,6 +286,179 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The value of `NAME: <integer>,` in JavaScript source, for each such line.
+    fn js_constants(source: &str) -> Vec<(String, i64)> {
+        source
+            .lines()
+            .filter_map(|line| {
+                let (name, value) = line.trim().trim_end_matches(',').split_once(": ")?;
+                let name_ok =
+                    !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+                Some((name.to_string(), value.parse().ok()?)).filter(|_| name_ok)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bridge_speaks_the_runtimes_protocol_version_and_error_codes() {
+        use crate::protocol::{codes, PROTOCOL_VERSION};
+        assert!(
+            BRIDGE_ENTRY.contains(&format!("\nconst PROTOCOL = {PROTOCOL_VERSION};\n")),
+            "index.js must say `const PROTOCOL = {PROTOCOL_VERSION};`"
+        );
+        let rust = [
+            ("PARSE_ERROR", codes::PARSE_ERROR),
+            ("INVALID_REQUEST", codes::INVALID_REQUEST),
+            ("METHOD_NOT_FOUND", codes::METHOD_NOT_FOUND),
+            ("INVALID_PARAMS", codes::INVALID_PARAMS),
+            ("INTERNAL_ERROR", codes::INTERNAL_ERROR),
+            ("VERSION_MISMATCH", codes::VERSION_MISMATCH),
+            ("UNKNOWN_TOOL", codes::UNKNOWN_TOOL),
+            ("CANCELLED", codes::CANCELLED),
+            ("NO_UI", codes::NO_UI),
+            ("HANDLER_FAILED", codes::HANDLER_FAILED),
+            ("BUSY", codes::BUSY),
+            ("NOT_INITIALIZED", codes::NOT_INITIALIZED),
+        ];
+        let protocol_js = BRIDGE_MODULES
+            .iter()
+            .find(|(file, _)| *file == "protocol.js")
+            .unwrap()
+            .1;
+        let block = protocol_js
+            .split_once("export const codes = Object.freeze({")
+            .and_then(|(_, rest)| rest.split_once("});"))
+            .expect("protocol.js defines `codes`")
+            .0;
+        let mut js = js_constants(block);
+        let mut rust: Vec<(String, i64)> = rust.iter().map(|(n, c)| (n.to_string(), *c)).collect();
+        js.sort();
+        rust.sort();
+        assert_eq!(
+            js, rust,
+            "the bridge's codes (left) and pi_ext::protocol::codes (right)"
+        );
+    }
+
+    #[test]
+    fn every_bridge_module_is_embedded_and_imports_only_embedded_modules() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bridge/lib");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|f| f.ends_with(".js"))
+            .collect();
+        on_disk.sort();
+        let embedded: Vec<String> = BRIDGE_MODULES.iter().map(|(f, _)| f.to_string()).collect();
+        assert_eq!(
+            embedded, on_disk,
+            "BRIDGE_MODULES (left, sorted) and bridge/lib/*.js"
+        );
+        for (file, source) in BRIDGE_MODULES {
+            for import in source.split("from \"./").skip(1) {
+                let target = import.split('"').next().unwrap();
+                assert!(
+                    embedded.iter().any(|f| f == target),
+                    "{file} imports ./{target}, which is not embedded"
+                );
+            }
+        }
+    }
+
+    /// The names a line declares at the top level of the bundle.
+    fn top_level_names(line: &str) -> Vec<String> {
+        let word = |s: &str| {
+            s.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .next()
+                .unwrap_or("")
+                .to_string()
+        };
+        for keyword in [
+            "const ",
+            "let ",
+            "var ",
+            "function ",
+            "async function ",
+            "class ",
+        ] {
+            if let Some(rest) = line.strip_prefix(keyword) {
+                return vec![word(rest)];
+            }
+        }
+        if let Some(rest) = line.strip_prefix("import * as ") {
+            return vec![word(rest)];
+        }
+        if let Some(rest) = line.strip_prefix("import {") {
+            let names = rest.split_once('}').unwrap().0;
+            return names
+                .split(',')
+                .map(|n| n.trim().rsplit(" as ").next().unwrap().to_string())
+                .filter(|n| !n.is_empty())
+                .collect();
+        }
+        Vec::new()
+    }
+
+    #[test]
+    fn the_bundle_inlines_every_module_once_as_one_module_pi_can_load() {
+        let bundle = bridge_bundle();
+        for (file, _) in BRIDGE_MODULES {
+            let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
+            assert_eq!(bundle.matches(&marker).count(), 1, "{file}");
+        }
+        assert_eq!(bundle.matches(CONFIG_PLACEHOLDER).count(), 1);
+        let mut names: Vec<String> = Vec::new();
+        for line in bundle.lines() {
+            assert!(
+                relative_import(line).is_none(),
+                "left in the bundle: {line}"
+            );
+            if line.starts_with("import ") {
+                assert!(
+                    line.contains(" from \"") && line.ends_with("\";"),
+                    "one import per line: {line}"
+                );
+            }
+            if line.starts_with("export ") {
+                assert_eq!(line, "export default async function piExtBridge(pi) {");
+            }
+            for name in top_level_names(line) {
+                assert!(
+                    !names.contains(&name),
+                    "`{name}` is declared at the top level of two bridge modules"
+                );
+                names.push(name);
+            }
+        }
+        // Dependencies come before what uses them (as ES modules evaluate).
+        let at = |file: &str| bundle.find(&format!("lib/{file} ----")).unwrap();
+        assert!(at("protocol.js") < at("child.js") && at("child.js") < at("bridge.js"));
+        assert!(at("bridge.js") < at("main.js"));
+        assert!(bundle.find("export default").unwrap() > at("main.js"));
+        assert!(names.contains(&"activate".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn install_and_pack_write_the_bundle() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = crate::Registry::from_inventory(None).manifest();
+        manifest.name = "probe".into();
+        let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
+        let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
+        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(index.contains(r#""name":"probe""#), "{index}");
+        assert_eq!(
+            std::fs::read_dir(&report.dir).unwrap().count(),
+            1,
+            "only index.js"
+        );
+        let pkg = dir.path().join("pkg");
+        pack(&manifest, &pkg).unwrap();
+        let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
+        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(index.contains(r#""binary":"./bin/probe""#), "{index}");
+    }
 
     #[test]
     fn install_refuses_names_that_are_not_one_directory() {

@@ -1,0 +1,725 @@
+// @ts-check
+// The extension as pi sees it: tools, hooks and commands that become
+// requests to the extension process, and the extension's requests (pi's
+// API, its UI, dialogs) that become calls into pi.
+
+import { API, UI_CALLS, wireArgs } from "./api.js";
+import { BusListeners } from "./bus.js";
+import { ChildConnection } from "./child.js";
+import { Deadline } from "./clock.js";
+import { Connection } from "./connection.js";
+import { Dialogs } from "./dialogs.js";
+import { hookResult, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
+import { jsonText } from "./json.js";
+import { seconds } from "./options.js";
+import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
+
+/** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
+/** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
+/** @typedef {import("./manifest.js").Manifest} Manifest */
+/** @typedef {import("./manifest.js").ToolManifest} ToolManifest */
+/** @typedef {import("./manifest.js").HookManifest} HookManifest */
+/** @typedef {import("./child.js").WireMessage} WireMessage */
+
+/**
+ * A pi call the extension is serving: a tool, hook or command request.
+ * @typedef {object} Call
+ * @property {ExtensionContext | undefined} ctx its pi context (rebound by newSession, fork, switchSession)
+ * @property {number} generation the session generation it started in
+ * @property {((update: { content: unknown[], details: unknown }) => void) | undefined} onUpdate
+ * @property {Deadline | undefined} pausable a hook's deadline, paused while a dialog of the call is open
+ */
+
+/**
+ * How a call may end early.
+ * @typedef {object} CallOptions
+ * @property {ExtensionContext} [ctx]
+ * @property {Call["onUpdate"]} [onUpdate]
+ * @property {string} [raw] params already as JSON text
+ * @property {string} [what] names the request in errors
+ * @property {number} [timeoutMs]
+ * @property {boolean} [pausable] the deadline pauses while a dialog of the call is open
+ * @property {() => Error} [onTimeout] the error a deadline settles the call with
+ * @property {AbortSignal} [signal] pi's abort
+ */
+
+/** The call was ended by pi's abort signal. */
+export class CallAborted extends Error {}
+
+/**
+ * @typedef {object} BridgeOptions
+ * @property {ExtensionAPI} pi
+ * @property {string} name the extension's name
+ * @property {number} protocol
+ * @property {string} binary
+ * @property {import("./log.js").Log} log
+ * @property {import("./options.js").Limits} limits
+ * @property {import("./clock.js").Clock} clock
+ * @property {import("./child.js").Launcher} launch
+ * @property {import("./manifest.js").Mode} mode
+ * @property {() => string} piVersion
+ * @property {NodeJS.ProcessEnv} env the child's environment
+ * @property {import("./dialogs.js").Queue} dialogQueue
+ * @property {() => Promise<import("./dialogs.js").PiModule>} loadPi
+ */
+
+export class Bridge {
+  /** @param {BridgeOptions} o */
+  constructor(o) {
+    this.o = o;
+    this.pi = o.pi;
+    this.log = o.log;
+    /** @type {Manifest | undefined} the live manifest (before the first handshake: the recorded one) */
+    this.manifest = undefined;
+    /** @type {Manifest | undefined} the recorded manifest the tools were registered from */
+    this.cached = undefined;
+    /** @type {Map<string, string>} tools registered from the record that the live process lacks → why */
+    this.unavailable = new Map();
+    /** @type {Map<string, ToolManifest>} every tool registered with pi */
+    this.tools = new Map();
+    /** @type {Map<string, ChildConnection>} tools registered at run time → the process that did */
+    this.runtimeTools = new Map();
+    /**
+     * pi's session: `generation` counts session_starts; `ctx` is the current
+     * session's context (none before the first start and after the shutdown).
+     * @type {{ generation: number, ctx: ExtensionContext | undefined, startEvent: unknown }}
+     */
+    this.session = { generation: 0, ctx: undefined, startEvent: undefined };
+    /** @type {Set<ChildConnection>} processes not retired yet */
+    this.children = new Set();
+    this.bus = new BusListeners(
+      () => this.pi.events,
+      (child, channel, data) => child.notify("bus/event", { channel, data: data ?? null }),
+    );
+    this.dialogs = new Dialogs({
+      queue: o.dialogQueue,
+      clock: o.clock,
+      interactive: o.mode === "interactive",
+      loadPi: o.loadPi,
+      log: o.log,
+      onCount: (child, call, delta) => {
+        const deadline = call === null ? undefined : child.calls.get(call)?.pausable;
+        if (delta > 0) deadline?.pause();
+        else deadline?.resume();
+      },
+    });
+    this.connection = new Connection({
+      launch: () => this.launch(),
+      handshake: (child, snapshots) => this.handshake(child, snapshots),
+      replay: (child) => this.replay(child),
+      retire: (child) => this.retire(child),
+      log: o.log,
+      clock: o.clock,
+      drainMs: o.limits.drainMs,
+    });
+  }
+
+  // --- the process -------------------------------------------------------
+
+  /** @private */
+  launch() {
+    const proc = this.o.launch(this.o.binary, { ...this.o.env, PI_EXT_BRIDGE: BRIDGE_VERSION });
+    const child = new ChildConnection({
+      proc,
+      binary: this.o.binary,
+      log: this.log,
+      clock: this.o.clock,
+      limits: this.o.limits,
+      onMessage: (c, msg) => this.onExtensionMessage(c, msg),
+      onExit: (c) => this.connection.exited(c),
+    });
+    child.generations.push({ firstId: child.nextId, generation: this.session.generation });
+    this.children.add(child);
+    return child;
+  }
+
+  /**
+   * @param {ChildConnection} child
+   * @param {Record<string, unknown> | undefined} snapshots
+   * @private
+   */
+  async handshake(child, snapshots) {
+    const { protocol, mode, limits } = this.o;
+    const { id, promise } = child.request("initialize", {
+      protocol,
+      bridge: BRIDGE_VERSION,
+      pi: this.o.piVersion(),
+      mode,
+      hasUI: mode === "interactive" || mode === "rpc",
+      cwd: process.cwd(),
+      ...(snapshots ? { snapshots } : {}),
+    });
+    const timer = this.o.clock.setTimeout(() => {
+      child.fail(id, new Error(`initialize timed out after ${seconds(limits.handshakeTimeoutMs)} (PI_EXT_HANDSHAKE_TIMEOUT_MS)`));
+    }, limits.handshakeTimeoutMs);
+    /** @type {any} */
+    let result;
+    try {
+      result = await promise;
+    } finally {
+      this.o.clock.clearTimeout(timer);
+    }
+    if (!result || result.protocol !== protocol || !result.manifest) {
+      throw new Error(
+        `protocol version mismatch: bridge speaks ${protocol}, binary answered ${JSON.stringify(result?.protocol)}; ` +
+          `run \`${this.o.binary} install\` again`,
+      );
+    }
+    this.setManifest(result.manifest);
+  }
+
+  /**
+   * After a crash restart: the new process's session_start hooks get the
+   * session's start again, so that what they build (state read from the
+   * session, tools registered at run time) comes back.
+   * @param {ChildConnection} child
+   * @private
+   */
+  async replay(child) {
+    const { startEvent, ctx } = this.session;
+    if (startEvent === undefined) return;
+    for (const hook of this.manifest?.hooks ?? []) {
+      if (hook.event !== "session_start") continue;
+      try {
+        const payload = jsonText(startEvent, "the session_start event") ?? "null";
+        await this.call(child, "hook/call", undefined, {
+          raw: this.hookParams(hook, payload),
+          ctx,
+          timeoutMs: this.hookTimeout(hook),
+          pausable: true,
+          onTimeout: () => new Error(`hook ${hook.id} timed out after ${seconds(this.hookTimeout(hook))}`),
+        });
+      } catch (err) {
+        this.log.line("warn", `replaying session_start to hook ${hook.id} after a restart failed: ${messageOf(err)}`);
+      }
+    }
+  }
+
+  /**
+   * A process was stopped or is gone: its dialogs close, its bus listeners
+   * and running exec calls end.
+   * @param {ChildConnection} child
+   * @private
+   */
+  retire(child) {
+    if (!this.children.delete(child)) return;
+    this.dialogs.dismiss(child);
+    this.bus.removeAll(child);
+    for (const controller of child.aborts.values()) controller.abort();
+  }
+
+  /**
+   * The live manifest. Tools registered from the recorded manifest that the
+   * process does not serve (an extension whose on_load failed) answer with
+   * the reason instead of reaching the process.
+   * @param {Manifest} manifest
+   */
+  setManifest(manifest) {
+    if (this.cached) {
+      const live = new Set((manifest.tools ?? []).map((t) => t.name));
+      const why = (manifest.problems ?? []).join("; ") || "the extension no longer provides it";
+      this.unavailable = new Map((this.cached.tools ?? []).filter((t) => !live.has(t.name)).map((t) => [t.name, why]));
+    }
+    for (const tool of manifest.tools ?? []) this.tools.set(tool.name, tool);
+    this.manifest = manifest;
+  }
+
+  /**
+   * Start the process now (pi's session started), or join the start under
+   * way; resolves to the live manifest.
+   */
+  async start() {
+    await this.connection.acquire();
+    return this.manifest;
+  }
+
+  /** Calls in flight on the serving process. */
+  busy() {
+    const child = this.connection.child;
+    return child !== undefined && child.calls.size > 0;
+  }
+
+  /**
+   * pi's session is ending: the process stops, once calls in flight (a
+   * command replacing the session) have finished.
+   */
+  stop() {
+    this.session.ctx = undefined;
+    this.connection.stop(this.busy());
+  }
+
+  /**
+   * Dev mode: switch to a rebuilt binary without restarting pi. Calls in
+   * flight finish first (for up to `drainMs`); the old process's on_unload
+   * snapshots go to the new one's on_load.
+   * @returns {Promise<Manifest | undefined>}
+   */
+  async hotReload() {
+    const { clock, limits } = this.o;
+    const end = clock.now() + limits.drainMs;
+    while (this.busy() && clock.now() < end) await new Promise((resolve) => clock.setTimeout(() => resolve(undefined), 50));
+    await this.connection.reload(async (old) => {
+      const { id, promise } = old.request("unload", {});
+      const timer = clock.setTimeout(() => old.fail(id, new Error(`unload timed out after ${seconds(limits.drainMs)}`)), limits.drainMs);
+      try {
+        const result = /** @type {{ snapshots?: Record<string, unknown> } | null} */ (await promise);
+        return result?.snapshots ?? {};
+      } finally {
+        clock.clearTimeout(timer);
+      }
+    });
+    return this.manifest;
+  }
+
+  // --- pi's session ----------------------------------------------------------
+
+  /**
+   * pi started a session: calls from now on belong to a new generation.
+   * @param {unknown} event
+   * @param {ExtensionContext} ctx
+   */
+  sessionStarted(event, ctx) {
+    const generation = ++this.session.generation;
+    this.session.ctx = ctx;
+    this.session.startEvent = event;
+    for (const child of this.children) child.generations.push({ firstId: child.nextId, generation });
+  }
+
+  /**
+   * The session generation request `id` of `child` started in.
+   * @param {ChildConnection} child
+   * @param {number} id
+   */
+  generationOf(child, id) {
+    let generation = -1;
+    for (const mark of child.generations) if (mark.firstId <= id) generation = mark.generation;
+    return generation;
+  }
+
+  /**
+   * The pi context a message of the extension acts in. A live call's own;
+   * for a call that has ended, the current session's only if the call
+   * belonged to it; without a call, the current session's. Never one of
+   * another session.
+   * @param {ChildConnection} child
+   * @param {{ call?: unknown, session?: unknown }} p
+   * @returns {ExtensionContext}
+   */
+  ctxFor(child, p) {
+    const { session } = this;
+    if (typeof p.call === "number") {
+      const call = child.calls.get(p.call);
+      if (call?.ctx) return call.ctx;
+      const generation =
+        typeof p.session === "number" ? p.session : call ? call.generation : this.generationOf(child, p.call);
+      if (generation !== session.generation || !session.ctx) {
+        throw new RpcError(codes.INTERNAL_ERROR, "the pi session of this call has ended");
+      }
+      return session.ctx;
+    }
+    if (!session.ctx) {
+      const why = session.generation === 0 ? "no pi session has started yet" : "the pi session has ended";
+      throw new RpcError(codes.INTERNAL_ERROR, why);
+    }
+    return session.ctx;
+  }
+
+  // --- pi → extension --------------------------------------------------------
+
+  /**
+   * Send a request on behalf of a pi call and settle with its answer, the
+   * process's end, the deadline, or pi's abort (which also cancels it in
+   * the extension and closes its dialogs).
+   * @param {ChildConnection} child
+   * @param {string} method
+   * @param {unknown} params
+   * @param {CallOptions} o
+   * @returns {Promise<any>}
+   */
+  call(child, method, params, o) {
+    if (o.signal?.aborted) return Promise.reject(new CallAborted("aborted"));
+    /** @type {Call} */
+    const call = { ctx: o.ctx, generation: this.session.generation, onUpdate: o.onUpdate, pausable: undefined };
+    let id = 0;
+    /** @param {Error} err */
+    const giveUp = (err) => {
+      if (!child.fail(id, err)) return;
+      child.cancel(id);
+      this.dialogs.dismiss(child, id);
+    };
+    // Armed before the request is written: the extension may open a dialog at once.
+    const deadline =
+      o.timeoutMs === undefined
+        ? undefined
+        : new Deadline(this.o.clock, o.timeoutMs, () => giveUp(o.onTimeout?.() ?? new Error(`${method} timed out`)));
+    if (o.pausable) call.pausable = deadline;
+    const request = child.request(method, params, {
+      raw: o.raw,
+      what: o.what,
+      onId: (requestId) => child.calls.set(requestId, call),
+    });
+    id = request.id;
+    const promise = request.promise;
+    const onAbort = () => giveUp(new CallAborted("aborted"));
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+    return promise.finally(() => {
+      deadline?.cancel();
+      o.signal?.removeEventListener("abort", onAbort);
+      child.calls.delete(id);
+      if (this.connection.state.name === "draining" && !this.busy()) this.connection.drained();
+    });
+  }
+
+  /** @returns {Promise<ChildConnection>} */
+  async connect() {
+    return this.connection.acquire();
+  }
+
+  /**
+   * Register one tool with pi (from a manifest, or at run time).
+   * @param {ToolManifest} tool
+   */
+  registerTool(tool) {
+    this.tools.set(tool.name, tool);
+    this.pi.registerTool({
+      name: tool.name,
+      label: tool.label ?? tool.name,
+      description: tool.description ?? "",
+      parameters: tool.parameters,
+      ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
+      ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
+      execute: (toolCallId, params, signal, onUpdate, ctx) =>
+        this.callTool(tool.name, toolCallId, params, signal, /** @type {Call["onUpdate"]} */ (onUpdate), ctx),
+    });
+  }
+
+  /**
+   * @param {string} tool
+   * @param {string} toolCallId
+   * @param {unknown} args
+   * @param {AbortSignal | undefined} signal
+   * @param {Call["onUpdate"]} onUpdate
+   * @param {ExtensionContext | undefined} ctx
+   */
+  async callTool(tool, toolCallId, args, signal, onUpdate, ctx) {
+    const acquired = this.connection.acquire();
+    const child = acquired instanceof Promise ? await acquired : acquired;
+    const why = this.unavailable.get(tool);
+    if (why !== undefined) throw new Error(`tool ${tool} is not available: ${why}`);
+    const timeoutMs = this.tools.get(tool)?.timeoutMs;
+    /** @type {any} */
+    let result;
+    try {
+      result = await this.call(
+        child,
+        "tool/call",
+        { tool, toolCallId, args, session: this.session.generation },
+        {
+          ctx,
+          onUpdate,
+          what: `the arguments of tool \`${tool}\``,
+          timeoutMs: typeof timeoutMs === "number" && timeoutMs > 0 ? timeoutMs : undefined,
+          onTimeout: () => new Error(`tool \`${tool}\` timed out after ${seconds(Number(timeoutMs))}`),
+          signal,
+        },
+      );
+    } catch (err) {
+      if (err instanceof CallAborted) throw new Error("Tool call aborted");
+      const owner = this.runtimeTools.get(tool);
+      if (err instanceof RpcError && err.code === codes.UNKNOWN_TOOL && owner !== undefined && owner !== child) {
+        throw new Error(
+          `tool ${tool} was registered at run time by an extension process that has since restarted, ` +
+            `and the new process has not registered it again (register it from a session_start hook ` +
+            `so that it comes back after a restart)`,
+        );
+      }
+      throw err;
+    }
+    const content = Array.isArray(result?.content) ? result.content : [];
+    if (result?.isError) {
+      const text = content
+        .filter((/** @type {any} */ c) => c?.type === "text")
+        .map((/** @type {any} */ c) => c.text)
+        .join("\n");
+      throw new Error(text || "tool failed");
+    }
+    return { content, details: result?.details ?? {} };
+  }
+
+  /**
+   * Whether the live manifest (or, before the handshake, the recorded one) has `hook`.
+   * @param {HookManifest} hook
+   */
+  hasHook(hook) {
+    return this.manifest?.hooks?.some((h) => h.id === hook.id) ?? false; // false: removed by a hot reload
+  }
+
+  /**
+   * The deadline of a hook's calls.
+   * @param {HookManifest} hook
+   */
+  hookTimeout(hook) {
+    const live = this.manifest?.hooks?.find((h) => h.id === hook.id) ?? hook;
+    return typeof live.timeoutMs === "number" && live.timeoutMs > 0 ? live.timeoutMs : this.o.limits.hookTimeoutMs;
+  }
+
+  /**
+   * @param {HookManifest} hook
+   * @param {string} payload the event as JSON
+   * @private
+   */
+  hookParams(hook, payload) {
+    return `{"hook":${JSON.stringify(hook.id)},"session":${this.session.generation},"payload":${payload}}`;
+  }
+
+  /**
+   * pi's handler of a hook's event.
+   * @param {HookManifest} hook
+   * @param {any} event
+   * @param {ExtensionContext | undefined} ctx
+   */
+  async callHook(hook, event, ctx) {
+    if (!this.hasHook(hook)) return undefined;
+    let payload;
+    try {
+      payload = jsonText(hook.event === "message_update" ? slimUpdate(event) : event, `the ${hook.event} event`) ?? "null";
+    } catch (err) {
+      return this.hookFailed(hook, err);
+    }
+    const params = this.hookParams(hook, payload);
+    if (STREAMING_EVENTS.has(hook.event)) {
+      // Streaming notifications (one per delta) are not awaited: pi's agent
+      // loop must not wait on a process round trip per token.
+      const line = `{"method":"hook/notify","params":${params}}`;
+      const child = this.connection.child;
+      if (child && !child.exited) child.sendSoon(line);
+      else this.connection.starting?.then((c) => c.sendSoon(line), () => {}); // in order, after the handshake
+      return undefined;
+    }
+    const timeoutMs = this.hookTimeout(hook);
+    let out;
+    try {
+      if (this.connection.starting) await this.connection.starting; // the live manifest decides
+      if (!this.hasHook(hook)) return undefined;
+      const child = await this.connect();
+      out = await this.call(child, "hook/call", undefined, {
+        raw: params,
+        ctx,
+        timeoutMs,
+        pausable: true,
+        onTimeout: () => {
+          this.notifyTimeout(hook, timeoutMs, ctx);
+          return new Error(`hook ${hook.id} timed out after ${seconds(timeoutMs)}`);
+        },
+        signal: signalOf(ctx),
+      });
+    } catch (err) {
+      if (err instanceof CallAborted) {
+        // pi aborted the run: settle at once; a tool_call is blocked (fail closed).
+        return hook.event === "tool_call" ? { block: true, reason: `pi-ext hook ${hook.id}: aborted` } : undefined;
+      }
+      return this.hookFailed(hook, err);
+    }
+    return hookResult(hook.event, event, out);
+  }
+
+  /**
+   * A hook call failed: a tool_call is blocked (fail closed, as pi does for
+   * a throwing handler); other events get an error pi reports and goes on.
+   * @param {HookManifest} hook
+   * @param {unknown} err
+   * @private
+   */
+  hookFailed(hook, err) {
+    const message = `pi-ext hook ${hook.id} failed: ${messageOf(err)}`;
+    this.log.line("warn", message);
+    if (hook.event === "tool_call") return { block: true, reason: message };
+    throw new Error(message);
+  }
+
+  /**
+   * Tell the user why a hook was given up on.
+   * @param {HookManifest} hook
+   * @param {number} timeoutMs
+   * @param {ExtensionContext | undefined} ctx
+   * @private
+   */
+  notifyTimeout(hook, timeoutMs, ctx) {
+    const outcome = hook.event === "tool_call" ? "the tool call was blocked" : "pi went on without it";
+    const message = `pi-ext "${this.o.name}": hook ${hook.id} did not answer within ${seconds(timeoutMs)}; ${outcome}`;
+    this.log.line("warn", message);
+    try {
+      (ctx ?? this.session.ctx)?.ui.notify(message, "warning");
+    } catch {
+      // Telling the user must never become a problem of its own.
+    }
+  }
+
+  /**
+   * @param {string} name
+   * @param {string} args
+   * @param {ExtensionContext} ctx
+   */
+  async callCommand(name, args, ctx) {
+    const child = await this.connect();
+    await this.call(child, "command/call", { command: name, args, session: this.session.generation }, { ctx });
+  }
+
+  // --- extension → pi --------------------------------------------------------
+
+  /**
+   * A request or notification from the extension. Never throws.
+   * @param {ChildConnection} child
+   * @param {WireMessage} msg
+   */
+  onExtensionMessage(child, msg) {
+    const id = typeof msg.id === "number" ? msg.id : undefined;
+    const method = String(msg.method);
+    const params = msg.params !== null && typeof msg.params === "object" ? msg.params : {};
+    /**
+     * @param {number} code
+     * @param {string} message
+     */
+    const fail = (code, message) => {
+      if (id !== undefined) child.respondError(id, code, message);
+      else this.log.line("warn", `${method}: ${message}`);
+    };
+    /** @param {unknown} err */
+    const failWith = (err) => fail(err instanceof RpcError && err.code !== undefined ? err.code : codes.INTERNAL_ERROR, messageOf(err));
+    try {
+      switch (method) {
+        case "tool/update": {
+          const call = typeof params.call === "number" ? child.calls.get(params.call) : undefined;
+          call?.onUpdate?.({ content: params.content ?? [], details: params.details ?? {} });
+          return;
+        }
+        case "ui/dialog":
+          if (id === undefined) return fail(codes.INVALID_REQUEST, "ui/dialog must be a request");
+          this.dialog(child, id, params).catch(failWith);
+          return;
+        case "cancel":
+          if (typeof params.id === "number" && !this.dialogs.cancel(child, params.id)) child.aborts.get(params.id)?.abort();
+          return;
+        case "api/call":
+          if (id === undefined) return fail(codes.INVALID_REQUEST, "api/call must be a request");
+          this.apiCall(child, id, params).catch(failWith);
+          return;
+        case "ui/call":
+          return this.uiCall(child, id, params);
+        default:
+          return fail(codes.METHOD_NOT_FOUND, `the bridge has no method ${method}`);
+      }
+    } catch (err) {
+      failWith(err);
+    }
+  }
+
+  /**
+   * @param {ChildConnection} child
+   * @param {number} id
+   * @param {any} p
+   * @private
+   */
+  async apiCall(child, id, p) {
+    const method = typeof p.method === "string" ? API.get(p.method) : undefined;
+    if (!method) {
+      return child.respondError(id, codes.METHOD_NOT_FOUND, `pi API method ${p.method} is not available to extensions`);
+    }
+    const controller = new AbortController();
+    child.aborts.set(id, controller);
+    try {
+      const result = await method({
+        pi: this.pi,
+        ctx: () => this.ctxFor(child, p),
+        args: wireArgs(p.args),
+        signal: controller.signal,
+        rebind: (fresh) => {
+          // After newSession/fork/switchSession pi hands over a context
+          // bound to the new session; the old one is stale.
+          const call = typeof p.call === "number" ? child.calls.get(p.call) : undefined;
+          if (call) call.ctx = fresh;
+        },
+        subscribe: (channel) => this.bus.subscribe(child, channel),
+        unsubscribe: (channel) => this.bus.unsubscribe(child, channel),
+        registerTool: (tool) => this.registerRuntimeTool(child, tool),
+      });
+      child.respond(id, result, `pi's answer to ${p.method}`);
+    } catch (err) {
+      child.respondError(id, err instanceof RpcError && err.code !== undefined ? err.code : codes.INTERNAL_ERROR, messageOf(err));
+    } finally {
+      child.aborts.delete(id);
+    }
+  }
+
+  /**
+   * @param {ChildConnection} child
+   * @param {unknown} tool
+   * @private
+   */
+  registerRuntimeTool(child, tool) {
+    const t = /** @type {ToolManifest} */ (tool);
+    if (t === null || typeof t !== "object" || typeof t.name !== "string") {
+      throw new RpcError(codes.INVALID_PARAMS, "registerTool needs a tool manifest with a name");
+    }
+    this.registerTool(t);
+    this.unavailable.delete(t.name);
+    this.runtimeTools.set(t.name, child);
+  }
+
+  /**
+   * @param {ChildConnection} child
+   * @param {number | undefined} id
+   * @param {any} p
+   * @private
+   */
+  uiCall(child, id, p) {
+    const fail = (/** @type {number} */ code, /** @type {string} */ message) => {
+      if (id !== undefined) child.respondError(id, code, message);
+      else this.log.line("warn", `ui/call ${p.method}: ${message}`);
+    };
+    if (typeof p.method !== "string" || !UI_CALLS.has(p.method)) {
+      return fail(codes.METHOD_NOT_FOUND, `ctx.ui.${p.method} is not available to extensions`);
+    }
+    const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (this.ctxFor(child, p).ui));
+    const result = ui[p.method](...wireArgs(p.args));
+    if (id !== undefined) child.respond(id, result === undefined ? null : result, `pi's answer to ui.${p.method}`);
+  }
+
+  /**
+   * @param {ChildConnection} child
+   * @param {number} id
+   * @param {any} p
+   * @private
+   */
+  async dialog(child, id, p) {
+    const ctx = this.ctxFor(child, p);
+    if (!ctx.hasUI) return child.respondError(id, codes.NO_UI, "pi has no UI in this mode");
+    if (!["select", "confirm", "input", "editor"].includes(p.method)) {
+      return child.respondError(id, codes.INVALID_PARAMS, `unknown dialog ${p.method}`);
+    }
+    const outcome = await this.dialogs.show({
+      child,
+      id,
+      call: typeof p.call === "number" ? p.call : null,
+      params: p,
+      ui: ctx.ui,
+    });
+    child.respond(id, outcome);
+  }
+}
+
+/**
+ * pi's abort signal of the run a hook belongs to: `ctx.signal` (a getter
+ * that throws once the context is stale).
+ * @param {ExtensionContext | undefined} ctx
+ * @returns {AbortSignal | undefined}
+ */
+function signalOf(ctx) {
+  try {
+    const signal = ctx?.signal;
+    // A signal aborted already is the previous run's: this hook is not part of it.
+    return signal && !signal.aborted ? signal : undefined;
+  } catch {
+    return undefined;
+  }
+}

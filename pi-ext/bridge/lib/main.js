@@ -1,0 +1,283 @@
+// @ts-check
+// The bridge's factory: what pi runs when it loads index.js. It registers
+// the extension's tools, flags, hooks and commands, starts the process (at
+// once, or at session_start when `install` recorded the manifest), and in
+// dev mode follows a rebuilt binary.
+//
+// Rules the bridge keeps:
+// - pi must never exit or hang because of the extension: the factory never
+//   throws, every handler catches, every wait has an end.
+// - stdout of the child is the protocol, split on "\n" only; its stderr goes
+//   to a log file.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+import { Bridge } from "./bridge.js";
+import { launchProcess } from "./child.js";
+import { systemClock } from "./clock.js";
+import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
+import { Log } from "./log.js";
+import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
+import { limitsFrom } from "./options.js";
+import { messageOf } from "./protocol.js";
+
+/** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
+/** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
+/** @typedef {import("./manifest.js").Manifest} Manifest */
+/** @typedef {import("./manifest.js").HookManifest} HookManifest */
+/** @typedef {import("./manifest.js").CommandManifest} CommandManifest */
+
+/**
+ * @typedef {object} ActivateOptions
+ * @property {import("./manifest.js").Config} config the CONFIG `install` wrote
+ * @property {number} protocol the protocol version this bridge speaks
+ * @property {string} here index.js's directory: relative paths in `config` start there
+ * @property {NodeJS.ProcessEnv} [env]
+ * @property {readonly string[]} [argv] pi's command line
+ * @property {boolean} [stdinIsTTY]
+ * @property {import("./clock.js").Clock} [clock]
+ * @property {import("./child.js").Launcher} [launch]
+ * @property {import("./dialogs.js").Queue} [dialogQueue]
+ * @property {() => Promise<import("./dialogs.js").PiModule>} [loadPi] pi's own module (dialog components)
+ */
+
+/**
+ * The log file: `$PI_EXT_LOG_DIR/<name>.log`, else the one `install` chose.
+ * @param {import("./manifest.js").Config} config
+ * @param {string} here
+ * @param {NodeJS.ProcessEnv} env
+ */
+function logFile(config, here, env) {
+  if (env.PI_EXT_LOG_DIR) return path.join(env.PI_EXT_LOG_DIR, `${config.name}.log`);
+  if (config.log) return path.resolve(here, config.log);
+  return path.join(os.tmpdir(), `pi-ext-${config.name}.log`);
+}
+
+/**
+ * @param {ExtensionAPI} pi
+ * @param {ActivateOptions} options
+ * @returns {Promise<Bridge>}
+ */
+export async function activate(pi, options) {
+  const { config, here } = options;
+  const env = options.env ?? process.env;
+  const argv = options.argv ?? process.argv;
+  const binary = path.resolve(here, config.binary);
+  const dev = config.dev === true || env.PI_EXT_DEV === "1";
+  const limits = limitsFrom(env);
+  const log = new Log(logFile(config, here, env), { maxBytes: limits.logMaxBytes });
+  const mode = detectMode(argv, options.stdinIsTTY ?? process.stdin.isTTY === true);
+  /** @type {string | undefined} read at the first start */
+  let piVersion;
+  const bridge = new Bridge({
+    pi,
+    name: config.name,
+    protocol: options.protocol,
+    binary,
+    log,
+    limits,
+    clock: options.clock ?? systemClock,
+    launch: options.launch ?? launchProcess,
+    mode,
+    piVersion: () => (piVersion ??= detectPiVersion(argv[1])),
+    env,
+    // One dialog at a time where pi's terminal shows only one.
+    dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),
+    loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
+  });
+  const label = `pi-ext extension "${config.name}"`;
+  /** @type {string[]} */
+  const problems = [];
+  /** @param {unknown} err */
+  const startFailed = (err) => {
+    const message = `${label} failed to start: ${messageOf(err)}`;
+    log.line("error", message);
+    return message;
+  };
+  /**
+   * @param {string} what
+   * @param {() => void} register
+   */
+  const attempt = (what, register) => {
+    try {
+      register();
+    } catch (err) {
+      problems.push(`${label}: could not register ${what}: ${messageOf(err)}`);
+    }
+  };
+
+  // With the manifest install recorded (and a binary that still matches it),
+  // register at once and start the process when the session starts: pi's
+  // startup does not wait for it.
+  let manifest = dev ? undefined : cachedManifest(config, binary, log);
+  const lazy = manifest !== undefined;
+  if (manifest) {
+    bridge.cached = manifest;
+    bridge.manifest = manifest;
+  } else {
+    try {
+      manifest = await bridge.start();
+    } catch (err) {
+      problems.push(startFailed(err));
+    }
+  }
+
+  // Before the hooks' handlers: a session_start hook's call belongs to the new session.
+  const warningsOf = (/** @type {Manifest | undefined} */ m) => (m?.problems ?? []).map((p) => `${label}: ${p}`);
+  /** @type {Set<string>} */
+  const shown = new Set();
+  pi.on("session_start", (event, ctx) => {
+    bridge.sessionStarted(event, ctx);
+    /**
+     * @param {string[]} list
+     * @param {"warning" | "error"} level
+     */
+    const show = (list, level) => {
+      try {
+        for (const p of list) ctx.ui.notify(p, level);
+      } catch {
+        // Showing a problem must never become one.
+      }
+    };
+    show(problems, "error");
+    const warn = (/** @type {Manifest | undefined} */ m) => {
+      const fresh = warningsOf(m).filter((p) => !shown.has(p));
+      for (const p of fresh) {
+        shown.add(p);
+        log.line("warn", p);
+      }
+      show(fresh, "warning");
+    };
+    // Problems known without running the binary (a dependency cycle, a
+    // schema) at once; a lazy start adds those of loading (a failed
+    // on_load, invalid settings) when the process has started.
+    warn(manifest);
+    if (!lazy) return;
+    bridge.start().then(warn, (err) => show([startFailed(err)], "error"));
+  });
+  pi.on("session_shutdown", () => {
+    if (dev) fs.unwatchFile(binary);
+    bridge.stop();
+  });
+
+  for (const tool of manifest?.tools ?? []) attempt(`tool ${tool.name}`, () => bridge.registerTool(tool));
+  for (const flag of manifest?.flags ?? []) {
+    attempt(`flag --${flag.name}`, () =>
+      pi.registerFlag(flag.name, {
+        description: flag.description,
+        type: flag.type,
+        ...(flag.default !== undefined ? { default: flag.default } : {}),
+      }),
+    );
+  }
+  /** @type {Set<string>} hook ids with a pi handler */
+  const subscribed = new Set();
+  /** @type {Set<string>} command names registered with pi */
+  const commands = new Set();
+  /** @param {CommandManifest} command */
+  const registerCommand = (command) => {
+    const completions = command.completions ?? [];
+    pi.registerCommand(command.name, {
+      description: command.description,
+      ...(completions.length
+        ? {
+            getArgumentCompletions: (/** @type {string} */ prefix) =>
+              completions.filter((c) => c.startsWith(prefix ?? "")).map((c) => ({ value: c, label: c })),
+          }
+        : {}),
+      handler: (args, ctx) => bridge.callCommand(command.name, args, ctx),
+    });
+    if (command.shortcut) {
+      // Terminal UI only: pi ignores shortcuts in RPC and print mode.
+      pi.registerShortcut(/** @type {import("@mariozechner/pi-tui").KeyId} */ (command.shortcut), {
+        description: command.description,
+        handler: (ctx) =>
+          bridge.callCommand(command.name, "", /** @type {ExtensionContext} */ (ctx)).catch((err) => {
+            log.line("warn", `shortcut ${command.shortcut}: ${messageOf(err)}`);
+            ctx?.ui?.notify?.(`/${command.name} failed: ${messageOf(err)}`, "error");
+          }),
+      });
+    }
+  };
+  /** pi's `on`, for an event named at run time. */
+  const on = /** @type {(event: string, handler: (event: any, ctx: ExtensionContext) => unknown) => void} */ (
+    /** @type {unknown} */ (pi.on.bind(pi))
+  );
+  const registerHandlers = (/** @type {Manifest | undefined} */ m) => {
+    for (const hook of m?.hooks ?? []) {
+      if (subscribed.has(hook.id)) continue;
+      attempt(`hook ${hook.id}`, () => {
+        on(hook.event, (event, ctx) => bridge.callHook(hook, event, ctx));
+        subscribed.add(hook.id);
+      });
+    }
+    for (const command of m?.commands ?? []) {
+      if (commands.has(command.name)) continue;
+      attempt(`command /${command.name}`, () => registerCommand(command));
+      commands.add(command.name);
+    }
+  };
+  registerHandlers(manifest);
+  for (const p of problems) log.line("warn", p);
+
+  if (dev && manifest) watchBinary(bridge, binary, config.name, registerHandlers);
+  return bridge;
+}
+
+/**
+ * Dev mode: reflect a rebuilt binary's tools, commands and hooks in pi.
+ * @param {Bridge} bridge
+ * @param {string} binary
+ * @param {string} name
+ * @param {(m: Manifest | undefined) => void} registerHandlers
+ */
+function watchBinary(bridge, binary, name, registerHandlers) {
+  const { log, pi } = bridge;
+  /**
+   * @param {Manifest | undefined} fresh
+   * @param {Manifest | undefined} before
+   */
+  const apply = (fresh, before) => {
+    for (const tool of fresh?.tools ?? []) bridge.registerTool(tool);
+    const gone = (before?.tools ?? []).map((t) => t.name).filter((n) => !(fresh?.tools ?? []).some((t) => t.name === n));
+    if (gone.length) {
+      try {
+        pi.setActiveTools(pi.getActiveTools().filter((n) => !gone.includes(n)));
+      } catch (err) {
+        log.line("warn", `could not deactivate removed tools: ${messageOf(err)}`);
+      }
+    }
+    registerHandlers(fresh);
+  };
+  /** @param {string} message @param {"info" | "error"} level */
+  const notify = (message, level) => {
+    try {
+      bridge.session.ctx?.ui.notify(message, level);
+    } catch {
+      // The session may be gone.
+    }
+  };
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  let reloading = Promise.resolve();
+  fs.watchFile(binary, { interval: 250 }, (cur, prev) => {
+    if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size) return;
+    if (cur.size === 0) return; // being written
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      reloading = reloading.then(async () => {
+        const before = bridge.manifest;
+        try {
+          apply(await bridge.hotReload(), before);
+          log.line("info", "hot reload: switched to the rebuilt binary");
+          notify(`pi-ext: reloaded "${name}"`, "info");
+        } catch (err) {
+          log.line("error", `hot reload failed: ${messageOf(err)}`);
+          notify(`pi-ext: hot reload of "${name}" failed: ${messageOf(err)}`, "error");
+        }
+      });
+    }, 300);
+  });
+}

@@ -1,0 +1,127 @@
+// @ts-check
+// What the bridge knows before the extension runs: its configuration (written
+// by `install`), the manifest `install` recorded, and how pi was started.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/**
+ * @typedef {object} ToolManifest
+ * @property {string} name
+ * @property {string} [label]
+ * @property {string} [description]
+ * @property {any} [parameters] JSON Schema
+ * @property {string} [promptSnippet]
+ * @property {string[]} [promptGuidelines]
+ * @property {number} [timeoutMs] the bridge fails a call that takes longer
+ */
+
+/**
+ * @typedef {object} HookManifest
+ * @property {string} id
+ * @property {string} event
+ * @property {number} [timeoutMs] default: PI_EXT_HOOK_TIMEOUT_MS, else 30 s
+ */
+
+/**
+ * @typedef {object} CommandManifest
+ * @property {string} name
+ * @property {string} [description]
+ * @property {string[]} [completions]
+ * @property {string} [shortcut]
+ */
+
+/**
+ * @typedef {object} FlagManifest
+ * @property {string} name
+ * @property {string} [description]
+ * @property {"boolean" | "string"} type
+ * @property {boolean | string} [default]
+ */
+
+/**
+ * @typedef {object} Manifest
+ * @property {string} [name]
+ * @property {ToolManifest[]} [tools]
+ * @property {HookManifest[]} [hooks]
+ * @property {CommandManifest[]} [commands]
+ * @property {FlagManifest[]} [flags]
+ * @property {string[]} [problems]
+ */
+
+/**
+ * The `CONFIG` line `install` writes into index.js.
+ * @typedef {object} Config
+ * @property {string} name the extension's name
+ * @property {string} binary absolute, or relative to index.js
+ * @property {string} [log] the log file, absolute or relative to index.js
+ * @property {boolean} [dev] hot reload: watch the binary
+ * @property {{ size: number, mtimeMs?: number, manifest: Manifest }} [cache] the manifest
+ *   `install` recorded and what identifies the binary it came from
+ */
+
+/**
+ * The manifest `install` recorded, if the binary is still the one it was
+ * recorded from (same size and modification time); otherwise undefined and
+ * the binary is asked at startup.
+ * @param {Config} config
+ * @param {string} binary
+ * @param {import("./log.js").Log} log
+ * @returns {Manifest | undefined}
+ */
+export function cachedManifest(config, binary, log) {
+  const cache = config.cache;
+  if (!cache?.manifest) return undefined;
+  try {
+    // Not { bigint: true }: its first use costs milliseconds.
+    const stat = fs.statSync(binary);
+    if (stat.size === cache.size && (cache.mtimeMs === undefined || Math.floor(stat.mtimeMs) === cache.mtimeMs)) {
+      return cache.manifest;
+    }
+    log.line("info", `${binary} changed since it was installed: asking it for its manifest (run \`${binary} install\` again to start faster)`);
+  } catch {
+    // Missing binary: the start reports it.
+  }
+  return undefined;
+}
+
+/** @typedef {"interactive" | "rpc" | "json" | "print"} Mode */
+
+/**
+ * pi's own mode resolution (main.js resolveAppMode), from its command line.
+ * @param {readonly string[]} argv
+ * @param {boolean} stdinIsTTY
+ * @returns {Mode}
+ */
+export function detectMode(argv, stdinIsTTY) {
+  /** @type {string | undefined} */
+  let mode;
+  let print = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--mode" && i + 1 < argv.length) mode = argv[++i];
+    else if (argv[i] === "--print" || argv[i] === "-p") print = true;
+  }
+  if (mode === "rpc") return "rpc";
+  if (mode === "json") return "json";
+  if (print || !stdinIsTTY) return "print";
+  return "interactive";
+}
+
+/**
+ * pi's version, from the package.json above pi's CLI script (cheap: no import).
+ * @param {string | undefined} cliScript process.argv[1]
+ */
+export function detectPiVersion(cliScript) {
+  try {
+    let dir = path.dirname(fs.realpathSync(cliScript ?? ""));
+    for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {
+      const file = path.join(dir, "package.json");
+      if (!fs.existsSync(file)) continue;
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
+      if (pkg.name === "@mariozechner/pi-coding-agent") return String(pkg.version ?? "");
+    }
+  } catch {
+    // Unknown version: the handshake carries "".
+  }
+  return "";
+}
