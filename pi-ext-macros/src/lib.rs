@@ -28,7 +28,9 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
         Err(e) => return with_errors(item.into(), e),
     };
+    let placeholder = model::has_placeholder_argument(&func);
     match model::ToolModel::build(attr.into(), func) {
+        (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
         (_, Ok(model)) => codegen::tool(&model).into(),
         (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
     }
@@ -45,7 +47,9 @@ pub fn hook(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(tokens) => return tokens,
     };
+    let placeholder = model::has_placeholder_argument(&func);
     match model::HookModel::build(attr.into(), func) {
+        (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
         (_, Ok(model)) => codegen::hook(&model).into(),
         (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
     }
@@ -62,7 +66,9 @@ pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(tokens) => return tokens,
     };
+    let placeholder = model::has_placeholder_argument(&func);
     match model::CommandModel::build(attr.into(), func) {
+        (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
         (_, Ok(model)) => codegen::command(&model).into(),
         (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
     }
