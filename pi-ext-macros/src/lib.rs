@@ -1,11 +1,17 @@
-//! Attribute macros of [pi-ext](https://docs.rs/pi-ext): `#[tool]` and
-//! `#[extension]`. Use them through `pi_ext` (`use pi_ext::prelude::*`);
-//! their documentation lives there.
+//! Attribute macros of [pi-ext](https://docs.rs/pi-ext): `#[tool]`,
+//! `#[hook]`, `#[command]` and `#[extension]`. Use them through `pi_ext`
+//! (`use pi_ext::prelude::*`); their documentation lives there.
 //!
 //! The pipeline is parse (attribute syntax, `parse.rs`) → model (validated
 //! declaration with spans, `model.rs`) → codegen (thin calls into
 //! `pi_ext::impl_`, `codegen.rs`). On error the item is emitted
 //! unchanged next to the errors, so rust-analyzer keeps working inside it.
+//!
+//! Each mistake is one error at the user's token: syntax mistakes from the
+//! model, type mistakes from one trait bound in `pi_ext::impl_` per user
+//! type (see the "slots" there), so that no derive or call checks the same
+//! type twice. The trybuild cases in `pi-ext/tests/ui/fail/` pin every
+//! message; those in `pi-ext/tests/ui/pass/` every supported form.
 
 mod codegen;
 mod model;

@@ -1,5 +1,5 @@
-//! Model: what a `#[tool]` or `#[extension]` declares, validated, with the
-//! spans needed to point errors at the user's tokens.
+//! Model: what a `#[tool]`, `#[hook]`, `#[command]` or `#[extension]` declares,
+//! validated, with the spans needed to point errors at the user's tokens.
 
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
@@ -358,12 +358,11 @@ impl ToolModel {
                 default,
             });
         }
-        if let (Some(p), Some(f)) = (params_span, first_field_span) {
+        if let (Some(_), Some(f)) = (params_span, first_field_span) {
             errors.push_at(
                 f,
-                "a tool takes either plain arguments or one `Params<T>`, not both: move this argument into the `Params` struct",
+                "a tool takes either plain arguments or one `Params<T>`, not both: this tool also takes a `Params<T>`, so move this argument into that struct",
             );
-            errors.push_at(p, "`Params<T>` given here");
         }
 
         let label = label.unwrap_or_else(|| name.clone());

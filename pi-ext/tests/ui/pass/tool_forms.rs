@@ -86,6 +86,12 @@ fn owned_ctx(ctx: Ctx, shapes: &Shapes) -> String {
     )
 }
 
+/// Unnamed context and state.
+#[tool]
+async fn unnamed(_: &Ctx, _: &Shapes, word: String) -> String {
+    word
+}
+
 /// A mutable binding and a raw identifier.
 #[tool]
 async fn r#loop(mut times: u32) -> String {
@@ -120,6 +126,7 @@ fn main() {
         .tool(perimeter_tool())
         .tool(counted_tool())
         .tool(owned_ctx_tool())
+        .tool(unnamed_tool())
         .tool(loop_tool())
         .tool(with_every_key_tool())
         .tool(my_read_tool());
@@ -181,6 +188,7 @@ fn main() {
         host.call("owned_ctx", json!({})).text(),
         "Some(\"owned_ctx\") 1"
     );
+    assert_eq!(host.call("unnamed", json!({"word": "w"})).text(), "w");
     assert_eq!(host.call("loop", json!({"times": 1})).text(), "2");
     assert_eq!(host.call("labelled", json!({})).text(), "");
     assert_eq!(host.call("read", json!({"path": "a"})).text(), "read a");
