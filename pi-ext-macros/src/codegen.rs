@@ -2,7 +2,7 @@
 //! lives once (decoding, panics, dispatch).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use crate::model::{CommandModel, ExtensionModel, HandlerArg, HookModel, Input, ToolModel};
@@ -33,31 +33,23 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     );
 
     // The parameter type and how to turn it back into the call's arguments.
-    let mut checks = Vec::new();
+    // Every user type is checked once, in a slot (see `impl_`), spanned at it.
     let mut call_args = Vec::new();
     let mut fields = Vec::new();
-    let mut field_names = Vec::new();
-    let mut params_ty: Option<TokenStream> = None;
+    let mut field_patterns = Vec::new();
+    let mut slots = Vec::new();
+    let mut params_ty: Option<&syn::Type> = None;
     let mut states = Vec::new();
     for (i, input) in model.inputs.iter().enumerate() {
         match input {
             Input::State { ty } => {
                 let var = format_ident!("__state_{}", i);
-                checks.push(quote_spanned!(ty.span()=> #private::assert_state::<#ty>();));
-                states.push(quote!(let #var = #private::state::<#ty>(&__ctx);));
+                states.push(quote_spanned!(ty.span()=> let #var = #private::state::<#ty>(&__ctx);));
                 call_args.push(quote!(&*#var));
             }
-            Input::Ctx { by_ref, ty } => {
-                checks.push(quote_spanned!(ty.span()=> #private::assert_ctx::<#ty>();));
-                call_args.push(if *by_ref {
-                    quote!(&__ctx)
-                } else {
-                    quote!(__ctx.clone())
-                });
-            }
-            Input::Params { inner, .. } => {
-                checks.push(quote_spanned!(inner.span()=> #private::assert_params::<#inner>();));
-                params_ty = Some(quote!(#inner));
+            Input::Ctx { by_ref, ty } => call_args.push(ctx_arg(ty, *by_ref, &private, "IsCtx")),
+            Input::Params { inner } => {
+                params_ty = Some(inner);
                 call_args.push(quote!(#krate::Params(__params)));
             }
             Input::Field {
@@ -66,21 +58,40 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                 description,
                 default,
             } => {
+                let slot =
+                    format_ident!("__PiExtArg_{}", ident.to_string().trim_start_matches("r#"));
+                let (slot_trait, wrapper, serde_default) = if *default {
+                    (
+                        quote!(DefaultArgSlot),
+                        quote!(DefaultArg),
+                        quote!(#[serde(default)]),
+                    )
+                } else {
+                    (quote!(ArgSlot), quote!(Arg), quote!())
+                };
+                slots.push(quote_spanned! {ty.span()=>
+                    #[allow(non_camel_case_types)]
+                    enum #slot {}
+                    impl #private::#slot_trait for #slot {
+                        type Arg = #ty;
+                    }
+                });
                 let doc = description.as_ref().map(|d| quote!(#[doc = #d]));
-                let default = default.then(|| quote!(#[serde(default)]));
-                fields.push(quote!(#doc #default #ident: #ty));
-                field_names.push(ident.clone());
+                fields.push(quote!(#doc #serde_default #ident: #private::#wrapper<#slot>));
+                field_patterns.push(quote!(#ident: #private::#wrapper(#ident)));
                 call_args.push(quote!(#ident));
             }
         }
     }
     let (params_def, params_ty, destructure) = match params_ty {
-        Some(ty) => (quote!(), ty, quote!()),
+        Some(ty) => (quote!(), quote!(#ty), quote!()),
         None => {
             let serde_path = quote!(#private::serde).to_string();
             let schemars_path = quote!(#private::schemars).to_string();
             (
                 quote! {
+                    #(#slots)*
+
                     #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
                     #[serde(crate = #serde_path)]
                     #[schemars(crate = #schemars_path)]
@@ -88,28 +99,37 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                     struct #params_ident { #(#fields,)* }
                 },
                 quote!(#params_ident),
-                quote!(let #params_ident { #(#field_names,)* } = __params;),
+                quote!(let #params_ident { #(#field_patterns,)* } = __params;),
             )
         }
     };
+    let params_slot = quote_spanned! {params_ty.span()=>
+        enum __PiExtParams {}
+        impl #private::ParamsSlot for __PiExtParams {
+            type Params = #params_ty;
+        }
+    };
 
-    // Errors about the body's future (wrong return type, not `Send`) point
-    // at the user's return type, once: the call's own bound checks it.
-    let (_, sig_span) = return_type(&func.sig);
+    // An error about the body's result points at the user's return type,
+    // once (the call's own bound checks it); one about its future not being
+    // `Send` at the signature (`must_be_send`).
+    let (_, ret_span) = return_type(&func.sig);
+    let call = quote!(#fn_ident(#(#call_args),*));
     let body = if model.is_async() {
-        quote_spanned! {sig_span=>
-            #private::call_async::<#params_ty, _, _>(#name, __ctx, __args, |__ctx, __params: #params_ty| async move {
+        let call = send_checked(&func.sig, &private, call);
+        quote_spanned! {ret_span=>
+            #private::call_async::<__PiExtParams, _, _>(#name, __ctx, __args, |__ctx, __params| async move {
                 #(#states)*
                 #destructure
-                #fn_ident(#(#call_args),*).await
+                #call.await
             })
         }
     } else {
-        quote_spanned! {sig_span=>
-            #private::call_sync::<#params_ty, _, _>(#name, __ctx, __args, move |__ctx, __params: #params_ty| {
+        quote_spanned! {ret_span=>
+            #private::call_sync::<__PiExtParams, _, _>(#name, __ctx, __args, move |__ctx, __params| {
                 #(#states)*
                 #destructure
-                #fn_ident(#(#call_args),*)
+                #call
             })
         }
     };
@@ -134,15 +154,11 @@ pub fn tool(model: &ToolModel) -> TokenStream {
         #[allow(non_upper_case_globals, clippy::all)]
         const #entry: #private::ToolEntry = {
             #params_def
+            #params_slot
 
             #[allow(unused_variables, clippy::clone_on_ref_ptr, clippy::redundant_clone)]
             fn __pi_ext_call(__ctx: #krate::Ctx, __args: #private::Value) -> #private::ToolFuture {
                 #body
-            }
-
-            #[allow(dead_code)]
-            fn __pi_ext_checks() {
-                #(#checks)*
             }
 
             #private::ToolEntry {
@@ -154,7 +170,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                 prompt_guidelines: &[#(#guidelines),*],
                 timeout_ms: #timeout_ms,
                 overrides_builtin: #overrides_builtin,
-                schema: #private::portable_schema_for::<#params_ty>,
+                schema: #private::tool_schema::<__PiExtParams>,
                 call: __pi_ext_call,
             }
         };
@@ -194,11 +210,13 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
             quote_spanned!(ty.span()=> #private::load_value::<#ty>(<#ty as ::core::default::Default>::default()))
         }
     };
+    // Errors about `on_unload = f` (its argument, not async, its result)
+    // point at `f`.
     let unload = match &model.on_unload {
-        Some(f) => quote! {
+        Some(f) => quote_spanned! {f.span()=>
             ::core::option::Option::Some({
                 fn __pi_ext_unload(__state: #private::AnyState) -> #private::UnloadFuture {
-                    #private::unload_with::<#ty, _, _>(__state, |__s| async move { #f(&__s).await })
+                    #private::unload_with::<#ty, _, _>(__state, |__s| async move { #f(&*__s).await })
                 }
                 __pi_ext_unload
             })
@@ -208,38 +226,43 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
     let bare = ty.to_string();
     let entry = format_ident!("__pi_ext_extension_{}", bare);
     let command_entry = format_ident!("__pi_ext_settings_command_{}", bare);
+    // Every use of the settings type goes through one trait, spanned at it:
+    // a missing derive is one error there.
     let (settings, settings_command) = match &model.settings {
-        Some(st) => (
-            quote_spanned! {st.span()=>
-                ::core::option::Option::Some(#private::SettingsDecl {
-                    schema: #private::settings_schema::<#st>,
-                    type_id: #private::TypeId::of::<#st>,
-                    problems: #private::settings_problems::<#st>,
-                    command: &#command_entry,
-                })
-            },
-            quote! {
-                #[doc(hidden)]
-                #[allow(non_upper_case_globals, clippy::all)]
-                const #command_entry: #private::CommandEntry = {
-                    fn __pi_ext_settings_command(
-                        __ctx: #krate::CommandCtx,
-                        __args: ::std::string::String,
-                    ) -> #private::HandlerFuture {
-                        #private::settings_command::<#st>(__ctx, #name)
-                    }
-                    #private::CommandEntry {
-                        module: ::core::module_path!(),
-                        name: ::core::concat!(#name, "-settings"),
-                        description: "View and edit this extension's settings",
-                        completions: &[],
-                        shortcut: ::core::option::Option::None,
-                        call: __pi_ext_settings_command,
-                    }
-                };
-                #private::inventory::submit! { #command_entry }
-            },
-        ),
+        Some(st) => {
+            let settings_command_call = quote_spanned!(st.span()=> <#st as #private::ExtensionSettings>::command(__ctx, #name));
+            (
+                quote_spanned! {st.span()=>
+                    ::core::option::Option::Some(#private::SettingsDecl {
+                        schema: <#st as #private::ExtensionSettings>::schema,
+                        type_id: #private::TypeId::of::<#st>,
+                        problems: <#st as #private::ExtensionSettings>::problems,
+                        command: &#command_entry,
+                    })
+                },
+                quote! {
+                    #[doc(hidden)]
+                    #[allow(non_upper_case_globals, clippy::all)]
+                    const #command_entry: #private::CommandEntry = {
+                        fn __pi_ext_settings_command(
+                            __ctx: #krate::CommandCtx,
+                            __args: ::std::string::String,
+                        ) -> #private::HandlerFuture {
+                            #settings_command_call
+                        }
+                        #private::CommandEntry {
+                            module: ::core::module_path!(),
+                            name: ::core::concat!(#name, "-settings"),
+                            description: "View and edit this extension's settings",
+                            completions: &[],
+                            shortcut: ::core::option::Option::None,
+                            call: __pi_ext_settings_command,
+                        }
+                    };
+                    #private::inventory::submit! { #command_entry }
+                },
+            )
+        }
         None => (quote!(::core::option::Option::None), quote!()),
     };
     quote! {
@@ -288,33 +311,27 @@ pub fn hook(model: &HookModel) -> TokenStream {
     let timeout_ms = optional(&model.timeout_ms);
     let id = fn_ident.to_string();
     let id = id.trim_start_matches("r#");
-    let (states, state_checks, args) = handler_args(
-        &model.args,
-        &private,
-        |by_ref| {
-            if by_ref {
-                quote!(&__ctx)
-            } else {
-                quote!(__ctx.clone())
-            }
-        },
-        quote!(__event),
-    );
-    let (_, ret_span) = return_type(&func.sig);
-    let event_check = quote_spanned!(event.span()=> #private::assert_event::<#event>(););
+    let (states, args) = handler_args(&model.args, &private, "IsCtx", quote!(__event));
     let event_name = quote_spanned!(event.span()=> <#event as #private::Event>::NAME);
-    // A plain `fn` runs on the blocking pool, as a plain `#[tool]` does. The
-    // call's own bound checks the return type, once, at the user's type.
+    // The result type is spelled out, so that an error about it points at
+    // the user's return type; the rest of the call is spanned at the event,
+    // where an error about the event points (and only there: the entry's
+    // `NAME` gives rustc the same error at the same place, which it merges).
+    // A plain `fn` runs on the blocking pool, as a plain `#[tool]` does.
+    let result = result_type(&func.sig);
+    let call = quote!(#fn_ident(#(#args),*));
+    let at_event = respan(private.clone(), event.span());
     let body = if func.sig.asyncness.is_some() {
-        quote_spanned! {ret_span=>
-            #private::call_hook::<#event, _, _>(__ctx, __payload, |__ctx, __event| async move {
-                #(#states)* #fn_ident(#(#args),*).await
+        let call = send_checked(&func.sig, &private, call);
+        quote_spanned! {event.span()=>
+            #at_event::call_hook::<#event, #result, _, _>(__ctx, __payload, |__ctx, __event| async move {
+                #(#states)* #call.await
             })
         }
     } else {
-        quote_spanned! {ret_span=>
-            #private::call_hook_blocking::<#event, _, _>(__ctx, __payload, move |__ctx, __event| {
-                #(#states)* #fn_ident(#(#args),*)
+        quote_spanned! {event.span()=>
+            #at_event::call_hook_blocking::<#event, #result, _>(__ctx, __payload, move |__ctx, __event| {
+                #(#states)* #call
             })
         }
     };
@@ -335,12 +352,6 @@ pub fn hook(model: &HookModel) -> TokenStream {
             #[allow(unused_variables)]
             fn __pi_ext_hook(__ctx: #krate::Ctx, __payload: #private::Value) -> #private::HandlerFuture {
                 #body
-            }
-
-            #[allow(dead_code)]
-            fn __pi_ext_checks() {
-                #event_check
-                #(#state_checks)*
             }
 
             #private::HookEntry {
@@ -372,41 +383,27 @@ pub fn command(model: &CommandModel) -> TokenStream {
     let description = &model.description;
     let completions = &model.completions;
     let shortcut = optional(&model.shortcut);
-    let plain_ctx = matches!(model.ctx, Some((_, true)));
-    let (states, state_checks, args) = handler_args(
-        &model.order,
-        &private,
-        |by_ref| match (by_ref, plain_ctx) {
-            (true, _) => quote!(&__ctx),
-            (false, false) => quote!(__ctx.clone()),
-            (false, true) => quote!(__ctx.ctx().clone()),
-        },
-        quote!(__args),
-    );
+    let (states, args) = handler_args(&model.order, &private, "IsCommandCtx", quote!(__args));
     let args_ty = match &model.args {
         Some(ty) => quote!(#ty),
         None => quote!(::std::string::String),
     };
+    // The argument type is checked by the call's bound, at the user's type
+    // (the turbofish); the result type at the user's return type.
+    // A plain `fn` runs on the blocking pool, as a plain `#[tool]` does.
     let (_, ret_span) = return_type(&func.sig);
-    let mut checks = state_checks;
-    if let Some(ty) = &model.args {
-        checks.push(quote_spanned!(ty.span()=> #private::assert_args::<#ty>();));
-    }
-    if let Some(ty) = &model.ctx_ty {
-        checks.push(quote_spanned!(ty.span()=> #private::assert_command_ctx::<#ty>();));
-    }
-    // A plain `fn` runs on the blocking pool, as a plain `#[tool]` does. The
-    // call's own bound checks the return type, once, at the user's type.
+    let call = quote!(#fn_ident(#(#args),*));
     let body = if func.sig.asyncness.is_some() {
+        let call = send_checked(&func.sig, &private, call);
         quote_spanned! {ret_span=>
             #private::call_command::<#args_ty, _, _>(__ctx, __args, |__ctx, __args| async move {
-                #(#states)* #fn_ident(#(#args),*).await
+                #(#states)* #call.await
             })
         }
     } else {
         quote_spanned! {ret_span=>
             #private::call_command_blocking::<#args_ty, _, _>(__ctx, __args, move |__ctx, __args| {
-                #(#states)* #fn_ident(#(#args),*)
+                #(#states)* #call
             })
         }
     };
@@ -429,11 +426,6 @@ pub fn command(model: &CommandModel) -> TokenStream {
                 #body
             }
 
-            #[allow(dead_code)]
-            fn __pi_ext_checks() {
-                #(#checks)*
-            }
-
             #private::CommandEntry {
                 module: ::core::module_path!(),
                 name: #name,
@@ -454,28 +446,102 @@ pub fn command(model: &CommandModel) -> TokenStream {
 }
 
 /// Arguments of a hook or command call, in the user's order: statements
-/// fetching extension states, their compile-time checks, and the call's
-/// argument expressions.
+/// fetching extension states, and the call's argument expressions.
+/// `ctx_trait` is the `impl_` trait that lends the context as the type the
+/// user wrote (and reports a type that is not a context).
 fn handler_args(
     order: &[HandlerArg],
     private: &TokenStream,
-    ctx: impl Fn(bool) -> TokenStream,
+    ctx_trait: &str,
     value: TokenStream,
-) -> (Vec<TokenStream>, Vec<TokenStream>, Vec<TokenStream>) {
-    let (mut states, mut checks, mut args) = (Vec::new(), Vec::new(), Vec::new());
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let (mut states, mut args) = (Vec::new(), Vec::new());
     for (i, arg) in order.iter().enumerate() {
         match arg {
-            HandlerArg::Ctx(by_ref) => args.push(ctx(*by_ref)),
+            HandlerArg::Ctx { by_ref, ty } => args.push(ctx_arg(ty, *by_ref, private, ctx_trait)),
             HandlerArg::State(ty) => {
                 let var = format_ident!("__state_{}", i);
-                checks.push(quote_spanned!(ty.span()=> #private::assert_state::<#ty>();));
-                states.push(quote!(let #var = #private::state::<#ty>(&__ctx);));
+                states.push(quote_spanned!(ty.span()=> let #var = #private::state::<#ty>(&__ctx);));
                 args.push(quote!(&*#var));
             }
             HandlerArg::Value => args.push(value.clone()),
         }
     }
-    (states, checks, args)
+    (states, args)
+}
+
+/// The context argument, lent as the type the user wrote through
+/// `impl_::<ctx_trait>`, which reports (once, at that type) one that is not
+/// a context.
+fn ctx_arg(ty: &syn::Type, by_ref: bool, private: &TokenStream, ctx_trait: &str) -> TokenStream {
+    let ctx_trait = format_ident!("{}", ctx_trait);
+    if by_ref {
+        quote_spanned!(ty.span()=> <#ty as #private::#ctx_trait>::by_ref(&__ctx))
+    } else {
+        quote_spanned!(ty.span()=> <#ty as #private::#ctx_trait>::owned(&__ctx))
+    }
+}
+
+/// `call` (the user's async function called) passed through
+/// `impl_::must_be_send`, as an expression that spans the function's
+/// signature (from `async` to the end of the return type): rustc points a
+/// "future cannot be sent between threads safely" error at that
+/// expression. The expression is a `match` whose keyword has the span of
+/// `async` and whose braces have the span of the signature's last token.
+fn send_checked(sig: &syn::Signature, private: &TokenStream, call: TokenStream) -> TokenStream {
+    let first = sig.asyncness.map_or(sig.fn_token.span, |a| a.span);
+    let last = match &sig.output {
+        syn::ReturnType::Type(_, ty) => ty
+            .to_token_stream()
+            .into_iter()
+            .last()
+            .map_or_else(|| ty.span(), |t| t.span()),
+        syn::ReturnType::Default => sig.paren_token.span.close(),
+    };
+    let mut arms = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, quote!(() => #call));
+    arms.set_span(last);
+    let keyword = quote_spanned!(first=> match);
+    quote!(#private::must_be_send(#keyword () #arms))
+}
+
+/// `tokens` with every token at `span` (so that an expression made of them
+/// spans only `span`).
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                t = group.into();
+            } else {
+                t.set_span(span);
+            }
+            t
+        })
+        .collect()
+}
+
+/// The declared result type of a function, for a turbofish: `()` when
+/// omitted (spanned at the name), `_` when it cannot be named there (it
+/// contains `impl Trait`).
+fn result_type(sig: &syn::Signature) -> TokenStream {
+    match &sig.output {
+        syn::ReturnType::Default => quote_spanned!(sig.ident.span()=> ()),
+        syn::ReturnType::Type(_, ty) if mentions_impl_trait(ty) => quote!(_),
+        syn::ReturnType::Type(_, ty) => quote!(#ty),
+    }
+}
+
+fn mentions_impl_trait(ty: &syn::Type) -> bool {
+    fn any_impl(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == "impl",
+            proc_macro2::TokenTree::Group(g) => any_impl(g.stream()),
+            _ => false,
+        })
+    }
+    any_impl(ty.to_token_stream())
 }
 
 /// A function's return type (`()` when omitted) and the span errors about

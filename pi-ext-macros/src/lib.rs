@@ -1,11 +1,17 @@
-//! Attribute macros of [pi-ext](https://docs.rs/pi-ext): `#[tool]` and
-//! `#[extension]`. Use them through `pi_ext` (`use pi_ext::prelude::*`);
-//! their documentation lives there.
+//! Attribute macros of [pi-ext](https://docs.rs/pi-ext): `#[tool]`,
+//! `#[hook]`, `#[command]` and `#[extension]`. Use them through `pi_ext`
+//! (`use pi_ext::prelude::*`); their documentation lives there.
 //!
 //! The pipeline is parse (attribute syntax, `parse.rs`) → model (validated
 //! declaration with spans, `model.rs`) → codegen (thin calls into
 //! `pi_ext::impl_`, `codegen.rs`). On error the item is emitted
 //! unchanged next to the errors, so rust-analyzer keeps working inside it.
+//!
+//! Each mistake is one error at the user's token: syntax mistakes from the
+//! model, type mistakes from one trait bound in `pi_ext::impl_` per user
+//! type (see the "slots" there), so that no derive or call checks the same
+//! type twice. The trybuild cases in `pi-ext/tests/ui/fail/` pin every
+//! message; those in `pi-ext/tests/ui/pass/` every supported form.
 
 mod codegen;
 mod model;
@@ -28,7 +34,9 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
         Err(e) => return with_errors(item.into(), e),
     };
+    let placeholder = model::has_placeholder_argument(&func);
     match model::ToolModel::build(attr.into(), func) {
+        (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
         (_, Ok(model)) => codegen::tool(&model).into(),
         (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
     }
@@ -45,7 +53,9 @@ pub fn hook(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(tokens) => return tokens,
     };
+    let placeholder = model::has_placeholder_argument(&func);
     match model::HookModel::build(attr.into(), func) {
+        (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
         (_, Ok(model)) => codegen::hook(&model).into(),
         (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
     }
@@ -62,7 +72,9 @@ pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(tokens) => return tokens,
     };
+    let placeholder = model::has_placeholder_argument(&func);
     match model::CommandModel::build(attr.into(), func) {
+        (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
         (_, Ok(model)) => codegen::command(&model).into(),
         (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
     }

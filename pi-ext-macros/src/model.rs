@@ -1,5 +1,5 @@
-//! Model: what a `#[tool]` or `#[extension]` declares, validated, with the
-//! spans needed to point errors at the user's tokens.
+//! Model: what a `#[tool]`, `#[hook]`, `#[command]` or `#[extension]` declares,
+//! validated, with the spans needed to point errors at the user's tokens.
 
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
@@ -245,6 +245,9 @@ impl ToolModel {
                 }
             });
             let ty = (*pat_type.ty).clone();
+            if !concrete_type(&ty, Item::Tool, &mut errors) {
+                continue;
+            }
             let (core_ty, by_ref) = match &ty {
                 Type::Reference(r) => ((*r.elem).clone(), true),
                 other => (other.clone(), false),
@@ -301,11 +304,21 @@ impl ToolModel {
                         "`#[arg]` belongs on tool parameters, not on extension state",
                     );
                 }
+                if let Type::Reference(r) = &ty {
+                    mut_state(r, &mut errors);
+                }
                 inputs.push(Input::State { ty: core_ty });
                 continue;
             }
             let ident = match &*pat_type.pat {
                 Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi.ident.clone(),
+                Pat::Wild(w) => {
+                    errors.push_at(
+                        w.span(),
+                        "name this argument (e.g. `text: String`): its name becomes the JSON property the model fills in, and `_` gives it none",
+                    );
+                    continue;
+                }
                 other => {
                     errors.push_at(
                         other.span(),
@@ -345,12 +358,11 @@ impl ToolModel {
                 default,
             });
         }
-        if let (Some(p), Some(f)) = (params_span, first_field_span) {
+        if let (Some(_), Some(f)) = (params_span, first_field_span) {
             errors.push_at(
                 f,
-                "a tool takes either plain arguments or one `Params<T>`, not both: move this argument into the `Params` struct",
+                "a tool takes either plain arguments or one `Params<T>`, not both: this tool also takes a `Params<T>`, so move this argument into that struct",
             );
-            errors.push_at(p, "`Params<T>` given here");
         }
 
         let label = label.unwrap_or_else(|| name.clone());
@@ -505,8 +517,8 @@ pub fn item_span(item: &syn::Item) -> Span {
 
 /// One argument of a hook or command, in order.
 pub enum HandlerArg {
-    /// The context, by reference or not.
-    Ctx(bool),
+    /// The context (its type), by reference or not.
+    Ctx { by_ref: bool, ty: Box<Type> },
     /// `&MyExtension`.
     State(Box<Type>),
     /// The event (hooks) or the argument value (commands).
@@ -515,8 +527,8 @@ pub enum HandlerArg {
 
 /// The parts of a handler signature shared by hooks and commands.
 struct Handler {
-    /// `Some(by_ref)` when the function takes a context.
-    ctx: Option<(bool, Type)>,
+    /// Whether the function takes a context.
+    ctx: bool,
     /// The other arguments (pattern-free: only their types matter).
     values: Vec<Type>,
     /// Every argument in order.
@@ -525,13 +537,14 @@ struct Handler {
 
 /// Split a handler's arguments into the context (`ctx_names`) and the rest,
 /// reporting receivers, generics and `#[arg]` misuse.
-fn handler_inputs(func: &ItemFn, what: &str, ctx_names: &[&str], errors: &mut Errors) -> Handler {
+fn handler_inputs(func: &ItemFn, item: Item, ctx_names: &[&str], errors: &mut Errors) -> Handler {
+    let what = item.name();
     let sig = &func.sig;
     if let Some(g) = sig.generics.params.first() {
         errors.push_at(g.span(), format!("{what} functions cannot be generic"));
     }
     let mut handler = Handler {
-        ctx: None,
+        ctx: false,
         values: Vec::new(),
         order: Vec::new(),
     };
@@ -550,6 +563,11 @@ fn handler_inputs(func: &ItemFn, what: &str, ctx_names: &[&str], errors: &mut Er
             errors.push_at(a.span(), "`#[arg]` is only for `#[tool]` parameters");
         }
         let ty = (*pat_type.ty).clone();
+        if !concrete_type(&ty, item, errors) {
+            handler.order.push(HandlerArg::Value);
+            handler.values.push(ty);
+            continue;
+        }
         let (core, by_ref) = match &ty {
             Type::Reference(r) => ((*r.elem).clone(), true),
             other => (other.clone(), false),
@@ -557,16 +575,28 @@ fn handler_inputs(func: &ItemFn, what: &str, ctx_names: &[&str], errors: &mut Er
         let is_ctx = last_segment(&core)
             .is_some_and(|s| ctx_names.iter().any(|n| s.ident == n) && s.arguments.is_none());
         if is_ctx {
-            if handler.ctx.is_some() {
+            if handler.ctx {
                 errors.push_at(
                     ty.span(),
                     "the context is already taken by an earlier argument",
                 );
             }
-            handler.order.push(HandlerArg::Ctx(by_ref));
-            handler.ctx = Some((by_ref, core));
-        } else if by_ref {
+            if let Type::Reference(r) = &ty {
+                if let Some(m) = &r.mutability {
+                    errors.push_at(
+                        m.span(),
+                        "take the context as a shared reference (`&Ctx`) or by value, not `&mut`",
+                    );
+                }
+            }
+            handler.order.push(HandlerArg::Ctx {
+                by_ref,
+                ty: Box::new(core),
+            });
+            handler.ctx = true;
+        } else if let Type::Reference(r) = &ty {
             // Borrowed: an extension's state (checked at compile time).
+            mut_state(r, errors);
             handler.order.push(HandlerArg::State(Box::new(core)));
         } else {
             handler.order.push(HandlerArg::Value);
@@ -625,7 +655,7 @@ impl HookModel {
             }
             Err(e) => errors.push(e),
         }
-        let handler = handler_inputs(&func, "hook", &["Ctx"], &mut errors);
+        let handler = handler_inputs(&func, Item::Hook, &["Ctx"], &mut errors);
         let event = match handler.values.as_slice() {
             [event] => Some(event.clone()),
             [] => {
@@ -664,9 +694,6 @@ pub struct CommandModel {
     pub completions: Vec<String>,
     /// A key (`ctrl+shift+g`) that also runs the command in the terminal UI.
     pub shortcut: Option<String>,
-    /// Whether it takes the context: (by reference, is it the plain `Ctx`).
-    pub ctx: Option<(bool, bool)>,
-    pub ctx_ty: Option<Type>,
     pub args: Option<Type>,
     pub order: Vec<HandlerArg>,
     pub krate: syn::Path,
@@ -747,7 +774,7 @@ impl CommandModel {
                 "a command needs a description: add a `///` doc comment above the function, or `#[command(description = \"…\")]`",
             );
         }
-        let handler = handler_inputs(&func, "command", &["CommandCtx", "Ctx"], &mut errors);
+        let handler = handler_inputs(&func, Item::Command, &["CommandCtx", "Ctx"], &mut errors);
         if let [_, extra, ..] = handler.values.as_slice() {
             errors.push_at(
                 extra.span(),
@@ -755,18 +782,12 @@ impl CommandModel {
             );
         }
         strip_arg_attrs(&mut func);
-        let ctx = handler.ctx.as_ref().map(|(by_ref, ty)| {
-            let plain = last_segment(ty).is_some_and(|s| s.ident == "Ctx");
-            (*by_ref, plain)
-        });
         let result = errors.finish().map(|()| CommandModel {
             func: func.clone(),
             name,
             description: description.unwrap_or_default(),
             completions,
             shortcut,
-            ctx,
-            ctx_ty: handler.ctx.map(|(_, t)| t),
             args: handler.values.first().cloned(),
             order: handler.order,
             krate,
@@ -832,5 +853,112 @@ fn looks_like_data(ty: &Type) -> bool {
                 .iter()
                 .any(|n| s.ident == n)
         }),
+    }
+}
+
+/// Which macro an argument belongs to, for messages.
+#[derive(Clone, Copy)]
+pub enum Item {
+    Tool,
+    Hook,
+    Command,
+}
+
+impl Item {
+    fn name(self) -> &'static str {
+        match self {
+            Item::Tool => "tool",
+            Item::Hook => "hook",
+            Item::Command => "command",
+        }
+    }
+
+    /// What to write instead of an `impl Trait` argument type.
+    fn concrete_hint(self) -> &'static str {
+        match self {
+            Item::Tool => "the macro builds the JSON schema and decodes the model's JSON from each argument's type (e.g. `String` instead of `impl Into<String>`)",
+            Item::Hook => "the event's type names the event the hook subscribes to (e.g. `event: ToolCallEvent`)",
+            Item::Command => "the macro parses the text after `/name` into the argument's type (e.g. `String`, `Vec<String>`, `Parsed<u32>`)",
+        }
+    }
+}
+
+/// A part of an argument's type the macro cannot name.
+enum Unnamed {
+    /// `impl Trait`, at `impl`.
+    ImplTrait(Span),
+    /// `_`.
+    Placeholder,
+}
+
+/// The first `impl Trait` or `_` in a type.
+fn unnamed_part(ty: &Type) -> Option<Unnamed> {
+    match ty {
+        Type::ImplTrait(t) => Some(Unnamed::ImplTrait(t.impl_token.span)),
+        Type::Infer(_) => Some(Unnamed::Placeholder),
+        Type::Array(t) => unnamed_part(&t.elem),
+        Type::Group(t) => unnamed_part(&t.elem),
+        Type::Paren(t) => unnamed_part(&t.elem),
+        Type::Ptr(t) => unnamed_part(&t.elem),
+        Type::Reference(t) => unnamed_part(&t.elem),
+        Type::Slice(t) => unnamed_part(&t.elem),
+        Type::Tuple(t) => t.elems.iter().find_map(unnamed_part),
+        Type::Path(p) => p
+            .qself
+            .as_ref()
+            .and_then(|q| unnamed_part(&q.ty))
+            .or_else(|| {
+                p.path.segments.iter().find_map(|seg| match &seg.arguments {
+                    PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
+                        GenericArgument::Type(t) => unnamed_part(t),
+                        GenericArgument::AssocType(a) => unnamed_part(&a.ty),
+                        _ => None,
+                    }),
+                    _ => None,
+                })
+            }),
+        _ => None,
+    }
+}
+
+/// Whether an argument's type contains `_`. rustc reports that itself
+/// (E0121, at the `_`), so the macro then emits the function alone: a second
+/// error of its own would only repeat it.
+pub fn has_placeholder_argument(func: &ItemFn) -> bool {
+    func.sig.inputs.iter().any(|arg| match arg {
+        FnArg::Typed(p) => matches!(unnamed_part(&p.ty), Some(Unnamed::Placeholder)),
+        FnArg::Receiver(_) => false,
+    })
+}
+
+/// Report an `impl Trait` argument type: the macro must name the type.
+/// Returns whether the type is usable (`_` is not, but rustc reports it).
+fn concrete_type(ty: &Type, item: Item, errors: &mut Errors) -> bool {
+    match unnamed_part(ty) {
+        None => true,
+        Some(Unnamed::Placeholder) => false,
+        Some(Unnamed::ImplTrait(span)) => {
+            errors.push_at(
+                span,
+                format!(
+                    "a {} argument cannot be `impl Trait`: write a concrete type, because {}",
+                    item.name(),
+                    item.concrete_hint()
+                ),
+            );
+            false
+        }
+    }
+}
+
+/// `&mut MyExtension`: the state is shared by concurrent calls.
+fn mut_state(r: &syn::TypeReference, errors: &mut Errors) {
+    if let Some(m) = &r.mutability {
+        let name = last_segment(&r.elem)
+            .map_or_else(|| "MyExtension".to_string(), |s| s.ident.to_string());
+        errors.push_at(
+            m.span(),
+            format!("take the extension's state as `&{name}`, not `&mut {name}`: calls run at the same time and share it, so keep what changes in atomics (e.g. `AtomicU64`) or behind a lock (`std::sync::Mutex`, `pi_ext::sync::Mutex`) inside it"),
+        );
     }
 }

@@ -24,27 +24,26 @@ pub fn state<T: ExtensionState>(ctx: &Ctx) -> Arc<T> {
 pub use std::any::TypeId;
 pub use std::sync::Arc;
 
-/// Used by generated code to check [`ExtensionState`].
-pub fn assert_state<T: ExtensionState + ?Sized>() {}
-
-/// The settings schema of `T` (for the manifest and `--pi-settings-schema`).
-pub fn settings_schema<T>() -> Result<Value, SchemaError>
-where
-    T: schemars::JsonSchema + Default + serde::Serialize,
-{
-    crate::settings::settings_schema::<T>()
+/// What an `#[extension(settings = T)]` type must be, checked through this
+/// one trait so that a missing derive is reported once (every use is
+/// `<T as ExtensionSettings>::…` at the user's type). No
+/// `do_not_recommend` on the impl: the error names the trait that is missing.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an extension's settings",
+    label = "settings need `Default`, `serde::Deserialize`, `serde::Serialize` and `schemars::JsonSchema`",
+    note = "`Default` gives the value of every setting no settings file sets: derive it (`#[derive(Default)]`) or implement it",
+    note = "derive the others: `#[derive(Default, serde::Deserialize, serde::Serialize, pi_ext::schemars::JsonSchema)]` with `#[schemars(crate = \"pi_ext::schemars\")]`"
+)]
+pub trait ExtensionSettings {
+    /// The settings schema (for the manifest and `--pi-settings-schema`).
+    fn schema() -> Result<Value, SchemaError>;
+    /// What is wrong with extension `name`'s settings files at startup.
+    fn problems(name: &str, cwd: &std::path::Path) -> Vec<String>;
+    /// The generated `/<name>-settings` command.
+    fn command(ctx: crate::CommandCtx, name: &'static str) -> HandlerFuture;
 }
 
-/// What is wrong with extension `name`'s settings files `T` at startup.
-pub fn settings_problems<T>(name: &str, cwd: &std::path::Path) -> Vec<String>
-where
-    T: serde::de::DeserializeOwned + Default + serde::Serialize + schemars::JsonSchema,
-{
-    crate::settings::registered::startup_problems::<T>(name, cwd)
-}
-
-/// The generated `/<name>-settings` command.
-pub fn settings_command<T>(ctx: crate::CommandCtx, name: &'static str) -> HandlerFuture
+impl<T> ExtensionSettings for T
 where
     T: serde::de::DeserializeOwned
         + Default
@@ -53,11 +52,21 @@ where
         + Send
         + 'static,
 {
-    Box::pin(async move {
-        crate::settings::editor::edit::<T>(&ctx, name)
-            .await
-            .map(|()| Value::Null)
-    })
+    fn schema() -> Result<Value, SchemaError> {
+        crate::settings::settings_schema::<T>()
+    }
+
+    fn problems(name: &str, cwd: &std::path::Path) -> Vec<String> {
+        crate::settings::registered::startup_problems::<T>(name, cwd)
+    }
+
+    fn command(ctx: crate::CommandCtx, name: &'static str) -> HandlerFuture {
+        Box::pin(async move {
+            crate::settings::editor::edit::<T>(&ctx, name)
+                .await
+                .map(|()| Value::Null)
+        })
+    }
 }
 
 /// Build the state with `on_load`.
@@ -102,16 +111,17 @@ pub use serde_json::Value;
 use crate::context::Ctx;
 use crate::tool::{IntoToolResult, ToolOutcome};
 use std::future::Future;
+use std::pin::Pin;
 
 /// Decode the arguments and run an async tool body.
-pub fn call_async<P, F, Fut>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
+pub fn call_async<S, F, Fut>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
 where
-    P: serde::de::DeserializeOwned,
-    F: FnOnce(Ctx, P) -> Fut,
+    S: ParamsSlot,
+    F: FnOnce(Ctx, S::Params) -> Fut,
     Fut: Future + Send + 'static,
     Fut::Output: IntoToolResult,
 {
-    match crate::tool::decode_args::<P>(tool, args) {
+    match decode_params::<S>(tool, args) {
         Ok(params) => {
             let fut = body(ctx, params);
             Box::pin(async move { ToolOutcome::of(fut.await) })
@@ -122,13 +132,14 @@ where
 
 /// Decode the arguments and run a synchronous tool body on the runtime's
 /// blocking pool, so it cannot stall other calls.
-pub fn call_sync<P, F, R>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
+pub fn call_sync<S, F, R>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
 where
-    P: serde::de::DeserializeOwned + Send + 'static,
-    F: FnOnce(Ctx, P) -> R + Send + 'static,
+    S: ParamsSlot,
+    S::Params: Send + 'static,
+    F: FnOnce(Ctx, S::Params) -> R + Send + 'static,
     R: IntoToolResult + Send + 'static,
 {
-    match crate::tool::decode_args::<P>(tool, args) {
+    match decode_params::<S>(tool, args) {
         Ok(params) => Box::pin(async move {
             on_blocking_pool("the tool", move || ToolOutcome::of(body(ctx, params)))
                 .await
@@ -138,43 +149,186 @@ where
     }
 }
 
-/// Compile-time check that an argument typed `Ctx` is pi-ext's.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not pi-ext's call context",
-    label = "expected `pi_ext::Ctx`",
-    note = "arguments whose type is named `Ctx` are treated as the call context; import `pi_ext::Ctx` (or rename your type)"
-)]
-pub trait IsCtx {}
-impl IsCtx for Ctx {}
-/// Used by generated code to check [`IsCtx`].
-pub fn assert_ctx<T: IsCtx + ?Sized>() {}
+fn decode_params<S: ParamsSlot>(tool: &'static str, args: Value) -> Result<S::Params, ToolOutcome> {
+    crate::tool::decode_args::<<S::Params as ToolParams>::Decoded>(tool, args)
+        .map(<S::Params as ToolParams>::from_decoded)
+}
 
-/// Compile-time check on a `Params<T>` argument.
+/// The portable schema of a tool's parameters.
+pub fn tool_schema<S: ParamsSlot>() -> Result<Value, SchemaError> {
+    crate::schema::portable_schema_for::<<S::Params as ToolParams>::Decoded>()
+}
+
+// Checks on the user's types. A "slot" is a marker type the macro declares
+// per checked type, with an associated type set to the user's type
+// (`impl ArgSlot for __m { type Arg = Point; }`, spanned at `Point`): the
+// bound on that associated type is checked once, there, and everything else
+// (derives, decoding, schema) is generic over the slot, so it never checks the
+// user's type again. The check traits have no supertraits and their blanket
+// impls are `#[diagnostic::do_not_recommend]`, so a type missing several
+// derives still gets one error, in the trait's words.
+
+/// What a `Params<T>` argument's `T` (or the parameters the macro builds
+/// from plain arguments) must be.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be used as tool parameters",
     label = "needs `serde::Deserialize` and `schemars::JsonSchema`",
     note = "derive both on the struct: `#[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]` with `#[schemars(crate = \"pi_ext::schemars\")]`",
     note = "if it does derive `JsonSchema`, check that it is the schemars version pi-ext re-exports (`pi_ext::schemars`)"
 )]
-pub trait ToolParams: serde::de::DeserializeOwned + schemars::JsonSchema {}
-impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> ToolParams for T {}
-/// Used by generated code to check [`ToolParams`].
-pub fn assert_params<T: ToolParams>() {}
+pub trait ToolParams: Sized {
+    /// `Self`, seen with the bounds that decoding needs (supertraits would
+    /// be reported one by one).
+    type Decoded: serde::de::DeserializeOwned + schemars::JsonSchema;
+    /// The identity.
+    fn from_decoded(decoded: Self::Decoded) -> Self;
+}
 
-/// Compile-time check on a tool's return type.
-pub fn assert_return<T: IntoToolResult>() {}
+#[diagnostic::do_not_recommend]
+impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> ToolParams for T {
+    type Decoded = T;
+    fn from_decoded(decoded: T) -> T {
+        decoded
+    }
+}
 
-/// Compile-time check that a hook's argument is an event.
-pub fn assert_event<E: Event>() {}
+/// The parameters of one tool (see the slots above).
+pub trait ParamsSlot {
+    /// The parameter type.
+    type Params: ToolParams;
+}
 
-/// Compile-time check on a hook's return type.
-pub fn assert_hook_return<E: Event, R: HookReturn<E::Output>>() {}
+/// What a plain tool argument's type must be.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument",
+    label = "needs `serde::Deserialize` and `schemars::JsonSchema`",
+    note = "the model sends each argument as JSON and reads its schema: use a type that has both (`String`, numbers, `bool`, `Vec<T>`, `Option<T>`, …) or derive them on your own: `#[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]` with `#[schemars(crate = \"pi_ext::schemars\")]`",
+    note = "if it does derive `JsonSchema`, check that it is the schemars version pi-ext re-exports (`pi_ext::schemars`)"
+)]
+pub trait ToolArg: Sized {
+    /// `Self`, seen with the bounds that decoding needs.
+    type Decoded: serde::de::DeserializeOwned + schemars::JsonSchema;
+    /// The identity.
+    fn from_decoded(decoded: Self::Decoded) -> Self;
+}
 
-/// Compile-time check on a command's argument type.
-pub fn assert_args<A: FromArgs>() {}
+#[diagnostic::do_not_recommend]
+impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> ToolArg for T {
+    type Decoded = T;
+    fn from_decoded(decoded: T) -> T {
+        decoded
+    }
+}
 
-/// Compile-time check on a command's return type.
-pub fn assert_command_return<R: CommandReturn>() {}
+/// What the type of an `#[arg(default)]` argument must be too.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no default value for `#[arg(default)]`",
+    label = "`#[arg(default)]` needs `Default`",
+    note = "derive or implement `Default` for it, or drop `#[arg(default)]` (an `Option<T>` argument is optional without it)"
+)]
+pub trait ArgDefault {
+    /// `Default::default()`.
+    fn default_arg() -> Self;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Default> ArgDefault for T {
+    fn default_arg() -> T {
+        T::default()
+    }
+}
+
+/// One plain tool argument (see the slots above).
+pub trait ArgSlot {
+    /// The argument's type.
+    type Arg: ToolArg;
+}
+
+/// One plain tool argument with `#[arg(default)]`.
+pub trait DefaultArgSlot {
+    /// The argument's type.
+    type Arg: ToolArg + ArgDefault;
+}
+
+// A field of the parameter struct the macro builds from plain arguments:
+// decodes and describes itself as its slot's type (`Option<T>` stays
+// optional). Its docs are `//` on purpose: a `///` doc would become schema
+// metadata, and schemars would then not forward to the argument's schema.
+#[derive(schemars::JsonSchema)]
+#[schemars(bound = "S: ArgSlot", with = "<S::Arg as ToolArg>::Decoded")]
+pub struct Arg<S: ArgSlot>(pub S::Arg);
+
+impl<'de, S: ArgSlot> serde::Deserialize<'de> for Arg<S> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <<S::Arg as ToolArg>::Decoded as serde::Deserialize>::deserialize(deserializer)
+            .map(|decoded| Arg(<S::Arg as ToolArg>::from_decoded(decoded)))
+    }
+}
+
+// An `#[arg(default)]` field (`#[serde(default)]`): as [`Arg`], plus the
+// default, which the schema shows when the type is `Serialize`.
+#[derive(schemars::JsonSchema)]
+#[schemars(bound = "S: DefaultArgSlot", with = "<S::Arg as ToolArg>::Decoded")]
+pub struct DefaultArg<S: DefaultArgSlot>(pub S::Arg);
+
+impl<'de, S: DefaultArgSlot> serde::Deserialize<'de> for DefaultArg<S> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <<S::Arg as ToolArg>::Decoded as serde::Deserialize>::deserialize(deserializer)
+            .map(|decoded| DefaultArg(<S::Arg as ToolArg>::from_decoded(decoded)))
+    }
+}
+
+impl<S: DefaultArgSlot> Default for DefaultArg<S> {
+    fn default() -> Self {
+        DefaultArg(<S::Arg as ArgDefault>::default_arg())
+    }
+}
+
+impl<S: DefaultArgSlot> serde::Serialize for DefaultArg<S>
+where
+    S::Arg: serde::Serialize,
+{
+    fn serialize<Z: serde::Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// The future of an `async` tool, hook or command body, which must be
+/// `Send`: the generated code passes it here spanned at the function's
+/// signature, so that is where the error points. Boxed so that the call
+/// around it need not check again. rustc words "future cannot be sent
+/// between threads safely" itself (no `on_unimplemented` applies), so what
+/// to do is the comment on the bound, which the error quotes.
+pub fn must_be_send<'a, F>(body: F) -> Pin<Box<dyn Future<Output = F::Output> + Send + 'a>>
+where
+    F: Future + Send + 'a, // calls run on a multi-thread runtime: drop it before `.await`, or use `Arc` / `pi_ext::sync::Mutex`
+{
+    Box::pin(body)
+}
+
+/// Compile-time check that an argument typed `Ctx` is pi-ext's.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not pi-ext's call context",
+    label = "expected `pi_ext::Ctx`",
+    note = "arguments whose type is named `Ctx` are treated as the call context; import `pi_ext::Ctx` (or rename your type)"
+)]
+pub trait IsCtx {
+    /// The context, borrowed (`ctx: &Ctx`).
+    fn by_ref(ctx: &Ctx) -> &Self;
+    /// The context, owned (`ctx: Ctx`).
+    fn owned(ctx: &Ctx) -> Self
+    where
+        Self: Sized;
+}
+
+impl IsCtx for Ctx {
+    fn by_ref(ctx: &Ctx) -> &Ctx {
+        ctx
+    }
+    fn owned(ctx: &Ctx) -> Ctx {
+        ctx.clone()
+    }
+}
 
 /// Compile-time check that a command's context argument is pi-ext's.
 #[diagnostic::on_unimplemented(
@@ -182,11 +336,32 @@ pub fn assert_command_return<R: CommandReturn>() {}
     label = "expected `pi_ext::CommandCtx` or `pi_ext::Ctx`",
     note = "a command takes `ctx: &CommandCtx` (or `&Ctx`)"
 )]
-pub trait IsCommandCtx {}
-impl IsCommandCtx for crate::CommandCtx {}
-impl IsCommandCtx for Ctx {}
-/// Used by generated code to check [`IsCommandCtx`].
-pub fn assert_command_ctx<T: IsCommandCtx + ?Sized>() {}
+pub trait IsCommandCtx {
+    /// The context, borrowed (`ctx: &CommandCtx`).
+    fn by_ref(ctx: &crate::CommandCtx) -> &Self;
+    /// The context, owned (`ctx: CommandCtx`).
+    fn owned(ctx: &crate::CommandCtx) -> Self
+    where
+        Self: Sized;
+}
+
+impl IsCommandCtx for crate::CommandCtx {
+    fn by_ref(ctx: &crate::CommandCtx) -> &crate::CommandCtx {
+        ctx
+    }
+    fn owned(ctx: &crate::CommandCtx) -> crate::CommandCtx {
+        ctx.clone()
+    }
+}
+
+impl IsCommandCtx for Ctx {
+    fn by_ref(ctx: &crate::CommandCtx) -> &Ctx {
+        ctx.ctx()
+    }
+    fn owned(ctx: &crate::CommandCtx) -> Ctx {
+        ctx.ctx().clone()
+    }
+}
 
 /// The definition of a `#[tool]` (its generated `<name>_tool()`).
 pub fn tool_def(entry: &'static ToolEntry) -> crate::ToolDef {
@@ -217,12 +392,15 @@ async fn on_blocking_pool<R: Send + 'static>(
 }
 
 /// Decode an event and run a hook body.
-pub fn call_hook<E, F, Fut>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
+///
+/// `R` is the hook's declared result type, spelled out by the generated
+/// code so that an error about it points at the user's return type.
+pub fn call_hook<E, R, F, Fut>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
 where
     E: Event,
+    R: HookReturn<E::Output>,
     F: FnOnce(Ctx, E) -> Fut,
-    Fut: Future + Send + 'static,
-    Fut::Output: HookReturn<E::Output>,
+    Fut: Future<Output = R> + Send + 'static,
 {
     match serde_json::from_value::<E>(payload) {
         Ok(event) => {
@@ -237,11 +415,11 @@ where
 }
 
 /// Decode an event and run a synchronous hook body on the blocking pool.
-pub fn call_hook_blocking<E, F, R>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
+pub fn call_hook_blocking<E, R, F>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
 where
     E: Event,
-    F: FnOnce(Ctx, E) -> R + Send + 'static,
     R: HookReturn<E::Output> + Send + 'static,
+    F: FnOnce(Ctx, E) -> R + Send + 'static,
 {
     match serde_json::from_value::<E>(payload) {
         Ok(event) => Box::pin(async move {
