@@ -474,3 +474,7 @@ where
         Err(e) => Box::pin(std::future::ready(Err(e))),
     }
 }
+
+// The terminal UI's glue (`#[tool(render = …)]`, `#[message_renderer]`).
+pub use crate::registry::MessageRendererEntry;
+pub use crate::tui::glue::{message_renderer_def, render_message, tool_renderer};

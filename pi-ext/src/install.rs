@@ -30,6 +30,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("manifest.js", include_str!("../bridge/lib/manifest.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
+    ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
+    ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
+    ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
+    ("tui.js", include_str!("../bridge/lib/tui.js")),
 ];
 
 /// The bridge as `install` writes it: the entry module with the modules it

@@ -1842,7 +1842,7 @@ impl DirectExt {
             line: Vec::with_capacity(4096),
         };
         let init = json!({"id": 0, "method": "initialize", "params": {
-            "protocol": 1, "bridge": "bench", "pi": pi_ext_e2e::PI_VERSION,
+            "protocol": 2, "bridge": "bench", "pi": pi_ext_e2e::PI_VERSION,
             "mode": "print", "hasUI": false, "cwd": std::env::temp_dir()}});
         ext.write(format!("{init}\n").as_bytes());
         let answer = ext.read();
@@ -1959,9 +1959,9 @@ fn fake_extension() {
                     json!({"name": format!("{prefix}{name}"), "label": name,
                            "description": "ideal extension (benchmark floor)", "parameters": parameters})
                 };
-                json!({"protocol": 1, "sdk": "0.1.0", "manifest": {
+                json!({"protocol": 2, "sdk": "0.1.0", "manifest": {
                 "name": "bench-fake", "version": "0.1.0", "description": "ideal extension",
-                "protocol": 1, "sdk": "0.1.0",
+                "protocol": 2, "sdk": "0.1.0",
                 "tools": [
                     tool("trivial", json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})),
                     tool("confirm_once", json!({"type": "object", "properties": {}})),

@@ -1,0 +1,95 @@
+//! pi's terminal UI from Rust: styled text, tool and message renderers,
+//! custom components, overlays, editor, footer, header, widgets,
+//! autocomplete and the theme.
+//!
+//! pi paints on its own thread and calls renderers synchronously; the
+//! extension is another process. So nothing here is called *while* pi
+//! paints: Rust sends what to show ahead of time, the bridge keeps it and
+//! hands it to pi at once, and asks pi to repaint when Rust sends something
+//! new.
+//!
+//! - A [`View`] is styled text that does not depend on the width: blocks of
+//!   [`Line`]s of [`Span`]s, laid out by the bridge with pi-tui's own
+//!   wrapping at whatever width pi paints. Tool rows ([`ToolRender`]),
+//!   message renderers ([`macro@crate::message_renderer`]), footers, headers and
+//!   widgets are views.
+//! - A [`Frame`] is what a [`Component`] drew for one width (games,
+//!   dialogs, overlays). When the width changes, the bridge cuts the last
+//!   frame to fit and asks the component for a new one.
+//! - Styles are pi's theme tokens ([`Fg`], [`Bg`]) or raw colours
+//!   ([`Rgb`], [`Ansi`]), plus bold, dim, italic, underline, inverse and
+//!   strike. The bridge resolves tokens with the theme pi paints with, so a
+//!   theme switch repaints Rust text in the new theme's colours.
+//! - Keys arrive as pi names them ([`Key::is`]`("ctrl+c")`).
+//!
+//! Text is made safe on both sides: control characters (escape included)
+//! are dropped and tabs become 3 spaces, and no line ever reaches pi wider
+//! than the width pi gave (pi's terminal stops with an error when one
+//! does). Widths are counted as pi-tui's `visibleWidth` counts them
+//! ([`width`]).
+//!
+//! ## A tool row
+//!
+//! ```
+//! use pi_ext::prelude::*;
+//! use pi_ext::tui::{span, CallRow, Fg, Line, ResultRow, ToolRender, View};
+//!
+//! #[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+//! #[schemars(crate = "pi_ext::schemars")]
+//! struct Add { text: String }
+//!
+//! /// How `note` calls look in pi's terminal.
+//! struct NoteRows;
+//!
+//! impl ToolRender for NoteRows {
+//!     type Args = Add;
+//!     type Details = pi_ext::serde_json::Value;
+//!
+//!     fn call(&self, row: &CallRow<Add>) -> View {
+//!         let mut line = Line::from(span("note ").fg(Fg::ToolTitle).bold());
+//!         if let Some(args) = row.args() {
+//!             line += span(format!("\"{}\"", args.text)).fg(Fg::Dim);
+//!         }
+//!         View::text(line)
+//!     }
+//!
+//!     fn result(&self, row: &ResultRow<Add, pi_ext::serde_json::Value>) -> View {
+//!         if row.is_error() {
+//!             return View::text(span(row.text()).fg(Fg::Error));
+//!         }
+//!         View::text(span("✓ noted").fg(Fg::Success))
+//!     }
+//! }
+//!
+//! /// Keep a note.
+//! #[tool(render = NoteRows)]
+//! async fn note(Params(add): Params<Add>) -> String {
+//!     format!("noted: {}", add.text)
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! ## A component
+//!
+//! See [`Component`] and [`Ui::custom`](crate::ui::Ui::custom).
+
+mod component;
+pub(crate) mod glue;
+mod key;
+mod overlay;
+mod render;
+mod style;
+mod text;
+mod view;
+
+pub use component::{Area, ClosedBy, Component, Custom, Cx, Handle};
+pub use key::{Key, KeyKind};
+pub use overlay::{Anchor, Margin, Overlay, Size};
+pub(crate) use render::{message_views, RowInput};
+pub use render::{
+    tool_output, CallRow, IntoMessageView, MessageOpts, RenderedMessage, ResultRow, ToolRender,
+    ToolRenderer,
+};
+pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
+pub use text::{span, width, Line, Span};
+pub use view::{Frame, View};
