@@ -103,3 +103,201 @@ fn a_tool_row_drawn_by_rust_collapses_and_expands_with_ctrl_o() {
     });
     pi.exit();
 }
+
+/// Where the snake's head (`██`) is.
+fn head(screen: &pi_ext_e2e::Screen) -> Option<(u16, u16)> {
+    screen.find("██")
+}
+
+#[test]
+fn snake_moves_on_its_own_timer_turns_with_arrow_keys_and_survives_a_killed_process() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "snake");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+
+    pi.type_text("/snake");
+    pi.press(Key::Enter);
+    let start = pi.wait_for("the snake's board", |s| {
+        s.contains("SNAKE") && head(s).is_some()
+    });
+    let (row0, col0) = head(&start).unwrap();
+    // Raw ANSI green (index 2), as snake.ts paints it.
+    assert_eq!(
+        start.style_at(row0, col0).fg,
+        pi_ext_e2e::Color::Indexed(2),
+        "{start}"
+    );
+    // The game loop moves it right, two cells (4 columns) at least, with no key pressed.
+    let moved = pi.wait_for("the snake to move right by itself", |s| {
+        head(s).is_some_and(|(r, c)| r == row0 && c >= col0 + 4)
+    });
+    let (row1, _) = head(&moved).unwrap();
+    pi.press(Key::Up);
+    pi.wait_for("the snake to turn up", |s| {
+        head(s).is_some_and(|(r, _)| r < row1)
+    });
+
+    // Escape pauses and saves; the editor comes back.
+    pi.press(Key::Escape);
+    pi.wait_gone("SNAKE");
+    // The save is in the session: /snake resumes it, paused.
+    pi.type_text("/snake");
+    pi.press(Key::Enter);
+    pi.wait_for_text("PAUSED Press any key to continue");
+
+    // The extension process dies with the component open: pi closes it, says why, and
+    // goes on.
+    let (pid, _) = pi
+        .processes()
+        .into_iter()
+        .find(|(_, name)| name == "snake")
+        .unwrap_or_else(|| panic!("no snake process in pi's session: {:?}", pi.processes()));
+    pi.kill_session_process(pid);
+    let after = pi.wait_for("the component to close after the crash", |s| {
+        !s.contains("SNAKE") && s.contains("process ended")
+    });
+    assert!(
+        after.contains("snake.log"),
+        "the notice names the log:\n{after}"
+    );
+    pi.type_text("still typing");
+    pi.wait_for_text("still typing");
+    pi.press(Key::Ctrl('c'));
+    // A fresh process serves the next /snake.
+    pi.type_text("/snake");
+    pi.press(Key::Enter);
+    pi.wait_for_text("SNAKE");
+    pi.type_text("q");
+    pi.wait_gone("SNAKE");
+    pi.exit();
+}
+
+/// The rows of the overlay's box (from its top border to its bottom border), as text.
+fn overlay_box(screen: &pi_ext_e2e::Screen) -> Option<(u16, Vec<String>)> {
+    let (top, col) = screen.find("╭")?;
+    let rows = screen.rows();
+    let bottom = (top..screen.size().0).find(|&r| rows[usize::from(r)].contains('╰'))?;
+    let text = (top..=bottom)
+        .map(|r| rows[usize::from(r)].clone())
+        .collect();
+    Some((col, text))
+}
+
+#[test]
+fn an_overlay_opens_over_the_chat_takes_input_and_closes_like_the_typescript_original() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("Some chat above the overlay."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "overlay");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    pi.type_text("say something");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Some chat above the overlay.");
+
+    pi.type_text("/overlay-test");
+    pi.press(Key::Enter);
+    let open = pi.wait_for("the overlay", |s| {
+        s.contains("Overlay Test") && s.contains("╰")
+    });
+    let (col, rust_box) = overlay_box(&open).unwrap();
+    // 70 columns wide (the component's preferred width), centred in 100.
+    assert_eq!(col, (COLS - 70) / 2, "{open}");
+    assert!(
+        open.contains("Some chat above the overlay."),
+        "the chat is still there:\n{open}"
+    );
+    pi.type_text("abc");
+    let typed = pi.wait_for_text("▶ Search: abc");
+    // The cursor cell after the text is drawn inverse.
+    let (r, c) = typed.find("▶ Search: abc").unwrap();
+    assert!(typed.style_at(r, c + 13).inverse, "{typed}");
+    pi.press(Key::Enter);
+    let closed = pi.wait_for_text("Search: \"abc\"");
+    assert!(
+        overlay_box(&closed).is_none(),
+        "the overlay is gone:\n{closed}"
+    );
+    assert!(closed.contains("Some chat above the overlay."), "{closed}");
+
+    // Escape closes it without a notification.
+    pi.type_text("/overlay-test");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Overlay Test");
+    pi.press(Key::Down);
+    pi.wait_for_text("▶ Run:");
+    pi.press(Key::Escape);
+    let cancelled = pi.wait_gone("Overlay Test");
+    assert!(!cancelled.contains("Run:"), "{cancelled}");
+    pi.exit();
+
+    // pi's own overlay-test.ts draws the same box, row for row, at the same place.
+    let ts = env
+        .pi()
+        .no_extensions()
+        .extension(pi_ext_e2e::pi_example("overlay-test.ts"))
+        .terminal(COLS, ROWS);
+    ts.type_text("/overlay-test");
+    ts.press(Key::Enter);
+    let ts_open = ts.wait_for("the TypeScript overlay", |s| {
+        s.contains("Overlay Test") && s.contains("╰")
+    });
+    let (ts_col, ts_box) = overlay_box(&ts_open).unwrap();
+    assert_eq!(
+        (ts_col, ts_box),
+        (col, rust_box),
+        "TypeScript:\n{ts_open}\nRust:\n{open}"
+    );
+    ts.press(Key::Escape);
+    ts.wait_gone("Overlay Test");
+    ts.exit();
+}
+
+#[test]
+fn a_custom_message_is_drawn_by_its_rust_renderer_and_expands() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "message-renderer");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+
+    pi.type_text("/status warn disk low");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("[WARN] disk low");
+    let (row, col) = screen.find("[WARN]").unwrap();
+    assert_eq!(
+        screen.style_at(row, col).fg,
+        theme_color("dark", "warning"),
+        "{screen}"
+    );
+    assert_eq!(
+        screen.style_at(row, col).bg,
+        theme_color("dark", "customMessageBg"),
+        "the box's background:\n{screen}"
+    );
+    // Not pi's default look (which shows the `[status-update]` label).
+    assert!(!screen.contains("[status-update]"), "{screen}");
+    assert!(
+        !screen.contains(" at "),
+        "collapsed shows no time:\n{screen}"
+    );
+
+    pi.type_text("/status all good");
+    pi.press(Key::Enter);
+    let both = pi.wait_for_text("[INFO] all good");
+    let (r, c) = both.find("[INFO]").unwrap();
+    assert_eq!(
+        both.style_at(r, c).fg,
+        theme_color("dark", "success"),
+        "{both}"
+    );
+
+    pi.press(Key::Ctrl('o'));
+    let expanded = pi.wait_for("both messages expanded", |s| s.find_all("  at ").len() == 2);
+    let (r, c) = expanded.find("  at ").unwrap();
+    assert_eq!(
+        expanded.style_at(r, c + 2).fg,
+        theme_color("dark", "dim"),
+        "{expanded}"
+    );
+    pi.exit();
+}

@@ -247,7 +247,8 @@ export class TuiHost {
       return this.componentFor(c, p);
     };
     /** @type {any} */
-    const options = overlay ? { overlay: true, overlayOptions: overlay } : {};
+    // No options: pi uses the component's `width` (as for a TypeScript component).
+    const options = overlay ? (Object.keys(overlay).length > 0 ? { overlay: true, overlayOptions: overlay } : { overlay: true }) : {};
     Promise.resolve()
       .then(() => ctx.ui.custom(factory, options))
       .then(
