@@ -301,3 +301,87 @@ fn a_custom_message_is_drawn_by_its_rust_renderer_and_expands() {
     );
     pi.exit();
 }
+
+#[test]
+fn the_modal_editor_has_normal_and_insert_modes_and_keeps_pis_submit() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("Got it."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "modal-editor");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    // The label sits at the right end of the editor's bottom border.
+    let label_at_end = |s: &pi_ext_e2e::Screen, label: &str| {
+        s.rows().iter().any(|r| r.ends_with(&format!("─{label}")))
+    };
+    pi.wait_for("INSERT on the editor's border", |s| {
+        label_at_end(s, " INSERT")
+    });
+
+    pi.type_text("hello");
+    pi.wait_for_text("hello");
+    pi.press(Key::Escape);
+    pi.wait_for("NORMAL on the editor's border", |s| {
+        label_at_end(s, " NORMAL")
+    });
+    // Normal mode: h h moves left twice, x deletes; letters type nothing.
+    pi.type_text("hhx");
+    pi.wait_for("hello to become helo", |s| {
+        s.contains("helo") && !s.contains("hello")
+    });
+    pi.type_text("q");
+    pi.type_text("i");
+    pi.wait_for("INSERT again", |s| label_at_end(s, " INSERT"));
+    pi.type_text("Z");
+    pi.wait_for_text("helZo");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Got it.");
+    let requests = model.requests();
+    assert_eq!(
+        pi_ext_e2e::json::last_user_text(&requests[0]).as_deref(),
+        Some("helZo"),
+        "pi's own submit sent the edited text"
+    );
+    pi.exit();
+}
+
+#[test]
+fn the_footer_is_replaced_by_rust_and_restored() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    // A git repository on branch `feature-x`: pi's footer data name it.
+    let git = std::process::Command::new("git")
+        .args(["init", "-q", "-b", "feature-x"])
+        .current_dir(env.cwd())
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let dir = install_example(&env, "custom-footer");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    let cwd = env.cwd().display().to_string();
+    let before = pi.wait_for_text(&cwd);
+
+    pi.type_text("/footer");
+    pi.press(Key::Enter);
+    let custom = pi.wait_for_text("fake-model (feature-x)");
+    let (row, col) = custom.find("fake-model (feature-x)").unwrap();
+    // Right-aligned on the last row, usage on the left, all in `dim`.
+    assert_eq!(
+        usize::from(col) + "fake-model (feature-x)".len(),
+        usize::from(COLS),
+        "{custom}"
+    );
+    assert!(custom.row(row).starts_with("↑0 ↓0 $0.000"), "{custom}");
+    assert_eq!(
+        custom.style_at(row, 0).fg,
+        theme_color("dark", "dim"),
+        "{custom}"
+    );
+    assert!(!custom.contains(&cwd), "pi's footer is gone:\n{custom}");
+    assert!(before.contains(&cwd));
+
+    pi.type_text("/footer");
+    pi.press(Key::Enter);
+    let restored = pi.wait_for_text("Default footer restored");
+    assert!(restored.contains(&cwd), "pi's footer is back:\n{restored}");
+    pi.exit();
+}

@@ -73,16 +73,23 @@
 //!
 //! See [`Component`] and [`Ui::custom`](crate::ui::Ui::custom).
 
+mod autocomplete;
+mod chrome;
 mod component;
+mod editor;
 pub(crate) mod glue;
 mod key;
 mod overlay;
 mod render;
 mod style;
 mod text;
+mod theme;
 mod view;
 
+pub use autocomplete::{Query, Suggestion, Suggestions};
+pub use chrome::{Chrome, FooterData};
 pub use component::{Area, ClosedBy, Component, Custom, Cx, Handle};
+pub use editor::{Act, Editor, EditorMode, EditorSpec};
 pub use key::{Key, KeyKind};
 pub use overlay::{Anchor, Margin, Overlay, Size};
 pub(crate) use render::{message_views, RowInput};
@@ -92,4 +99,5 @@ pub use render::{
 };
 pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
 pub use text::{span, width, Line, Span};
+pub use theme::{Theme, ThemeColor};
 pub use view::{Frame, View};

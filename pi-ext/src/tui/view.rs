@@ -302,6 +302,16 @@ impl StyleTable {
     }
 }
 
+/// Lines with their own style table, for wire shapes that are not views
+/// (the editor's decorations): `(styles, lines)`.
+pub(crate) fn lines_wire<'a>(
+    lines: impl IntoIterator<Item = &'a Line>,
+) -> (Vec<Value>, Vec<Value>) {
+    let mut table = StyleTable::default();
+    let lines = lines.into_iter().map(|l| table.line(l)).collect();
+    (table.styles, lines)
+}
+
 /// What a component draws for one width: lines that are cut (not wrapped)
 /// at the width, and where the text cursor is.
 ///
