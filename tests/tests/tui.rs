@@ -385,3 +385,95 @@ fn the_footer_is_replaced_by_rust_and_restored() {
     assert!(restored.contains(&cwd), "pi's footer is back:\n{restored}");
     pi.exit();
 }
+
+#[test]
+fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("sample_1", "lab_sample", json!({})));
+    model.push(Reply::text("Sampled."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "tui-lab");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+
+    // Autocomplete: the Rust provider's suggestions for `#2`; the query for `#2` is held
+    // until `9` is typed, then dropped: only `#29…` items are shown.
+    pi.type_text("see #2");
+    pi.wait_for_text("holding #2");
+    pi.type_text("9");
+    let list = pi.wait_for("suggestions for #29", |s| {
+        s.contains("#2983") && s.contains("Fix the footer")
+    });
+    assert!(
+        list.contains("#2991") && list.contains("Overlay flicker"),
+        "{list}"
+    );
+    assert!(
+        !list.contains("#2100"),
+        "the stale answer for #2 was shown:\n{list}"
+    );
+    pi.wait_for_text("stale #2 dropped");
+    // pi's own completion still works below the provider: `/` commands.
+    pi.press(Key::Escape);
+    let erase = |n: usize| (0..n).for_each(|_| pi.press(Key::Backspace));
+    erase("see #29".len());
+    pi.type_text("/swat");
+    pi.wait_for_text("Show text in the theme's accent colour");
+    pi.press(Key::Escape);
+    erase("/swat".len());
+
+    // Too wide: a tool row 500 columns wide is cut at pi's width; pi lives on.
+    pi.type_text("sample please");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("Sampled.");
+    let (row, _) = screen
+        .find("WIDE-ROW:0123")
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        screen.row(row).chars().count() <= usize::from(COLS),
+        "{screen}"
+    );
+
+    // Theme switch: Rust-styled text (a component and the tool row) repaints in the new
+    // theme's accent, resolved by the bridge at paint time.
+    let (dark, light) = (
+        theme_color("dark", "accent"),
+        theme_color("light", "accent"),
+    );
+    assert_ne!(dark, light);
+    pi.type_text("/swatch");
+    pi.press(Key::Enter);
+    let swatch = pi.wait_for_text("ACCENT-SAMPLE");
+    let accent_of = |s: &pi_ext_e2e::Screen, text: &str| s.style_of(text).map(|st| st.fg);
+    assert_eq!(accent_of(&swatch, "ACCENT-SAMPLE"), Some(dark), "{swatch}");
+    assert_eq!(accent_of(&swatch, "ROW-SAMPLE"), Some(dark), "{swatch}");
+    pi.type_text("t");
+    let switched = pi.wait_for("the light theme's accent", |s| {
+        accent_of(s, "ACCENT-SAMPLE") == Some(light) && accent_of(s, "ROW-SAMPLE") == Some(light)
+    });
+    assert!(switched.contains("ACCENT-SAMPLE"));
+    pi.type_text("t");
+    pi.wait_for("the dark theme's accent again", |s| {
+        accent_of(s, "ACCENT-SAMPLE") == Some(dark)
+    });
+    pi.press(Key::Escape);
+    pi.wait_gone("ACCENT-SAMPLE");
+
+    // Too wide: a component's 500-column line, cut; the line below it is intact.
+    pi.type_text("/wide");
+    pi.press(Key::Enter);
+    let wide = pi.wait_for_text("below the wide line");
+    let (row, col) = wide.find("WIDE-COMPONENT:").unwrap();
+    assert_eq!(col, 0);
+    assert_eq!(
+        wide.row(row).chars().count(),
+        usize::from(COLS),
+        "cut at the width:\n{wide}"
+    );
+    pi.press(Key::Escape);
+    pi.wait_gone("below the wide line");
+    assert!(
+        !env.agent_dir().join("pi-crash.log").exists(),
+        "pi wrote a crash log"
+    );
+    pi.exit();
+}
