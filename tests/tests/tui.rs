@@ -477,3 +477,27 @@ fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
     );
     pi.exit();
 }
+
+#[test]
+fn components_and_footers_fail_clearly_where_pi_has_no_terminal() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "tui-lab");
+    // RPC mode: pi's client has no terminal; the command fails with a clear error and pi
+    // goes on.
+    let pi = env.pi().installed(&dir).start();
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "/counter"}));
+    let error = pi.wait_event_since(
+        mark,
+        |e| e["type"] == "extension_error",
+        pi_ext_e2e::DEFAULT_TIMEOUT,
+    );
+    let message = error["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("terminal UI") && message.contains("RPC mode"),
+        "{error}"
+    );
+    // pi still answers.
+    pi.call(json!({"type": "get_state"}));
+}

@@ -80,15 +80,28 @@ export function sanitize(text) {
   return s.replace(CONTROL, "").replace(/\t/g, "   ");
 }
 
+/** The 6×6×6 colour cube's channel values, as pi's theme converts colours. */
+const CUBE = [0, 95, 135, 175, 215, 255];
+
 /**
- * The 256-colour index nearest to an RGB colour (the cube, as pi's theme does without truecolor).
+ * The 256-colour index pi's theme gives an RGB colour (theme.js `rgbTo256`):
+ * the nearest cube colour, or a gray for a nearly neutral colour a gray is nearer to.
  * @param {number} r
  * @param {number} g
  * @param {number} b
  */
-function rgbTo256(r, g, b) {
-  const q = (/** @type {number} */ v) => (v < 48 ? 0 : v < 115 ? 1 : Math.floor((v - 35) / 40));
-  return 16 + 36 * q(r) + 6 * q(g) + q(b);
+export function rgbTo256(r, g, b) {
+  const nearest = (/** @type {number[]} */ values, /** @type {number} */ v) =>
+    values.reduce((best, x, i) => (Math.abs(v - x) < Math.abs(v - values[best]) ? i : best), 0);
+  const distance = (/** @type {number} */ r2, /** @type {number} */ g2, /** @type {number} */ b2) =>
+    (r - r2) ** 2 * 0.299 + (g - g2) ** 2 * 0.587 + (b - b2) ** 2 * 0.114;
+  const [ri, gi, bi] = [nearest(CUBE, r), nearest(CUBE, g), nearest(CUBE, b)];
+  const grays = Array.from({ length: 24 }, (_, i) => 8 + i * 10);
+  const gi2 = nearest(grays, Math.round(0.299 * r + 0.587 * g + 0.114 * b));
+  const gray = grays[gi2];
+  const neutral = Math.max(r, g, b) - Math.min(r, g, b) < 10;
+  if (neutral && distance(gray, gray, gray) < distance(CUBE[ri], CUBE[gi], CUBE[bi])) return 232 + gi2;
+  return 16 + 36 * ri + 6 * gi + bi;
 }
 
 /**

@@ -289,7 +289,10 @@ export function fakePi() {
   const commands = new Map();
   /** @type {Map<string, Set<(data: unknown) => void>>} */
   const bus = new Map();
+  /** @type {Map<string, any>} */
+  const messageRenderers = new Map();
   const pi = /** @type {any} */ ({
+    registerMessageRenderer: (/** @type {string} */ type, /** @type {any} */ renderer) => messageRenderers.set(type, renderer),
     on: (/** @type {string} */ event, /** @type {any} */ handler) => handlers.set(event, [...(handlers.get(event) ?? []), handler]),
     registerTool: (/** @type {any} */ tool) => tools.set(tool.name, tool),
     registerCommand: (/** @type {string} */ name, /** @type {any} */ options) => commands.set(name, options),
@@ -323,7 +326,7 @@ export function fakePi() {
     for (const handler of handlers.get(event) ?? []) results.push(await handler(payload, ctx));
     return results;
   };
-  return { pi, handlers, tools, commands, bus, emit };
+  return { pi, handlers, tools, commands, bus, emit, messageRenderers };
 }
 
 /** A fresh directory for one test. */
