@@ -26,7 +26,10 @@
 //! 6. raw throughput without pi's agent loop: the binary driven directly over its protocol, the
 //!    real JS bridge in Node with a fake `pi`, the same bridge with an ideal minimal extension
 //!    (the floor), and a CPU-heavy tool in Rust vs TS;
-//! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times.
+//! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times;
+//! 8. pi's terminal UI: key press → repainted frame of a Rust component (`examples/tui-lab`'s
+//!    counter) and of its TypeScript twin (`tests/fixtures/bench-tui.ts`) in a pseudo-terminal,
+//!    and what the bridge's cached frame costs pi per repaint (`tests/src/bench_tui.rs`).
 //!
 //! Results are printed as one Markdown table on stdout (progress goes to stderr): each figure
 //! is `median / p90 / p99` unless said otherwise, next to its target and whether it is met.
@@ -68,6 +71,9 @@ const STREAM_ROUNDS_PER_SESSION: usize = 5;
 /// The needle `cpu_hash` counts.
 const NEEDLE: &str = "pie";
 
+#[path = "../bench_tui.rs"]
+mod tui;
+
 fn main() {
     if std::env::var_os(FAKE_EXTENSION_ENV).is_some() {
         fake_extension();
@@ -93,7 +99,7 @@ struct Options {
 impl Options {
     fn parse() -> Options {
         let mut smoke = false;
-        let mut rows: HashSet<u32> = (1..=7).collect();
+        let mut rows: HashSet<u32> = (1..=8).collect();
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -106,7 +112,7 @@ impl Options {
                             r.trim()
                                 .parse()
                                 .ok()
-                                .filter(|n| (1..=7).contains(n))
+                                .filter(|n| (1..=8).contains(n))
                                 .unwrap_or_else(|| usage(&format!("bad row {r:?}")))
                         })
                         .collect();
@@ -125,7 +131,7 @@ impl Options {
 const USAGE: &str = "usage: bench [--smoke] [--rows 1,2,3,5]
   cargo run --release -p pi-ext-e2e --bin bench    the full benchmark (use --release)
   --smoke      a few iterations of every row, no build times, targets not judged
-  --rows LIST  only these rows (1-7)";
+  --rows LIST  only these rows (1-8)";
 
 fn usage(problem: &str) -> ! {
     eprintln!("bench: {problem}\n{USAGE}");
@@ -584,6 +590,9 @@ impl Bench {
         }
         if rows.contains(&7) {
             self.row7_resources();
+        }
+        if rows.contains(&8) {
+            self.row8_tui();
         }
         self.report.print();
     }
