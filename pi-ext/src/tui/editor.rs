@@ -23,7 +23,7 @@ pub enum Act {
     /// normal mode: letters are commands, Ctrl+C still clears).
     SwallowText,
     /// pi's editor gets this key instead (`"left"`, `"ctrl+a"`, `"delete"`).
-    Send(String),
+    Key(String),
     /// pi's editor gets this text (as a paste).
     Insert(String),
     /// Switch to this mode.
@@ -31,9 +31,9 @@ pub enum Act {
 }
 
 impl Act {
-    /// [`Act::Send`].
+    /// [`Act::Key`]: pi's editor gets `key` instead.
     pub fn send(key: impl Into<String>) -> Act {
-        Act::Send(key.into())
+        Act::Key(key.into())
     }
     /// [`Act::Mode`].
     pub fn mode(name: impl Into<String>) -> Act {
@@ -49,7 +49,7 @@ impl Act {
             Act::Pass => json!("pass"),
             Act::Swallow => json!("swallow"),
             Act::SwallowText => json!("swallowText"),
-            Act::Send(k) => json!({ "send": k }),
+            Act::Key(k) => json!({ "send": k }),
             Act::Insert(t) => json!({ "insert": t }),
             Act::Mode(m) => json!({ "mode": m }),
         }

@@ -72,6 +72,72 @@
 //! ## A component
 //!
 //! See [`Component`] and [`Ui::custom`](crate::ui::Ui::custom).
+//!
+//! ## ratatui
+//!
+//! pi-ext has no ratatui feature. It was tried: `ratatui` 0.30 without
+//! default features (core and widgets, no backend) adds 26 crates and about
+//! 24 CPU-seconds to every clean debug build of a workspace that enables it
+//! (and with feature unification one example turns it on for every build);
+//! it would put a 0.x crate's types in pi-ext's public API, so each ratatui
+//! release would be a pi-ext breaking change and users on another ratatui
+//! version would get type mismatches; and it fits pi only in part: ratatui
+//! draws a fixed rectangle, while pi's rows, messages, headers and footers are
+//! text laid out at any width (what a [`View`] is). The question is worth
+//! asking again when `ratatui-core` reaches 1.0.
+//!
+//! Drawing with ratatui into a [`Frame`] takes a few lines in your own crate:
+//! render into a `Buffer` of the area's size, then turn each row of cells into
+//! a [`Line`] of styled spans (tokens are resolved to colours with
+//! [`Ui::theme`](crate::ui::Ui::theme) first, since ratatui has no theme; repaint on a
+//! theme switch by asking again):
+//!
+//! ```ignore
+//! use ratatui::{buffer::Buffer, layout::Rect, style::{Color, Modifier}, widgets::Widget};
+//! use pi_ext::tui::{span, Ansi, Frame, Line, Rgb, Style};
+//!
+//! fn frame_of(widget: impl Widget, width: u16, height: u16) -> Frame {
+//!     let area = Rect::new(0, 0, width, height);
+//!     let mut buf = Buffer::empty(area);
+//!     widget.render(area, &mut buf);
+//!     let mut frame = Frame::new(width);
+//!     for y in 0..height {
+//!         let mut line = Line::new();
+//!         let mut skip = 0;
+//!         for x in 0..width {
+//!             if skip > 0 { skip -= 1; continue; }    // the rest of a wide character
+//!             let cell = &buf[(x, y)];
+//!             skip = pi_ext::tui::width(cell.symbol()).saturating_sub(1);
+//!             line += span(cell.symbol()).style(style_of(cell.fg, cell.bg, cell.modifier));
+//!         }
+//!         frame.line(line);                           // neighbours of one style merge on the wire
+//!     }
+//!     frame
+//! }
+//!
+//! fn style_of(fg: Color, bg: Color, m: Modifier) -> Style {
+//!     let mut s = Style::new();
+//!     match fg {
+//!         Color::Reset => {}
+//!         Color::Rgb(r, g, b) => s = s.fg(Rgb(r, g, b)),
+//!         Color::Indexed(n) => s = s.fg(Ansi(n)),
+//!         named => s = s.fg(Ansi(named_index(named))), // Black → 0 … White → 15
+//!     }
+//!     match bg {
+//!         Color::Reset => {}
+//!         Color::Rgb(r, g, b) => s = s.bg(Rgb(r, g, b)),
+//!         Color::Indexed(n) => s = s.bg(Ansi(n)),
+//!         named => s = s.bg(Ansi(named_index(named))),
+//!     }
+//!     if m.contains(Modifier::BOLD) { s = s.bold() }
+//!     if m.contains(Modifier::DIM) { s = s.dim() }
+//!     if m.contains(Modifier::ITALIC) { s = s.italic() }
+//!     if m.contains(Modifier::UNDERLINED) { s = s.underline() }
+//!     if m.contains(Modifier::REVERSED) { s = s.inverse() }
+//!     if m.contains(Modifier::CROSSED_OUT) { s = s.strike() }
+//!     s
+//! }
+//! ```
 
 mod autocomplete;
 mod chrome;

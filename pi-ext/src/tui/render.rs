@@ -114,6 +114,11 @@ impl<A, D> ResultRow<A, D> {
 /// the row's previous look (or its own) until the answer arrives.
 ///
 /// The terminal UI only: in RPC, print and json mode pi renders nothing.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot draw a tool's rows",
+    label = "not a `ToolRender`",
+    note = "`render = …` takes a value of a type that implements `pi_ext::tui::ToolRender` (`type Args`, `type Details`, and `fn call` / `fn result` returning a `View`)"
+)]
 pub trait ToolRender: Send + Sync + 'static {
     /// The tool's arguments (e.g. its `Params<T>` type, or a struct of your own
     /// with the fields you show).
