@@ -394,6 +394,30 @@ fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "tui-lab");
     let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    let (dark, light) = (
+        theme_color("dark", "accent"),
+        theme_color("light", "accent"),
+    );
+    assert_ne!(dark, light);
+    let accent_of = |s: &pi_ext_e2e::Screen, text: &str| s.style_of(text).map(|st| st.fg);
+
+    // A widget drawn as a view and a styled status, set at session start.
+    let start = pi.wait_for("the widget and the status", |s| {
+        s.contains("LAB-WIDGET drawn by Rust") && s.contains("● LAB-STATUS")
+    });
+    assert_eq!(accent_of(&start, "LAB-WIDGET"), Some(dark), "{start}");
+    assert_eq!(
+        accent_of(&start, "● LAB-STATUS"),
+        Some(theme_color("dark", "warning")),
+        "{start}"
+    );
+    // ui().theme(): the colours pi paints with.
+    pi.type_text("/theme-info");
+    pi.press(Key::Enter);
+    let pi_ext_e2e::Color::Rgb(r, g, b) = dark else {
+        panic!("dark's accent is not RGB: {dark}")
+    };
+    pi.wait_for_text(&format!("theme dark accent #{r:02x}{g:02x}{b:02x}"));
 
     // Autocomplete: the Rust provider's suggestions for `#2`; the query for `#2` is held
     // until `9` is typed, then dropped: only `#29…` items are shown.
@@ -448,7 +472,9 @@ fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
     assert_eq!(accent_of(&swatch, "ROW-SAMPLE"), Some(dark), "{swatch}");
     pi.type_text("t");
     let switched = pi.wait_for("the light theme's accent", |s| {
-        accent_of(s, "ACCENT-SAMPLE") == Some(light) && accent_of(s, "ROW-SAMPLE") == Some(light)
+        accent_of(s, "ACCENT-SAMPLE") == Some(light)
+            && accent_of(s, "ROW-SAMPLE") == Some(light)
+            && accent_of(s, "LAB-WIDGET") == Some(light)
     });
     assert!(switched.contains("ACCENT-SAMPLE"));
     pi.type_text("t");

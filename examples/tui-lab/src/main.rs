@@ -10,7 +10,10 @@
 //! - `/wide`: a component with a 500-column line, and the `wide` tool whose
 //!   rows are that wide: pi gets them cut to its width;
 //! - `/counter`: a counter component (`+` counts, `q` quits) for the
-//!   benchmark's key-to-repaint latency.
+//!   benchmark's key-to-repaint latency;
+//! - a widget drawn as a view and a styled status, set at session start;
+//!   `/theme-info` tells the current theme's accent colour
+//!   ([`pi_ext::ui::Ui::theme`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -19,8 +22,8 @@ use pi_ext::events::SessionStartEvent;
 use pi_ext::prelude::*;
 use pi_ext::sync::Notify;
 use pi_ext::tui::{
-    span, Area, CallRow, Component, Cx, Fg, Frame, Key, Query, ResultRow, Suggestion, Suggestions,
-    ToolRender, View,
+    span, Ansi, Area, CallRow, Component, Cx, Fg, Frame, Key, Query, ResultRow, Rgb, Suggestion,
+    Suggestions, ThemeColor, ToolRender, View,
 };
 use pi_ext::ui::Ui;
 
@@ -81,10 +84,23 @@ async fn suggest(q: Query, ui: Ui, newer: Arc<Newer>) -> Option<Suggestions> {
     (!items.is_empty()).then(|| Suggestions::new(format!("#{token}"), items))
 }
 
-/// Complete `#issue` numbers, from every session's start.
+/// Complete `#issue` numbers, and show a widget and a styled status, from
+/// every session's start.
 #[hook]
 async fn issues(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), Error> {
     let ui = ctx.ui();
+    ui.set_status_line(
+        "lab-style",
+        Some(span("● LAB-STATUS").fg(Fg::Warning).into()),
+    );
+    let widget = View::text(span("LAB-WIDGET").fg(Fg::Accent) + span(" drawn by Rust"));
+    match ui
+        .set_widget_view("lab", widget, Placement::AboveEditor)
+        .await
+    {
+        Ok(_) | Err(UiError::NoUi | UiError::NoTerminal) => {}
+        Err(e) => return Err(e.into()),
+    }
     let newer = Arc::new(Newer::default());
     let added = ctx
         .ui()
@@ -233,6 +249,21 @@ impl Component for Counter {
         f.line(span("+ to add, q to quit").fg(Fg::Dim));
         f
     }
+}
+
+/// Tell the current theme's name and accent colour.
+#[command(name = "theme-info")]
+async fn theme_info(ctx: &CommandCtx) -> Result<(), Error> {
+    let theme = ctx.ui().theme().await?;
+    let accent = match theme.fg(Fg::Accent) {
+        ThemeColor::Rgb(Rgb(r, g, b)) => format!("#{r:02x}{g:02x}{b:02x}"),
+        ThemeColor::Ansi(Ansi(n)) => format!("colour {n}"),
+        _ => "default".into(),
+    };
+    let name = theme.name.unwrap_or_default();
+    ctx.ui()
+        .notify(format!("theme {name} accent {accent}"), Level::Info);
+    Ok(())
 }
 
 /// A counter component (`+` counts, `q` quits).
