@@ -401,10 +401,20 @@ fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
     assert_ne!(dark, light);
     let accent_of = |s: &pi_ext_e2e::Screen, text: &str| s.style_of(text).map(|st| st.fg);
 
-    // A widget drawn as a view and a styled status, set at session start.
-    let start = pi.wait_for("the widget and the status", |s| {
-        s.contains("LAB-WIDGET drawn by Rust") && s.contains("● LAB-STATUS")
+    // A header, a widget drawn as a view and a styled status, set at session start.
+    let start = pi.wait_for("the header, the widget and the status", |s| {
+        s.contains("LAB-HEADER pi with a Rust header")
+            && s.contains("LAB-WIDGET drawn by Rust")
+            && s.contains("● LAB-STATUS")
     });
+    // The header sits in pi's header slot, above the widget and the editor
+    // (pi's startup notices may come first; the harness starts pi quietly, so
+    // pi's own header is empty).
+    let row_of = |text: &str| start.find(text).map(|(r, _)| r);
+    assert!(
+        row_of("LAB-HEADER") < row_of("LAB-WIDGET"),
+        "the header is above the widget:\n{start}"
+    );
     assert_eq!(accent_of(&start, "LAB-WIDGET"), Some(dark), "{start}");
     assert_eq!(
         accent_of(&start, "● LAB-STATUS"),

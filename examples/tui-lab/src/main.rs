@@ -11,7 +11,8 @@
 //!   rows are that wide: pi gets them cut to its width;
 //! - `/counter`: a counter component (`+` counts, `q` quits) for the
 //!   benchmark's key-to-repaint latency;
-//! - a widget drawn as a view and a styled status, set at session start;
+//! - a header, a widget drawn as a view and a styled status, set at session
+//!   start;
 //!   `/theme-info` tells the current theme's accent colour
 //!   ([`pi_ext::ui::Ui::theme`]).
 
@@ -93,6 +94,11 @@ async fn issues(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), Error> {
         "lab-style",
         Some(span("● LAB-STATUS").fg(Fg::Warning).into()),
     );
+    let header = View::text(span("LAB-HEADER").fg(Fg::Accent) + span(" pi with a Rust header"));
+    match ui.set_header(header).await {
+        Ok(_) | Err(UiError::NoUi | UiError::NoTerminal) => {}
+        Err(e) => return Err(e.into()),
+    }
     let widget = View::text(span("LAB-WIDGET").fg(Fg::Accent) + span(" drawn by Rust"));
     match ui
         .set_widget_view("lab", widget, Placement::AboveEditor)
