@@ -143,7 +143,6 @@ mod autocomplete;
 mod chrome;
 mod component;
 mod editor;
-pub(crate) mod glue;
 mod key;
 mod overlay;
 mod render;
@@ -158,7 +157,7 @@ pub use component::{Area, ClosedBy, Component, Custom, Cx, Handle};
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
 pub use key::{Key, KeyKind};
 pub use overlay::{Anchor, Margin, Overlay, Size};
-pub(crate) use render::{message_views, RowInput};
+pub(crate) use render::{message_views, render_message, RowInput};
 pub use render::{
     tool_output, CallRow, IntoMessageView, MessageOpts, RenderedMessage, ResultRow, ToolRender,
     ToolRenderer,
