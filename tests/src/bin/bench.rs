@@ -48,7 +48,9 @@ use std::time::{Duration, Instant};
 
 use pi_ext_e2e::{example_binary, fixture, repo_root, PiEnv, PiRpc, Reply, ScriptedModel};
 use serde_json::{json, Value};
-
+/// The wire protocol version (`pi_ext::protocol::PROTOCOL_VERSION`) that row 6
+/// and the ideal extension speak directly; the bench does not link pi-ext.
+const PROTOCOL_VERSION: u32 = 2;
 /// When this variable is set, the binary is not the benchmark but an ideal minimal extension
 /// (one thread, no async runtime) that the bench runs behind the real bridge to find the floor.
 const FAKE_EXTENSION_ENV: &str = "PI_EXT_BENCH_FAKE_EXTENSION";
@@ -541,6 +543,14 @@ impl Bench {
             .status()
             .expect("running bench-ext install");
         assert!(status.success(), "bench-ext install failed");
+        // Inside pi the bridge's imports of pi's packages (pi-tui) resolve
+        // through pi's loader; row 6 runs it in plain Node, which looks for
+        // them in a node_modules above the file.
+        std::os::unix::fs::symlink(
+            repo_root().join("node_modules"),
+            scratch.path().join("node_modules"),
+        )
+        .expect("linking node_modules into the scratch directory");
         let bridge_js = scratch.path().join("bench-ext").join("index.js");
         let fake_bridge = write_fake_bridge(&bridge_js, scratch.path());
         Bench {
@@ -1851,12 +1861,12 @@ impl DirectExt {
             line: Vec::with_capacity(4096),
         };
         let init = json!({"id": 0, "method": "initialize", "params": {
-            "protocol": 2, "bridge": "bench", "pi": pi_ext_e2e::PI_VERSION,
+            "protocol": PROTOCOL_VERSION, "bridge": "bench", "pi": pi_ext_e2e::PI_VERSION,
             "mode": "print", "hasUI": false, "cwd": std::env::temp_dir()}});
         ext.write(format!("{init}\n").as_bytes());
         let answer = ext.read();
         assert_eq!(
-            answer["result"]["protocol"], 1,
+            answer["result"]["protocol"], PROTOCOL_VERSION,
             "bad initialize answer {answer}"
         );
         ext
@@ -1968,9 +1978,9 @@ fn fake_extension() {
                     json!({"name": format!("{prefix}{name}"), "label": name,
                            "description": "ideal extension (benchmark floor)", "parameters": parameters})
                 };
-                json!({"protocol": 2, "sdk": "0.1.0", "manifest": {
+                json!({"protocol": PROTOCOL_VERSION, "sdk": "0.1.0", "manifest": {
                 "name": "bench-fake", "version": "0.1.0", "description": "ideal extension",
-                "protocol": 2, "sdk": "0.1.0",
+                "protocol": PROTOCOL_VERSION, "sdk": "0.1.0",
                 "tools": [
                     tool("trivial", json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})),
                     tool("confirm_once", json!({"type": "object", "properties": {}})),
