@@ -30,6 +30,9 @@ impl Bench {
             .extension(fixture("bench-tui.ts"))
             .env("PI_EXT_LOG_DIR", self.scratch.path())
             .terminal(COLS, ROWS);
+        // tui-lab's session start is done (its status comes last): keys typed
+        // earlier could race its autocomplete provider's registration.
+        pi.wait_for_text("LAB-STATUS");
         let keys = self.sizes.trivial.max(10);
         let rust = counter_latency(&pi, "/counter", keys);
         let ts = counter_latency(&pi, "/ts-counter", keys);

@@ -90,10 +90,6 @@ async fn suggest(q: Query, ui: Ui, newer: Arc<Newer>) -> Option<Suggestions> {
 #[hook]
 async fn issues(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), Error> {
     let ui = ctx.ui();
-    ui.set_status_line(
-        "lab-style",
-        Some(span("● LAB-STATUS").fg(Fg::Warning).into()),
-    );
     let header = View::text(span("LAB-HEADER").fg(Fg::Accent) + span(" pi with a Rust header"));
     match ui.set_header(header).await {
         Ok(_) | Err(UiError::NoUi | UiError::NoTerminal) => {}
@@ -108,16 +104,22 @@ async fn issues(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), Error> {
         Err(e) => return Err(e.into()),
     }
     let newer = Arc::new(Newer::default());
-    let added = ctx
-        .ui()
+    let asker = ui.clone();
+    let added = ui
         .add_autocomplete(r"(?:^|[ \t])#([^\s#]*)$", move |q| {
-            suggest(q, ui.clone(), newer.clone())
+            suggest(q, asker.clone(), newer.clone())
         })
         .await;
     match added {
-        Ok(()) | Err(UiError::NoUi | UiError::NoTerminal) => Ok(()),
-        Err(e) => Err(e.into()),
+        Ok(()) | Err(UiError::NoUi | UiError::NoTerminal) => {}
+        Err(e) => return Err(e.into()),
     }
+    // Last, so that a test (or a person) seeing it knows the rest is in place.
+    ui.set_status_line(
+        "lab-style",
+        Some(span("● LAB-STATUS").fg(Fg::Warning).into()),
+    );
+    Ok(())
 }
 
 /// A line of text in the theme's accent colour; `t` switches the theme.
