@@ -102,6 +102,7 @@ pub mod protocol;
 mod runtime;
 pub mod schema;
 mod transport;
+pub mod truncate;
 mod wire;
 // 2. The connection.
 mod connection;
