@@ -24,6 +24,9 @@ pub(crate) struct Peer {
     out: LineSink,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
+    /// The connection is gone: a new request fails at once instead of
+    /// waiting for an answer nobody will read.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl Peer {
@@ -32,6 +35,7 @@ impl Peer {
             out,
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
+            closed: Default::default(),
         }
     }
 
@@ -55,9 +59,31 @@ impl Peer {
         u64,
         impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
     ) {
+        self.start_request_with(method, params, |_| {})
+    }
+
+    /// [`Peer::start_request`], running `before_send` with the request's id
+    /// before the request is written (what the other side sends about the
+    /// request may arrive at once).
+    pub(crate) fn start_request_with(
+        &self,
+        method: &str,
+        params: Value,
+        before_send: impl FnOnce(u64),
+    ) -> (
+        u64,
+        impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
+    ) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        self.pending.lock().unwrap().insert(id, tx);
+        {
+            let mut pending = self.pending.lock().unwrap();
+            // Closed: `tx` is dropped here and the answer is the error below.
+            if !self.closed.load(Ordering::SeqCst) {
+                pending.insert(id, tx);
+            }
+        }
+        before_send(id);
         self.send(request_line(id, method, &params));
         let answer = async move {
             rx.await.unwrap_or_else(|_| {
@@ -87,9 +113,11 @@ impl Peer {
         }
     }
 
-    /// Fail every outstanding request (the connection is gone).
+    /// Fail every outstanding request, and every later one (the connection is gone).
     pub(crate) fn fail_all(&self) {
-        self.pending.lock().unwrap().clear();
+        let mut pending = self.pending.lock().unwrap();
+        self.closed.store(true, Ordering::SeqCst);
+        pending.clear();
     }
 }
 
@@ -114,6 +142,8 @@ pub(crate) struct Shared {
     /// Tools added with `Api::register_tool`.
     pub(crate) dynamic_tools:
         std::sync::RwLock<std::collections::BTreeMap<String, crate::tool::ToolDef>>,
+    /// Streamed model calls waiting for their `models/event`s, by request id.
+    pub(crate) model_streams: Mutex<HashMap<u64, mpsc::UnboundedSender<Vec<Value>>>>,
 }
 
 impl Shared {

@@ -183,6 +183,16 @@ impl Ctx {
         }
     }
 
+    /// pi's models: list and find them, call them through pi's providers
+    /// and credentials. See [`crate::models`].
+    pub fn models(&self) -> crate::models::Models {
+        crate::models::Models {
+            peer: self.inner.peer.clone(),
+            call: self.call_ref(),
+            shared: self.inner.shared.clone(),
+        }
+    }
+
     fn call_ref(&self) -> CallRef {
         CallRef {
             call: self.inner.call.as_ref().map(|c| c.request_id),

@@ -102,6 +102,13 @@ struct BusEventParams {
     data: Value,
 }
 
+#[derive(Deserialize)]
+struct ModelEventParams {
+    id: u64,
+    #[serde(default)]
+    events: Vec<Value>,
+}
+
 /// What `initialize` set up before the extensions load.
 struct StartedSession {
     cwd: std::path::PathBuf,
@@ -315,6 +322,15 @@ impl Dispatcher {
             "hook/notify" => match serde_json::from_value::<HookCallParams>(params) {
                 Ok(p) => self.start_hook_notification(p),
                 Err(e) => log(&format!("bad hook/notify params: {e}")),
+            },
+            "models/event" => match serde_json::from_value::<ModelEventParams>(params) {
+                Ok(p) => {
+                    let streams = self.shared.model_streams.lock().unwrap();
+                    if let Some(tx) = streams.get(&p.id) {
+                        let _ = tx.send(p.events);
+                    }
+                }
+                Err(e) => log(&format!("bad models/event params: {e}")),
             },
             "bus/event" => match serde_json::from_value::<BusEventParams>(params) {
                 Ok(p) => self.shared.subscribers.deliver(&p.channel, p.data),

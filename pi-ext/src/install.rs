@@ -28,6 +28,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("log.js", include_str!("../bridge/lib/log.js")),
     ("main.js", include_str!("../bridge/lib/main.js")),
     ("manifest.js", include_str!("../bridge/lib/manifest.js")),
+    ("models.js", include_str!("../bridge/lib/models.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
 ];
@@ -320,6 +321,10 @@ mod tests {
             ("HANDLER_FAILED", codes::HANDLER_FAILED),
             ("BUSY", codes::BUSY),
             ("NOT_INITIALIZED", codes::NOT_INITIALIZED),
+            ("UNKNOWN_MODEL", codes::UNKNOWN_MODEL),
+            ("MODEL_AUTH", codes::MODEL_AUTH),
+            ("SESSION_ENDED", codes::SESSION_ENDED),
+            ("NO_MODEL", codes::NO_MODEL),
         ];
         let protocol_js = BRIDGE_MODULES
             .iter()

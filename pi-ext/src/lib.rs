@@ -95,6 +95,7 @@ mod atomic_file;
 mod content;
 mod error;
 mod framing;
+pub mod llm;
 mod logging;
 mod manifest;
 mod pi_dirs;
@@ -109,6 +110,7 @@ mod connection;
 // 3. Host calls.
 pub mod api;
 mod bus;
+pub mod models;
 pub mod ui;
 // 4. The contexts.
 mod context;

@@ -53,20 +53,26 @@ fn cases() -> Vec<(String, TruncationOptions)> {
         (numbered(2000, "x"), options(None, None)),
         (numbered(2001, "x"), options(None, None)),
         (numbered(3000, &"y".repeat(30)), options(None, None)),
-        (format!("{}\nshort", "z".repeat(60_000)), options(None, None)),
-        (format!("short\n{}", "z".repeat(60_000)), options(None, None)),
+        (
+            format!("{}\nshort", "z".repeat(60_000)),
+            options(None, None),
+        ),
+        (
+            format!("short\n{}", "z".repeat(60_000)),
+            options(None, None),
+        ),
         ("é€😀\r\n".repeat(4000), options(None, None)),
-        (format!("start\n{}", "é😀".repeat(20_000)), options(Some(10), Some(1001))),
+        (
+            format!("start\n{}", "é😀".repeat(20_000)),
+            options(Some(10), Some(1001)),
+        ),
         ("ab😀cd\nef".into(), options(Some(5), Some(7))),
         ("\n\n\n\n".into(), options(Some(2), None)),
     ];
     // Lines exactly at the byte limit and one over, both ends.
     for extra in [0, 1] {
         let line = "q".repeat(100 + extra);
-        cases.push((
-            format!("{line}\n{line}"),
-            options(None, Some(201 + extra)),
-        ));
+        cases.push((format!("{line}\n{line}"), options(None, Some(201 + extra))));
         cases.push((format!("{line}\n{line}"), options(None, Some(100))));
     }
     cases
@@ -108,8 +114,8 @@ fn every_result_matches_pis_own_functions() {
         "sizes": sizes,
         "lines": lines.iter().map(|(text, max)| json!({"text": text, "max": max})).collect::<Vec<_>>(),
     });
-    let module = repo_root()
-        .join("node_modules/@mariozechner/pi-coding-agent/dist/core/tools/truncate.js");
+    let module =
+        repo_root().join("node_modules/@mariozechner/pi-coding-agent/dist/core/tools/truncate.js");
     pi_ext_e2e::pi_cli(); // installs pi when needed
     let mut child = Command::new("node")
         .args(["--input-type=module", "-e", DRIVER])
@@ -146,7 +152,10 @@ fn every_result_matches_pis_own_functions() {
     for (i, (text, max)) in lines.iter().enumerate() {
         let (cut, was) = truncate_line(text, *max);
         assert_eq!(cut, pi["lines"][i]["text"], "truncate_line, case {i}");
-        assert_eq!(was, pi["lines"][i]["wasTruncated"], "truncate_line, case {i}");
+        assert_eq!(
+            was, pi["lines"][i]["wasTruncated"],
+            "truncate_line, case {i}"
+        );
     }
     // Counted, so a driver that compared nothing fails.
     assert_eq!(pi["head"].as_array().unwrap().len(), cases.len());

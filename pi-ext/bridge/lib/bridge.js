@@ -11,6 +11,7 @@ import { Connection } from "./connection.js";
 import { Dialogs } from "./dialogs.js";
 import { hookResult, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
 import { jsonText } from "./json.js";
+import { ModelCalls } from "./models.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
 
@@ -61,6 +62,7 @@ export class CallAborted extends Error {}
  * @property {NodeJS.ProcessEnv} env the child's environment
  * @property {import("./dialogs.js").Queue} dialogQueue
  * @property {() => Promise<import("./dialogs.js").PiModule>} loadPi
+ * @property {() => Promise<import("./models.js").PiAi>} loadAi pi's own pi-ai module (model calls)
  */
 
 export class Bridge {
@@ -103,6 +105,12 @@ export class Bridge {
         else deadline?.resume();
       },
     });
+    this.models = new ModelCalls({ loadAi: o.loadAi, loadPi: o.loadPi });
+    /**
+     * Model calls in flight, with the pi call they belong to (null: none).
+     * @type {Set<{ child: ChildConnection, call: number | null, controller: AbortController }>}
+     */
+    this.modelCalls = new Set();
     this.connection = new Connection({
       launch: () => this.launch(),
       handshake: (child, snapshots) => this.handshake(child, snapshots),
@@ -245,6 +253,11 @@ export class Bridge {
    */
   stop() {
     this.session.ctx = undefined;
+    // Model calls of no live pi call belong to the session that ends; those
+    // of a call still running (a command replacing the session) go on.
+    for (const m of this.modelCalls) {
+      if (m.call === null || !m.child.calls.has(m.call)) m.controller.abort();
+    }
     this.connection.stop(this.busy());
   }
 
@@ -606,6 +619,15 @@ export class Bridge {
           return;
         case "ui/call":
           return this.uiCall(child, id, params);
+        case "models/list":
+        case "models/find":
+        case "models/auth":
+        case "models/complete":
+        case "models/serialize":
+        case "models/convert":
+          if (id === undefined) return fail(codes.INVALID_REQUEST, `${method} must be a request`);
+          this.modelCall(child, id, method, params).catch(failWith);
+          return;
         default:
           return fail(codes.METHOD_NOT_FOUND, `the bridge has no method ${method}`);
       }
@@ -648,6 +670,37 @@ export class Bridge {
       child.respondError(id, err instanceof RpcError && err.code !== undefined ? err.code : codes.INTERNAL_ERROR, messageOf(err));
     } finally {
       child.aborts.delete(id);
+    }
+  }
+
+  /**
+   * A `models/*` request: pi's model registry and model calls (lib/models.js).
+   * @param {ChildConnection} child
+   * @param {number} id
+   * @param {string} method
+   * @param {any} p
+   * @private
+   */
+  async modelCall(child, id, method, p) {
+    const controller = new AbortController();
+    const entry = { child, call: typeof p.call === "number" ? p.call : null, controller };
+    child.aborts.set(id, controller);
+    this.modelCalls.add(entry);
+    try {
+      const result = await this.models.handle({
+        method,
+        params: p,
+        id,
+        ctx: () => this.ctxFor(child, p),
+        signal: controller.signal,
+        send: (line) => child.sendSoon(line),
+      });
+      child.respond(id, result, `pi's answer to ${method}`);
+    } catch (err) {
+      child.respondError(id, err instanceof RpcError && err.code !== undefined ? err.code : codes.INTERNAL_ERROR, messageOf(err));
+    } finally {
+      child.aborts.delete(id);
+      this.modelCalls.delete(entry);
     }
   }
 

@@ -41,6 +41,7 @@ import { messageOf } from "./protocol.js";
  * @property {import("./child.js").Launcher} [launch]
  * @property {import("./dialogs.js").Queue} [dialogQueue]
  * @property {() => Promise<import("./dialogs.js").PiModule>} [loadPi] pi's own module (dialog components)
+ * @property {() => Promise<import("./models.js").PiAi>} [loadAi] pi's own pi-ai module (model calls)
  */
 
 /**
@@ -86,6 +87,7 @@ export async function activate(pi, options) {
     // One dialog at a time where pi's terminal shows only one.
     dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
+    loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
   });
   const label = `pi-ext extension "${config.name}"`;
   /** @type {string[]} */

@@ -348,7 +348,7 @@ export function tempDir() {
  * `manifest` (scripted further by `script`, for each process).
  * @param {object} manifest
  * @param {{ script?: (ext: FakeExtension, n: number) => void, env?: Record<string, string>,
- *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue }} [options]
+ *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, loadAi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue }} [options]
  * @returns {Promise<Harness>}
  */
 export async function startBridge(manifest, options = {}) {
@@ -374,6 +374,7 @@ export async function startBridge(manifest, options = {}) {
     },
     dialogQueue: options.queue ?? new DialogQueue(),
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
+    loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
   });
   return {
     bridge,
