@@ -103,6 +103,18 @@ struct BusEventParams {
 }
 
 #[derive(Deserialize)]
+struct ProviderStreamParams {
+    provider: String,
+    #[serde(default)]
+    session: Option<u64>,
+    model: crate::models::ModelInfo,
+    #[serde(default)]
+    context: crate::llm::LlmContext,
+    #[serde(default)]
+    options: crate::provider::ProviderOptions,
+}
+
+#[derive(Deserialize)]
 struct ModelEventParams {
     id: u64,
     #[serde(default)]
@@ -297,6 +309,10 @@ impl Dispatcher {
             "command/call" => match serde_json::from_value::<CommandCallParams>(params) {
                 Ok(p) => self.start_command_call(id, p),
                 Err(e) => self.respond(id, Err(bad_params("command/call", e))),
+            },
+            "provider/stream" => match serde_json::from_value::<ProviderStreamParams>(params) {
+                Ok(p) => self.start_provider_stream(id, p),
+                Err(e) => self.respond(id, Err(bad_params("provider/stream", e))),
             },
             other => self.respond(
                 id,
@@ -596,6 +612,54 @@ impl Dispatcher {
             // Polled again at once by the runtime, with a real waker.
             tokio::spawn(task);
         }
+    }
+
+    fn start_provider_stream(self: &Arc<Self>, id: u64, p: ProviderStreamParams) {
+        let Some(stream) = self
+            .registry
+            .providers
+            .get(&p.provider)
+            .and_then(|d| d.stream.clone())
+        else {
+            return self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!(
+                        "extension `{}` has no provider `{}`",
+                        self.registry.name, p.provider
+                    ),
+                )),
+            );
+        };
+        let token = CancellationToken::new();
+        let ctx = Ctx::new(
+            self.session(),
+            self.peer.clone(),
+            self.shared.clone(),
+            None,
+            p.session,
+            token.clone(),
+        );
+        let request = crate::provider::ProviderRequest {
+            model: p.model,
+            context: p.context,
+            options: p.options,
+            cancel: token.clone(),
+            ctx,
+        };
+        let (peer, cancel) = (self.peer.clone(), token.clone());
+        let name = format!("provider `{}`", p.provider);
+        // The stream function runs in the call's task: a panic in it is caught too.
+        let fut = async move { crate::provider::pump(stream(request), id, peer, cancel).await };
+        self.run_call(id, name.clone(), token, fut, move |outcome| match outcome {
+            Ok(answer) => answer,
+            Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
+                codes::HANDLER_FAILED,
+                format!("{name} panicked: {msg}"),
+            )),
+            Err(CallFailure::Cancelled) => Err(cancelled(&name)),
+        });
     }
 
     fn start_command_call(self: &Arc<Self>, id: u64, p: CommandCallParams) {

@@ -11,7 +11,7 @@ pub use crate::events::{Event, HookOutput, HookReturn};
 pub use crate::lifecycle::{LoadReturn, UnloadReturn};
 pub use crate::registry::{
     BinInfo, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry, HandlerFuture, HookEntry,
-    LoadFuture, SettingsDecl, ToolEntry, UnloadFuture,
+    LoadFuture, ProviderEntry, SettingsDecl, ToolEntry, UnloadFuture,
 };
 pub use crate::tool::ToolFuture;
 

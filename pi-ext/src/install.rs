@@ -31,6 +31,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("models.js", include_str!("../bridge/lib/models.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
+    ("provider.js", include_str!("../bridge/lib/provider.js")),
 ];
 
 /// The bridge as `install` writes it: the entry module with the modules it

@@ -117,6 +117,7 @@ mod context;
 // 5. Item kinds.
 pub mod command;
 pub mod events;
+pub mod provider;
 mod tool;
 // 6. Registration.
 pub mod registry;
@@ -284,6 +285,33 @@ macro_rules! flag {
     };
     ($name:ident : string, $description:expr) => {
         $crate::__flag!($name, "string", None, $description);
+    };
+}
+
+/// Register a model provider: `fn` returning a
+/// [`provider::ProviderDef`], called once when the binary starts (see
+/// [`provider`]).
+///
+/// ```
+/// use pi_ext::provider::{ModelDef, ProviderDef};
+/// # fn answer(req: pi_ext::provider::ProviderRequest) -> pi_ext::provider::ProviderStream {
+/// #     pi_ext::provider::channel(req, |_, _| async { Ok(pi_ext::llm::StopReason::Stop) })
+/// # }
+/// fn local() -> ProviderDef {
+///     ProviderDef::new("local").model(ModelDef::new("small", "Small")).stream(answer)
+/// }
+/// pi_ext::provider!(local);
+/// # fn main() {}
+/// ```
+#[macro_export]
+macro_rules! provider {
+    ($make:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::ProviderEntry {
+                module: ::core::module_path!(),
+                make: $make,
+            }
+        }
     };
 }
 

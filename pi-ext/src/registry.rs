@@ -11,8 +11,10 @@ use serde_json::Value;
 use crate::connection::AnyState;
 use crate::context::{Ctx, LoadCtx};
 pub use crate::manifest::{
-    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, ToolManifest,
+    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, ProviderManifest,
+    ToolManifest,
 };
+use crate::provider::ProviderDef;
 use crate::schema::SchemaError;
 pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
 use crate::tool::{ToolDef, ToolFuture};
@@ -207,6 +209,14 @@ pub struct FlagEntry {
     pub default: Option<fn() -> Value>,
 }
 
+/// A [`crate::provider!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct ProviderEntry {
+    pub module: &'static str,
+    pub make: fn() -> ProviderDef,
+}
+
+inventory::collect!(ProviderEntry);
 inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
 inventory::collect!(FlagEntry);
@@ -262,6 +272,10 @@ pub struct Registry {
     pub(crate) commands: BTreeMap<String, &'static CommandEntry>,
     /// Command-line flags pi should accept (`--name`).
     pub(crate) flags: Vec<&'static FlagEntry>,
+    /// Model providers by name.
+    pub(crate) providers: BTreeMap<String, ProviderDef>,
+    /// The crate each provider was declared in ([`crate::provider!`] only).
+    provider_crates: BTreeMap<String, &'static str>,
     /// Problems found while registering (bad names, bad schemas,
     /// duplicates); items with errors are left out.
     pub(crate) problems: Vec<String>,
@@ -340,6 +354,8 @@ impl Registry {
             hooks: Vec::new(),
             commands: BTreeMap::new(),
             flags: Vec::new(),
+            providers: BTreeMap::new(),
+            provider_crates: BTreeMap::new(),
             problems: Vec::new(),
             declared: Vec::new(),
             extensions: Vec::new(),
@@ -365,6 +381,14 @@ impl Registry {
     /// is left out, and the problem recorded.
     pub fn tool(mut self, tool: ToolDef) -> Self {
         self.add(tool);
+        self
+    }
+
+    /// Serve a model provider (see [`crate::provider`]). One without a
+    /// stream function or models, with an invalid name, or named like one
+    /// already registered is left out, and the problem recorded.
+    pub fn provider(mut self, provider: ProviderDef) -> Self {
+        self.add_provider(provider);
         self
     }
 
@@ -439,6 +463,12 @@ impl Registry {
             reg.add_command(command);
         }
         reg.flags = inventory::iter::<FlagEntry>().collect();
+        for entry in inventory::iter::<ProviderEntry>() {
+            let provider = (entry.make)();
+            reg.provider_crates
+                .insert(provider.name.clone(), crate_of(entry.module));
+            reg.add_provider(provider);
+        }
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
             reg.tool_crates
@@ -510,6 +540,21 @@ impl Registry {
                 command.name
             ));
         }
+    }
+
+    fn add_provider(&mut self, provider: ProviderDef) {
+        if let Some(problem) = provider.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        if self.providers.contains_key(&provider.name) {
+            self.problems.push(format!(
+                "provider `{}` is registered twice; keeping the first",
+                provider.name
+            ));
+            return;
+        }
+        self.providers.insert(provider.name.clone(), provider);
     }
 
     /// Add a tool. Problems (invalid name, duplicate, schema error) are
@@ -611,6 +656,12 @@ impl Registry {
                     kind: f.kind.to_string(),
                     default: f.default.map(|d| d()),
                 })
+                .collect(),
+            providers: self
+                .providers
+                .values()
+                .filter(|p| !self.provider_crates.get(&p.name).is_some_and(|m| out(m)))
+                .map(ProviderDef::manifest)
                 .collect(),
             problems,
         }

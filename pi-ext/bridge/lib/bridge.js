@@ -12,6 +12,7 @@ import { Dialogs } from "./dialogs.js";
 import { hookResult, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
 import { jsonText } from "./json.js";
 import { ModelCalls } from "./models.js";
+import { providerIdleMs } from "./provider.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
 
@@ -29,6 +30,7 @@ import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
  * @property {number} generation the session generation it started in
  * @property {((update: { content: unknown[], details: unknown }) => void) | undefined} onUpdate
  * @property {Deadline | undefined} pausable a hook's deadline, paused while a dialog of the call is open
+ * @property {((events: unknown) => void) | undefined} [onEvents] a provider stream's `provider/event`s
  */
 
 /**
@@ -42,6 +44,8 @@ import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
  * @property {boolean} [pausable] the deadline pauses while a dialog of the call is open
  * @property {() => Error} [onTimeout] the error a deadline settles the call with
  * @property {AbortSignal} [signal] pi's abort
+ * @property {Call["onEvents"]} [onEvents]
+ * @property {(id: number) => void} [onId] the request's id, before it is written
  */
 
 /** The call was ended by pi's abort signal. */
@@ -106,6 +110,8 @@ export class Bridge {
       },
     });
     this.models = new ModelCalls({ loadAi: o.loadAi, loadPi: o.loadPi });
+    /** @type {import("./models.js").PiAi | undefined} pi's pi-ai, loaded when providers are registered */
+    this.ai = undefined;
     /**
      * Model calls in flight, with the pi call they belong to (null: none).
      * @type {Set<{ child: ChildConnection, call: number | null, controller: AbortController }>}
@@ -352,7 +358,7 @@ export class Bridge {
   call(child, method, params, o) {
     if (o.signal?.aborted) return Promise.reject(new CallAborted("aborted"));
     /** @type {Call} */
-    const call = { ctx: o.ctx, generation: this.session.generation, onUpdate: o.onUpdate, pausable: undefined };
+    const call = { ctx: o.ctx, generation: this.session.generation, onUpdate: o.onUpdate, pausable: undefined, onEvents: o.onEvents };
     let id = 0;
     /** @param {Error} err */
     const giveUp = (err) => {
@@ -369,7 +375,10 @@ export class Bridge {
     const request = child.request(method, params, {
       raw: o.raw,
       what: o.what,
-      onId: (requestId) => child.calls.set(requestId, call),
+      onId: (requestId) => {
+        child.calls.set(requestId, call);
+        o.onId?.(requestId);
+      },
     });
     id = request.id;
     const promise = request.promise;
@@ -386,6 +395,44 @@ export class Bridge {
   /** @returns {Promise<ChildConnection>} */
   async connect() {
     return this.connection.acquire();
+  }
+
+  /**
+   * What a provider's stream (lib/provider.js) needs of the bridge. `ai`
+   * (pi's pi-ai) is loaded before providers are registered.
+   * @returns {import("./provider.js").StreamHost}
+   */
+  providerHost() {
+    return {
+      ai: /** @type {import("./models.js").PiAi} */ (this.ai),
+      connect: async (provider) => {
+        /** @type {ChildConnection} */
+        let child;
+        try {
+          child = await this.connect();
+        } catch (err) {
+          return { why: `the extension process could not start: ${messageOf(err)}` };
+        }
+        if (!this.manifest?.providers?.some((p) => p.name === provider)) {
+          const problems = (this.manifest?.problems ?? []).join("; ");
+          return { why: `the extension no longer provides it${problems ? ` (${problems})` : ""}` };
+        }
+        return { child };
+      },
+      request: (child, params, o) =>
+        this.call(child, "provider/stream", { .../** @type {object} */ (params), session: this.session.generation }, {
+          what: "the provider request",
+          signal: o.signal,
+          onEvents: o.onEvents,
+          onId: o.onId,
+        }),
+      cancel: (child, id) => {
+        if (child.fail(id, new Error("the provider stream has ended"))) child.cancel(id);
+      },
+      clock: this.o.clock,
+      idleMs: providerIdleMs(this.o.env),
+      log: this.log,
+    };
   }
 
   /**
@@ -604,6 +651,11 @@ export class Bridge {
         case "tool/update": {
           const call = typeof params.call === "number" ? child.calls.get(params.call) : undefined;
           call?.onUpdate?.({ content: params.content ?? [], details: params.details ?? {} });
+          return;
+        }
+        case "provider/event": {
+          const call = typeof params.stream === "number" ? child.calls.get(params.stream) : undefined;
+          call?.onEvents?.(params.events);
           return;
         }
         case "ui/dialog":

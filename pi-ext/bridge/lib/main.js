@@ -21,6 +21,7 @@ import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
 import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
+import { providerConfig } from "./provider.js";
 import { messageOf } from "./protocol.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -165,6 +166,18 @@ export async function activate(pi, options) {
   });
 
   for (const tool of manifest?.tools ?? []) attempt(`tool ${tool.name}`, () => bridge.registerTool(tool));
+  // Providers while pi starts (pi applies them before --model is resolved);
+  // their streams need pi's pi-ai, loaded only when there are any.
+  if (manifest?.providers?.length) {
+    try {
+      bridge.ai = await (options.loadAi ?? (() => import("@mariozechner/pi-ai")))();
+      for (const p of manifest.providers) {
+        attempt(`provider ${p.name}`, () => pi.registerProvider(p.name, providerConfig(p, () => bridge.providerHost())));
+      }
+    } catch (err) {
+      problems.push(`${label}: could not load pi-ai for its providers: ${messageOf(err)}`);
+    }
+  }
   for (const flag of manifest?.flags ?? []) {
     attempt(`flag --${flag.name}`, () =>
       pi.registerFlag(flag.name, {

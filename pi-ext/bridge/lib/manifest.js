@@ -46,6 +46,7 @@ import * as path from "node:path";
  * @property {HookManifest[]} [hooks]
  * @property {CommandManifest[]} [commands]
  * @property {FlagManifest[]} [flags]
+ * @property {import("./provider.js").ProviderManifest[]} [providers]
  * @property {string[]} [problems]
  */
 

@@ -287,12 +287,15 @@ export function fakePi() {
   const tools = new Map();
   /** @type {Map<string, any>} */
   const commands = new Map();
+  /** @type {Map<string, any>} */
+  const providers = new Map();
   /** @type {Map<string, Set<(data: unknown) => void>>} */
   const bus = new Map();
   const pi = /** @type {any} */ ({
     on: (/** @type {string} */ event, /** @type {any} */ handler) => handlers.set(event, [...(handlers.get(event) ?? []), handler]),
     registerTool: (/** @type {any} */ tool) => tools.set(tool.name, tool),
     registerCommand: (/** @type {string} */ name, /** @type {any} */ options) => commands.set(name, options),
+    registerProvider: (/** @type {string} */ name, /** @type {any} */ config) => providers.set(name, config),
     registerFlag: () => {},
     registerShortcut: () => {},
     getActiveTools: () => [...tools.keys()],
@@ -323,7 +326,7 @@ export function fakePi() {
     for (const handler of handlers.get(event) ?? []) results.push(await handler(payload, ctx));
     return results;
   };
-  return { pi, handlers, tools, commands, bus, emit };
+  return { pi, handlers, tools, commands, providers, bus, emit };
 }
 
 /** A fresh directory for one test. */
