@@ -144,6 +144,10 @@ pub(crate) struct Shared {
         std::sync::RwLock<std::collections::BTreeMap<String, crate::tool::ToolDef>>,
     /// Streamed model calls waiting for their `models/event`s, by request id.
     pub(crate) model_streams: Mutex<HashMap<u64, mpsc::UnboundedSender<Vec<Value>>>>,
+    /// Objects the bridge refers to by number (the operations of a
+    /// `user_bash` answer), until it releases them.
+    handles: Mutex<HashMap<u64, AnyState>>,
+    next_handle: AtomicU64,
 }
 
 impl Shared {
@@ -157,6 +161,23 @@ impl Shared {
     pub(crate) fn store_state(&self, type_id: TypeId, state: AnyState) {
         let mut states = self.states.write().unwrap_or_else(|e| e.into_inner());
         states.insert(type_id, state);
+    }
+
+    /// Keep `object` for the bridge; its number.
+    pub(crate) fn keep_handle(&self, object: AnyState) -> u64 {
+        let id = self.next_handle.fetch_add(1, Ordering::Relaxed) + 1;
+        self.handles.lock().unwrap().insert(id, object);
+        id
+    }
+
+    /// The object kept under `id`.
+    pub(crate) fn handle(&self, id: u64) -> Option<AnyState> {
+        self.handles.lock().unwrap().get(&id).cloned()
+    }
+
+    /// The bridge is done with `id`.
+    pub(crate) fn release_handle(&self, id: u64) {
+        self.handles.lock().unwrap().remove(&id);
     }
 
     /// Take a state away (for `on_unload`).

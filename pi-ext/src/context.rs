@@ -116,6 +116,16 @@ impl Ctx {
         }
     }
 
+    /// The state of the connection this context belongs to.
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.inner.shared
+    }
+
+    /// The connection to the bridge.
+    pub(crate) fn peer(&self) -> Arc<Peer> {
+        self.inner.peer.clone()
+    }
+
     /// Stop sending progress: the call has answered.
     pub(crate) fn finish(&self) {
         self.inner.progress.finished.store(true, Ordering::Relaxed);

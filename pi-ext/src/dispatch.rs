@@ -102,6 +102,18 @@ struct BusEventParams {
     data: Value,
 }
 
+/// What every `ops/*` request says about the pi call it serves.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OpsCallParams {
+    #[serde(default)]
+    tool_call_id: Option<String>,
+    #[serde(default)]
+    tool: Option<String>,
+    #[serde(default)]
+    session: Option<u64>,
+}
+
 #[derive(Deserialize)]
 struct ProviderStreamParams {
     provider: String,
@@ -310,6 +322,7 @@ impl Dispatcher {
                 Ok(p) => self.start_command_call(id, p),
                 Err(e) => self.respond(id, Err(bad_params("command/call", e))),
             },
+            "ops/bash" | "ops/read" | "ops/spawn-hook" => self.start_ops_call(id, method, params),
             "provider/stream" => match serde_json::from_value::<ProviderStreamParams>(params) {
                 Ok(p) => self.start_provider_stream(id, p),
                 Err(e) => self.respond(id, Err(bad_params("provider/stream", e))),
@@ -335,6 +348,10 @@ impl Dispatcher {
                 Err(e) => log(&format!("bad cancel params: {e}")),
             },
             "shutdown" => self.shutdown.cancel(),
+            "ops/release" => match serde_json::from_value::<CancelParams>(params) {
+                Ok(CancelParams { id }) => self.shared.release_handle(id),
+                Err(e) => log(&format!("bad ops/release params: {e}")),
+            },
             "hook/notify" => match serde_json::from_value::<HookCallParams>(params) {
                 Ok(p) => self.start_hook_notification(p),
                 Err(e) => log(&format!("bad hook/notify params: {e}")),
@@ -612,6 +629,79 @@ impl Dispatcher {
             // Polled again at once by the runtime, with a real waker.
             tokio::spawn(task);
         }
+    }
+
+    /// `ops/bash`, `ops/read`, `ops/spawn-hook`: the operations of pi's
+    /// built-in tools (and of `user_bash` answers), run in Rust.
+    fn start_ops_call(self: &Arc<Self>, id: u64, method: &str, params: Value) {
+        use crate::builtin_tools as ops;
+        let call: OpsCallParams = match serde_json::from_value(params.clone()) {
+            Ok(c) => c,
+            Err(e) => return self.respond(id, Err(bad_params(method, e))),
+        };
+        let token = CancellationToken::new();
+        let kind = match (call.tool_call_id, call.tool) {
+            (Some(tool_call_id), Some(tool_name)) => CallKind::Tool {
+                tool_call_id,
+                tool_name,
+            },
+            _ => CallKind::Hook,
+        };
+        let ctx = self.new_ctx(id, kind, call.session, &token);
+        let missing = |what: &str| {
+            Err(RpcError::new(
+                codes::METHOD_NOT_FOUND,
+                format!("extension `{}` has no {what}", self.registry.name),
+            ))
+        };
+        let builtin = |name: &str| self.registry.builtin_tools.get(name);
+        let fut: std::pin::Pin<Box<dyn std::future::Future<Output = Value> + Send>> = match method {
+            "ops/bash" => {
+                let p: ops::BashParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                };
+                let bash = match p.handle {
+                    Some(h) => self
+                        .shared
+                        .handle(h)
+                        .and_then(|state| ops::user_bash_ops(&*state)),
+                    None => builtin("bash").and_then(|t| t.bash.clone()),
+                };
+                let Some(bash) = bash else {
+                    return self.respond(id, missing("bash operations"));
+                };
+                Box::pin(ops::serve_bash(bash, ctx, id, p))
+            }
+            "ops/read" => {
+                let p: ops::ReadParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                };
+                let Some(read) = builtin("read").and_then(|t| t.read.clone()) else {
+                    return self.respond(id, missing("read operations"));
+                };
+                Box::pin(ops::serve_read(read, ctx, p))
+            }
+            _ => {
+                let p: ops::SpawnParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                };
+                let Some(hook) = builtin("bash").and_then(|t| t.spawn_hook.clone()) else {
+                    return self.respond(id, missing("spawn hook"));
+                };
+                Box::pin(async move { ops::serve_spawn_hook(&*hook, p) })
+            }
+        };
+        let name = format!("{method} operation");
+        self.run_call(id, name.clone(), token, fut, move |outcome| match outcome {
+            Ok(answer) => Ok(answer),
+            Err(CallFailure::Panicked(msg)) => {
+                Ok(json!({ "error": format!("{name} panicked: {msg}") }))
+            }
+            Err(CallFailure::Cancelled) => Ok(json!({ "aborted": true })),
+        });
     }
 
     fn start_provider_stream(self: &Arc<Self>, id: u64, p: ProviderStreamParams) {

@@ -10,8 +10,8 @@ pub use crate::context::LoadCtx;
 pub use crate::events::{Event, HookOutput, HookReturn};
 pub use crate::lifecycle::{LoadReturn, UnloadReturn};
 pub use crate::registry::{
-    BinInfo, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry, HandlerFuture, HookEntry,
-    LoadFuture, ProviderEntry, SettingsDecl, ToolEntry, UnloadFuture,
+    BinInfo, BuiltinToolEntry, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry,
+    HandlerFuture, HookEntry, LoadFuture, ProviderEntry, SettingsDecl, ToolEntry, UnloadFuture,
 };
 pub use crate::tool::ToolFuture;
 

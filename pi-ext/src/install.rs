@@ -32,6 +32,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
     ("provider.js", include_str!("../bridge/lib/provider.js")),
+    ("tools.js", include_str!("../bridge/lib/tools.js")),
 ];
 
 /// The bridge as `install` writes it: the entry module with the modules it

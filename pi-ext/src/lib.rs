@@ -115,6 +115,7 @@ pub mod ui;
 // 4. The contexts.
 mod context;
 // 5. Item kinds.
+pub mod builtin_tools;
 pub mod command;
 pub mod events;
 pub mod provider;
@@ -308,6 +309,20 @@ macro_rules! provider {
     ($make:path) => {
         $crate::impl_::inventory::submit! {
             $crate::impl_::ProviderEntry {
+                module: ::core::module_path!(),
+                make: $make,
+            }
+        }
+    };
+}
+
+/// Register one of pi's built-in tools with Rust operations: `fn`
+/// returning a [`builtin_tools::BuiltinTool`] (see [`builtin_tools`]).
+#[macro_export]
+macro_rules! builtin_tool {
+    ($make:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::BuiltinToolEntry {
                 module: ::core::module_path!(),
                 make: $make,
             }

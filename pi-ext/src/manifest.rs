@@ -102,6 +102,13 @@ pub struct Manifest {
     /// Model providers (pi registers them while it starts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub providers: Vec<ProviderManifest>,
+    /// pi's built-in tools with Rust operations.
+    #[serde(
+        default,
+        rename = "builtinTools",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub builtin_tools: Vec<BuiltinToolManifest>,
     /// Registration problems to show the user.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
@@ -236,4 +243,24 @@ pub struct ProviderManifest {
     pub auth_header: bool,
     /// The models.
     pub models: Vec<ModelDef>,
+}
+
+/// One of pi's built-in tools with Rust operations, in the manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuiltinToolManifest {
+    /// `"bash"` or `"read"`.
+    pub tool: String,
+    /// The label pi shows, if not pi's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// pi's `commandPrefix` (bash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_prefix: Option<String>,
+    /// The operations are Rust's.
+    #[serde(default)]
+    pub operations: bool,
+    /// A Rust spawn hook adjusts commands (bash).
+    #[serde(default)]
+    pub spawn_hook: bool,
 }

@@ -8,6 +8,7 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+use crate::builtin_tools::BuiltinTool;
 use crate::connection::AnyState;
 use crate::context::{Ctx, LoadCtx};
 pub use crate::manifest::{
@@ -217,6 +218,15 @@ pub struct ProviderEntry {
 }
 
 inventory::collect!(ProviderEntry);
+
+/// A [`crate::builtin_tool!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct BuiltinToolEntry {
+    pub module: &'static str,
+    pub make: fn() -> BuiltinTool,
+}
+
+inventory::collect!(BuiltinToolEntry);
 inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
 inventory::collect!(FlagEntry);
@@ -276,6 +286,10 @@ pub struct Registry {
     pub(crate) providers: BTreeMap<String, ProviderDef>,
     /// The crate each provider was declared in ([`crate::provider!`] only).
     provider_crates: BTreeMap<String, &'static str>,
+    /// pi's built-in tools with Rust operations, by name.
+    pub(crate) builtin_tools: BTreeMap<String, BuiltinTool>,
+    /// The crate each was declared in ([`crate::builtin_tool!`] only).
+    builtin_crates: BTreeMap<String, &'static str>,
     /// Problems found while registering (bad names, bad schemas,
     /// duplicates); items with errors are left out.
     pub(crate) problems: Vec<String>,
@@ -356,6 +370,8 @@ impl Registry {
             flags: Vec::new(),
             providers: BTreeMap::new(),
             provider_crates: BTreeMap::new(),
+            builtin_tools: BTreeMap::new(),
+            builtin_crates: BTreeMap::new(),
             problems: Vec::new(),
             declared: Vec::new(),
             extensions: Vec::new(),
@@ -389,6 +405,14 @@ impl Registry {
     /// already registered is left out, and the problem recorded.
     pub fn provider(mut self, provider: ProviderDef) -> Self {
         self.add_provider(provider);
+        self
+    }
+
+    /// Serve one of pi's built-in tools with Rust operations (see
+    /// [`crate::builtin_tools`]). A second one of the same name, or one
+    /// without operations, is left out and the problem recorded.
+    pub fn builtin_tool(mut self, tool: BuiltinTool) -> Self {
+        self.add_builtin(tool);
         self
     }
 
@@ -463,6 +487,12 @@ impl Registry {
             reg.add_command(command);
         }
         reg.flags = inventory::iter::<FlagEntry>().collect();
+        for entry in inventory::iter::<BuiltinToolEntry>() {
+            let tool = (entry.make)();
+            reg.builtin_crates
+                .insert(tool.name().to_string(), crate_of(entry.module));
+            reg.add_builtin(tool);
+        }
         for entry in inventory::iter::<ProviderEntry>() {
             let provider = (entry.make)();
             reg.provider_crates
@@ -540,6 +570,21 @@ impl Registry {
                 command.name
             ));
         }
+    }
+
+    fn add_builtin(&mut self, tool: BuiltinTool) {
+        if let Some(problem) = tool.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        let name = tool.name();
+        if self.builtin_tools.contains_key(name) || self.tools.contains_key(name) {
+            self.problems.push(format!(
+                "pi's built-in tool `{name}` is overridden twice; keeping one"
+            ));
+            return;
+        }
+        self.builtin_tools.insert(name.to_string(), tool);
     }
 
     fn add_provider(&mut self, provider: ProviderDef) {
@@ -662,6 +707,12 @@ impl Registry {
                 .values()
                 .filter(|p| !self.provider_crates.get(&p.name).is_some_and(|m| out(m)))
                 .map(ProviderDef::manifest)
+                .collect(),
+            builtin_tools: self
+                .builtin_tools
+                .values()
+                .filter(|t| !self.builtin_crates.get(t.name()).is_some_and(|m| out(m)))
+                .map(BuiltinTool::manifest)
                 .collect(),
             problems,
         }

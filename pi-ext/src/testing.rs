@@ -102,6 +102,7 @@ impl TestHost {
                 commands: Vec::new(),
                 flags: Vec::new(),
                 providers: Vec::new(),
+                builtin_tools: Vec::new(),
                 problems: Vec::new(),
             },
         };

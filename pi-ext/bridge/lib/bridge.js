@@ -13,6 +13,7 @@ import { hookResult, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
 import { jsonText } from "./json.js";
 import { ModelCalls } from "./models.js";
 import { providerIdleMs } from "./provider.js";
+import { userBashResult } from "./tools.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
 
@@ -112,6 +113,8 @@ export class Bridge {
     this.models = new ModelCalls({ loadAi: o.loadAi, loadPi: o.loadPi });
     /** @type {import("./models.js").PiAi | undefined} pi's pi-ai, loaded when providers are registered */
     this.ai = undefined;
+    /** @type {import("./tools.js").PiModule | undefined} pi's module, loaded when built-in tools are registered */
+    this.piModule = undefined;
     /**
      * Model calls in flight, with the pi call they belong to (null: none).
      * @type {Set<{ child: ChildConnection, call: number | null, controller: AbortController }>}
@@ -436,6 +439,32 @@ export class Bridge {
   }
 
   /**
+   * What the operations of built-in tools (lib/tools.js) need of the bridge.
+   * @returns {import("./tools.js").OpsHost}
+   */
+  opsHost() {
+    return {
+      pi: () => this.piModule,
+      request: async (method, params, o) => {
+        const child = await this.connect();
+        try {
+          return await this.call(child, method, { ...params, session: this.session.generation }, {
+            ctx: o.ctx,
+            signal: o.signal,
+            onEvents: o.onData,
+            what: `the ${method} request`,
+          });
+        } catch (err) {
+          if (err instanceof CallAborted) throw new Error("aborted");
+          throw err;
+        }
+      },
+      baseEnv: { ...this.o.env, PI_EXT_BRIDGE: BRIDGE_VERSION },
+      release: (handle) => this.connection.child?.notify("ops/release", { id: handle }),
+    };
+  }
+
+  /**
    * Register one tool with pi (from a manifest, or at run time).
    * @param {ToolManifest} tool
    */
@@ -580,6 +609,7 @@ export class Bridge {
       }
       return this.hookFailed(hook, err);
     }
+    if (hook.event === "user_bash") return userBashResult(out, this.opsHost(), ctx);
     return hookResult(hook.event, event, out);
   }
 
@@ -656,6 +686,11 @@ export class Bridge {
         case "provider/event": {
           const call = typeof params.stream === "number" ? child.calls.get(params.stream) : undefined;
           call?.onEvents?.(params.events);
+          return;
+        }
+        case "ops/data": {
+          const call = typeof params.call === "number" ? child.calls.get(params.call) : undefined;
+          call?.onEvents?.(params.data);
           return;
         }
         case "ui/dialog":

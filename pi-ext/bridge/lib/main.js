@@ -22,6 +22,7 @@ import { Log } from "./log.js";
 import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { providerConfig } from "./provider.js";
+import { builtinToolDefinition } from "./tools.js";
 import { messageOf } from "./protocol.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -166,6 +167,19 @@ export async function activate(pi, options) {
   });
 
   for (const tool of manifest?.tools ?? []) attempt(`tool ${tool.name}`, () => bridge.registerTool(tool));
+  // pi's built-in tools with Rust operations: pi's own definitions (its
+  // module is loaded only when there are any).
+  if (manifest?.builtinTools?.length) {
+    try {
+      const piModule = await bridge.o.loadPi();
+      bridge.piModule = piModule;
+      for (const t of manifest.builtinTools) {
+        attempt(`built-in tool ${t.tool}`, () => pi.registerTool(builtinToolDefinition(t, piModule, bridge.opsHost())));
+      }
+    } catch (err) {
+      problems.push(`${label}: could not load pi's tools for its built-in tool overrides: ${messageOf(err)}`);
+    }
+  }
   // Providers while pi starts (pi applies them before --model is resolved);
   // their streams need pi's pi-ai, loaded only when there are any.
   if (manifest?.providers?.length) {

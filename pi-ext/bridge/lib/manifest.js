@@ -47,6 +47,7 @@ import * as path from "node:path";
  * @property {CommandManifest[]} [commands]
  * @property {FlagManifest[]} [flags]
  * @property {import("./provider.js").ProviderManifest[]} [providers]
+ * @property {import("./tools.js").BuiltinToolManifest[]} [builtinTools]
  * @property {string[]} [problems]
  */
 
