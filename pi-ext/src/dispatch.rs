@@ -102,6 +102,13 @@ struct BusEventParams {
     data: Value,
 }
 
+#[derive(Deserialize)]
+struct WithSessionParams {
+    handle: u64,
+    #[serde(default)]
+    session: Option<u64>,
+}
+
 /// What every `ops/*` request says about the pi call it serves.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -323,6 +330,10 @@ impl Dispatcher {
                 Err(e) => self.respond(id, Err(bad_params("command/call", e))),
             },
             "ops/bash" | "ops/read" | "ops/spawn-hook" => self.start_ops_call(id, method, params),
+            "session/with" => match serde_json::from_value::<WithSessionParams>(params) {
+                Ok(p) => self.start_with_session(id, p),
+                Err(e) => self.respond(id, Err(bad_params("session/with", e))),
+            },
             "provider/stream" => match serde_json::from_value::<ProviderStreamParams>(params) {
                 Ok(p) => self.start_provider_stream(id, p),
                 Err(e) => self.respond(id, Err(bad_params("provider/stream", e))),
@@ -629,6 +640,31 @@ impl Dispatcher {
             // Polled again at once by the runtime, with a real waker.
             tokio::spawn(task);
         }
+    }
+
+    /// `session/with`: a `withSession` closure, run as a command call in the
+    /// new session.
+    fn start_with_session(self: &Arc<Self>, id: u64, p: WithSessionParams) {
+        let closure = self.shared.handle(p.handle).and_then(|state| {
+            state
+                .downcast_ref::<crate::session_change::WithSessionSlot>()
+                .and_then(|slot| slot.take())
+        });
+        let Some(closure) = closure else {
+            return self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    "no withSession closure under this handle (it ran already)",
+                )),
+            );
+        };
+        let token = CancellationToken::new();
+        let ctx = CommandCtx::new(self.new_ctx(id, CallKind::Command, p.session, &token));
+        let name = "withSession".to_string();
+        self.run_call(id, name.clone(), token, closure(ctx), move |outcome| {
+            handler_answer(&name, outcome)
+        });
     }
 
     /// `ops/bash`, `ops/read`, `ops/spawn-hook`: the operations of pi's

@@ -114,6 +114,7 @@ pub mod models;
 pub mod ui;
 // 4. The contexts.
 mod context;
+pub mod session_change;
 // 5. Item kinds.
 pub mod builtin_tools;
 pub mod command;

@@ -18,6 +18,8 @@
  * @property {(channel: string) => void} subscribe
  * @property {(channel: string) => void} unsubscribe
  * @property {(tool: unknown) => void} registerTool
+ * @property {(handle: number, fresh: ExtensionContext) => Promise<unknown>} withSession run the
+ *   extension's `withSession` closure kept under `handle`, as a call bound to the new session
  */
 
 /** @typedef {(call: ApiCall) => unknown} ApiMethod */
@@ -34,11 +36,48 @@ function commandCtx(ctx, method) {
   return /** @type {ExtensionCommandContext} */ (ctx);
 }
 
+/**
+ * pi's options of a session change, from the extension's: `parentSession`,
+ * `position`, and `withSession` (the number of the extension's closure),
+ * which runs after the call is rebound to the new session.
+ * @param {ApiCall} c
+ * @param {unknown} options
+ */
+function sessionOptions(c, options) {
+  const o = /** @type {{ parentSession?: unknown, position?: unknown, withSession?: unknown }} */ (options ?? {});
+  /** @type {"before" | "at" | undefined} */
+  const position = o.position === "before" || o.position === "at" ? o.position : undefined;
+  return {
+    ...(typeof o.parentSession === "string" ? { parentSession: o.parentSession } : {}),
+    ...(position ? { position } : {}),
+    withSession: async (/** @type {ExtensionContext} */ fresh) => {
+      c.rebind(fresh);
+      if (typeof o.withSession === "number") await c.withSession(o.withSession, fresh);
+    },
+  };
+}
+
+/**
+ * The call's context when it is a replacement session's (inside
+ * `withSession`): its `sendMessage`/`sendUserMessage` are bound to the new
+ * session, where the old `pi.*` is stale.
+ * @param {ApiCall} c
+ * @returns {any}
+ */
+function replaced(c) {
+  try {
+    const ctx = /** @type {any} */ (c.ctx());
+    return typeof ctx.sendMessage === "function" ? ctx : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** @type {Map<string, ApiMethod>} */
 export const API = new Map([
   // pi.* (ExtensionAPI)
-  ["sendMessage", (c) => c.pi.sendMessage(c.args[0], c.args[1])],
-  ["sendUserMessage", (c) => c.pi.sendUserMessage(c.args[0], c.args[1])],
+  ["sendMessage", (c) => (replaced(c) ?? c.pi).sendMessage(c.args[0], c.args[1])],
+  ["sendUserMessage", (c) => (replaced(c) ?? c.pi).sendUserMessage(c.args[0], c.args[1])],
   ["appendEntry", (c) => c.pi.appendEntry(c.args[0], c.args[1])],
   ["getSessionName", (c) => c.pi.getSessionName() ?? null],
   ["setSessionName", (c) => c.pi.setSessionName(c.args[0])],
@@ -81,12 +120,12 @@ export const API = new Map([
   ["getSystemPrompt", (c) => c.ctx().getSystemPrompt()],
   // ExtensionCommandContext (commands only)
   ["waitForIdle", (c) => commandCtx(c.ctx(), "waitForIdle").waitForIdle()],
-  ["newSession", (c) => commandCtx(c.ctx(), "newSession").newSession({ withSession: async (fresh) => c.rebind(fresh) })],
-  ["fork", (c) => commandCtx(c.ctx(), "fork").fork(c.args[0], { withSession: async (fresh) => c.rebind(fresh) })],
+  ["newSession", (c) => commandCtx(c.ctx(), "newSession").newSession(sessionOptions(c, c.args[0]))],
+  ["fork", (c) => commandCtx(c.ctx(), "fork").fork(c.args[0], sessionOptions(c, c.args[1]))],
   ["navigateTree", (c) => commandCtx(c.ctx(), "navigateTree").navigateTree(c.args[0])],
   [
     "switchSession",
-    (c) => commandCtx(c.ctx(), "switchSession").switchSession(c.args[0], { withSession: async (fresh) => c.rebind(fresh) }),
+    (c) => commandCtx(c.ctx(), "switchSession").switchSession(c.args[0], sessionOptions(c, c.args[1])),
   ],
   ["reload", (c) => commandCtx(c.ctx(), "reload").reload()],
 ]);

@@ -600,7 +600,9 @@ export class Bridge {
           this.notifyTimeout(hook, timeoutMs, ctx);
           return new Error(`hook ${hook.id} timed out after ${seconds(timeoutMs)}`);
         },
-        signal: signalOf(ctx),
+        // An event with its own signal (session_before_compact, _tree: the
+        // user cancelled) cancels the hook, else the run's.
+        signal: event?.signal instanceof AbortSignal && !event.signal.aborted ? event.signal : signalOf(ctx),
       });
     } catch (err) {
       if (err instanceof CallAborted) {
@@ -751,6 +753,8 @@ export class Bridge {
         subscribe: (channel) => this.bus.subscribe(child, channel),
         unsubscribe: (channel) => this.bus.unsubscribe(child, channel),
         registerTool: (tool) => this.registerRuntimeTool(child, tool),
+        withSession: (handle, fresh) =>
+          this.call(child, "session/with", { handle, session: this.session.generation }, { ctx: fresh, what: "the withSession call" }),
       });
       child.respond(id, result, `pi's answer to ${p.method}`);
     } catch (err) {
