@@ -22,6 +22,8 @@ pub struct ToolModel {
     pub timeout_ms: Option<u64>,
     /// `overrides_builtin`: replacing pi's built-in tool of this name is meant.
     pub overrides_builtin: bool,
+    /// `sequential`: pi runs a batch with this tool one call at a time.
+    pub sequential: bool,
     pub inputs: Vec<Input>,
     pub krate: syn::Path,
 }
@@ -51,6 +53,7 @@ const TOOL_KEYS: &[&str] = &[
     "prompt_guidelines",
     "timeout",
     "overrides_builtin",
+    "sequential",
     "crate",
 ];
 
@@ -137,6 +140,7 @@ impl ToolModel {
         let mut prompt_guidelines = Vec::new();
         let mut timeout_ms = None;
         let mut overrides_builtin: Option<Span> = None;
+        let mut sequential = false;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
             Ok(KeyValues(kvs)) => {
@@ -158,6 +162,7 @@ impl ToolModel {
                         "overrides_builtin" => {
                             flag_value(kv).map(|()| overrides_builtin = Some(kv.key.span()))
                         }
+                        "sequential" => flag_value(kv).map(|()| sequential = true),
                         "crate" => {
                             if let Some(p) = krate_from(kv, &mut errors) {
                                 krate = p;
@@ -375,6 +380,7 @@ impl ToolModel {
             prompt_guidelines,
             timeout_ms,
             overrides_builtin: overrides_builtin.is_some(),
+            sequential,
             inputs,
             krate,
         });
@@ -692,6 +698,8 @@ pub struct CommandModel {
     pub name: String,
     pub description: String,
     pub completions: Vec<String>,
+    /// `completions = path`: a function computing them at run time.
+    pub complete: Option<syn::Path>,
     /// A key (`ctrl+shift+g`) that also runs the command in the terminal UI.
     pub shortcut: Option<String>,
     pub args: Option<Type>,
@@ -705,6 +713,7 @@ impl CommandModel {
         let mut name_lit: Option<LitStr> = None;
         let mut description = None;
         let mut completions = Vec::new();
+        let mut complete = None;
         let mut shortcut = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
@@ -716,8 +725,15 @@ impl CommandModel {
                         Some("description") => {
                             string_value(kv).map(|s| description = Some(s.value()))
                         }
-                        Some("completions") => string_list_value(kv)
-                            .map(|l| completions = l.iter().map(LitStr::value).collect()),
+                        Some("completions") => match &kv.value {
+                            // A function: completions computed at run time.
+                            Some(syn::Expr::Path(p)) => {
+                                complete = Some(p.path.clone());
+                                Ok(())
+                            }
+                            _ => string_list_value(kv)
+                                .map(|l| completions = l.iter().map(LitStr::value).collect()),
+                        },
                         Some("shortcut") => string_value(kv).and_then(|s| {
                             let key = s.value();
                             let ok = !key.is_empty()
@@ -787,6 +803,7 @@ impl CommandModel {
             name,
             description: description.unwrap_or_default(),
             completions,
+            complete,
             shortcut,
             args: handler.values.first().cloned(),
             order: handler.order,

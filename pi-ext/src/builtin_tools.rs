@@ -282,8 +282,8 @@ impl std::fmt::Debug for BuiltinTool {
 }
 
 impl BuiltinTool {
-    /// pi's `bash` tool; give it [`BuiltinTool::operations`] or a
-    /// [`BuiltinTool::spawn_hook`].
+    /// pi's `bash` tool; give it [`BashToolBuilder::operations`] or a
+    /// [`BashToolBuilder::spawn_hook`].
     pub fn bash() -> BashToolBuilder {
         BashToolBuilder(Self::new(Kind::Bash))
     }

@@ -219,6 +219,8 @@ pub(crate) struct Session {
     pub(crate) mode: Mode,
     pub(crate) has_ui: bool,
     pub(crate) cwd: PathBuf,
+    /// Where the extension's index.js is (its resources' directory).
+    pub(crate) extension_dir: Option<PathBuf>,
     pub(crate) pi_version: String,
 }
 
@@ -228,6 +230,7 @@ impl Default for Session {
             mode: Mode::Interactive,
             has_ui: true,
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            extension_dir: None,
             pi_version: String::new(),
         }
     }

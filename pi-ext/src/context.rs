@@ -345,6 +345,24 @@ impl Ctx {
             .map(drop)
     }
 
+    /// Compact the session and wait for the end: pi's `compact` with its
+    /// `onComplete` and `onError` callbacks. A `session_before_compact` hook
+    /// of this extension runs meanwhile, so do not await this from inside
+    /// one.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] with pi's message when the compaction fails or is
+    /// cancelled (e.g. "Compaction cancelled", "Nothing to compact"), or
+    /// when the connection to pi is gone.
+    pub async fn compact_and_wait(
+        &self,
+        custom_instructions: Option<&str>,
+    ) -> Result<crate::api::CompactionResult, ApiError> {
+        self.ctx_get("compactAndWait", json!([custom_instructions]))
+            .await
+    }
+
     /// The system prompt (inside `before_agent_start`: as chained so far).
     ///
     /// # Errors
@@ -380,6 +398,14 @@ impl Ctx {
     /// RPC mode, false in print and json mode.
     pub fn has_ui(&self) -> bool {
         self.inner.session.has_ui
+    }
+
+    /// The extension's directory: where `install` put its `index.js`, the
+    /// place for resources shipped beside it (what a TypeScript extension
+    /// finds from its own file's path). `None` with a bridge that did not
+    /// say.
+    pub fn extension_dir(&self) -> Option<&Path> {
+        self.inner.session.extension_dir.as_deref()
     }
 
     /// The pi version the bridge reported (e.g. `"0.73.1"`).

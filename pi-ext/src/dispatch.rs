@@ -55,6 +55,9 @@ struct InitializeParams {
     cwd: Option<std::path::PathBuf>,
     #[serde(default)]
     pi: Option<String>,
+    /// Where the extension's index.js is.
+    #[serde(default)]
+    extension_dir: Option<std::path::PathBuf>,
     /// Hot reload: what the previous process's `on_unload`s returned.
     #[serde(default)]
     snapshots: serde_json::Map<String, Value>,
@@ -100,6 +103,13 @@ struct BusEventParams {
     channel: String,
     #[serde(default)]
     data: Value,
+}
+
+#[derive(Deserialize)]
+struct CompleteParams {
+    command: String,
+    #[serde(default)]
+    prefix: String,
 }
 
 #[derive(Deserialize)]
@@ -330,6 +340,10 @@ impl Dispatcher {
                 Err(e) => self.respond(id, Err(bad_params("command/call", e))),
             },
             "ops/bash" | "ops/read" | "ops/spawn-hook" => self.start_ops_call(id, method, params),
+            "command/complete" => match serde_json::from_value::<CompleteParams>(params) {
+                Ok(p) => self.start_completion(id, p),
+                Err(e) => self.respond(id, Err(bad_params("command/complete", e))),
+            },
             "session/with" => match serde_json::from_value::<WithSessionParams>(params) {
                 Ok(p) => self.start_with_session(id, p),
                 Err(e) => self.respond(id, Err(bad_params("session/with", e))),
@@ -415,6 +429,7 @@ impl Dispatcher {
             cwd: p
                 .cwd
                 .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+            extension_dir: p.extension_dir,
             pi_version: p.pi.unwrap_or_default(),
         };
         let (cwd, mode) = (session.cwd.clone(), session.mode);
@@ -640,6 +655,39 @@ impl Dispatcher {
             // Polled again at once by the runtime, with a real waker.
             tokio::spawn(task);
         }
+    }
+
+    /// `command/complete`: a command's argument completions for a prefix.
+    fn start_completion(self: &Arc<Self>, id: u64, p: CompleteParams) {
+        let Some(complete) = self
+            .registry
+            .commands
+            .get(&p.command)
+            .and_then(|c| c.complete)
+        else {
+            return self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!("command `/{}` computes no completions", p.command),
+                )),
+            );
+        };
+        let name = format!("the completions of `/{}`", p.command);
+        self.run_call(
+            id,
+            name.clone(),
+            CancellationToken::new(),
+            complete(p.prefix),
+            move |outcome| match outcome {
+                Ok(items) => Ok(serde_json::to_value(items).unwrap_or(Value::Null)),
+                Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
+                    codes::HANDLER_FAILED,
+                    format!("{name} panicked: {msg}"),
+                )),
+                Err(CallFailure::Cancelled) => Err(cancelled(&name)),
+            },
+        );
     }
 
     /// `session/with`: a `withSession` closure, run as a command call in the

@@ -435,6 +435,16 @@ where
     }
 }
 
+/// The future of a `#[command(completions = f)]` function, whose items are
+/// anything that converts into a [`crate::command::Completion`].
+pub fn complete_with<F, I>(fut: F) -> crate::command::CompletionFuture
+where
+    F: Future<Output = Vec<I>> + Send + 'static,
+    I: Into<crate::command::Completion>,
+{
+    Box::pin(async move { fut.await.into_iter().map(Into::into).collect() })
+}
+
 /// Parse a command's arguments and run its body.
 pub fn call_command<A, F, Fut>(ctx: crate::CommandCtx, args: String, body: F) -> HandlerFuture
 where

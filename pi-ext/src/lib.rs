@@ -292,7 +292,7 @@ macro_rules! flag {
 
 /// Register a model provider: `fn` returning a
 /// [`provider::ProviderDef`], called once when the binary starts (see
-/// [`provider`]).
+/// [`mod@provider`]).
 ///
 /// ```
 /// use pi_ext::provider::{ModelDef, ProviderDef};

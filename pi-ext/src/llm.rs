@@ -1,6 +1,6 @@
 //! pi-ai's message types, typed: what a model is sent ([`Message`],
 //! [`LlmContext`]) and what it answers ([`AssistantMessage`]). Model calls
-//! ([`crate::models`]) and providers ([`crate::provider`]) speak them.
+//! ([`crate::models`]) and providers ([`mod@crate::provider`]) speak them.
 //!
 //! They serialize to pi-ai's JSON (camelCase, `role` and `type` tags), so a
 //! value read from pi (a session entry's `message`) decodes with

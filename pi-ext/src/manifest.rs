@@ -67,6 +67,14 @@ pub struct CommandManifest {
     /// Argument completions (terminal UI only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub completions: Vec<String>,
+    /// Completions are computed by the extension from the typed prefix
+    /// (`command/complete`).
+    #[serde(
+        default,
+        rename = "dynamicCompletions",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub dynamic_completions: bool,
     /// A key that also runs the command (terminal UI only, with no arguments).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shortcut: Option<String>,
@@ -135,6 +143,10 @@ pub struct ToolManifest {
     /// How long pi waits for a call before failing it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// `"sequential"`: pi runs a batch of tool calls with this tool one at a
+    /// time (pi's `executionMode`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution_mode: Option<String>,
 }
 
 /// A provider's model: what pi lists and sends requests for.

@@ -165,6 +165,7 @@ pub struct ToolEntry {
     pub prompt_guidelines: &'static [&'static str],
     pub timeout_ms: Option<u64>,
     pub overrides_builtin: bool,
+    pub sequential: bool,
     pub schema: fn() -> Result<Value, SchemaError>,
     pub call: fn(Ctx, Value) -> ToolFuture,
 }
@@ -196,6 +197,8 @@ pub struct CommandEntry {
     pub name: &'static str,
     pub description: &'static str,
     pub completions: &'static [&'static str],
+    /// `completions = f`: computed at run time from the typed prefix.
+    pub complete: Option<fn(String) -> crate::command::CompletionFuture>,
     pub shortcut: Option<&'static str>,
     pub call: fn(crate::context::CommandCtx, String) -> HandlerFuture,
 }
@@ -400,7 +403,7 @@ impl Registry {
         self
     }
 
-    /// Serve a model provider (see [`crate::provider`]). One without a
+    /// Serve a model provider (see [`mod@crate::provider`]). One without a
     /// stream function or models, with an invalid name, or named like one
     /// already registered is left out, and the problem recorded.
     pub fn provider(mut self, provider: ProviderDef) -> Self {
@@ -689,6 +692,7 @@ impl Registry {
                     name: c.name.to_string(),
                     description: c.description.to_string(),
                     completions: c.completions.iter().map(|s| s.to_string()).collect(),
+                    dynamic_completions: c.complete.is_some(),
                     shortcut: c.shortcut.map(str::to_string),
                 })
                 .collect(),

@@ -86,6 +86,10 @@ pub struct ToolOutcome {
     /// Whether pi marks the result as an error.
     #[serde(rename = "isError")]
     pub is_error: bool,
+    /// Whether the agent stops after this batch of tool calls (pi's
+    /// `terminate`, see [`ToolResult::terminate`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminate: bool,
 }
 
 impl ToolOutcome {
@@ -95,6 +99,7 @@ impl ToolOutcome {
             content: vec![Content::text(message)],
             details: Value::Object(Default::default()),
             is_error: true,
+            terminate: false,
         }
     }
 
@@ -117,6 +122,7 @@ impl ToolOutcome {
                 content: r.content,
                 details: r.details,
                 is_error: false,
+                terminate: r.terminate,
             },
             Err(e) => Self::error(e.message()),
         }
@@ -185,6 +191,10 @@ pub struct ToolDef {
     /// Whether replacing pi's built-in tool of the same name is meant (no
     /// warning then).
     pub overrides_builtin: bool,
+    /// Whether pi runs a batch of tool calls that includes this tool one
+    /// call at a time (pi's `executionMode: "sequential"`); batches run in
+    /// parallel otherwise.
+    pub sequential: bool,
     /// The handler.
     pub handler: ToolHandler,
 }
@@ -228,6 +238,7 @@ impl ToolDef {
             prompt_guidelines: Vec::new(),
             timeout: None,
             overrides_builtin: false,
+            sequential: false,
         }
     }
 }
@@ -248,6 +259,7 @@ impl ToolDef {
             parameters: (entry.schema)(),
             timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
             overrides_builtin: entry.overrides_builtin,
+            sequential: entry.sequential,
             handler: Arc::new(entry.call),
         }
     }
@@ -264,9 +276,16 @@ pub struct ToolBuilder {
     prompt_guidelines: Vec<String>,
     timeout: Option<std::time::Duration>,
     overrides_builtin: bool,
+    sequential: bool,
 }
 
 impl ToolBuilder {
+    /// Run a batch of tool calls that includes this tool one call at a
+    /// time (pi's `executionMode: "sequential"`).
+    pub fn sequential(mut self) -> Self {
+        self.sequential = true;
+        self
+    }
     /// Fail a call that takes longer than `timeout` (pi gets an error
     /// result, the handler is cancelled).
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -328,6 +347,7 @@ impl ToolBuilder {
             parameters: portable_schema_for::<P>(),
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
+            sequential: self.sequential,
             handler,
         }
     }
@@ -346,6 +366,7 @@ impl ToolDef {
             timeout_ms: self
                 .timeout
                 .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
+            execution_mode: self.sequential.then(|| "sequential".to_string()),
         }
     }
 }

@@ -20,6 +20,8 @@
  * @property {(tool: unknown) => void} registerTool
  * @property {(handle: number, fresh: ExtensionContext) => Promise<unknown>} withSession run the
  *   extension's `withSession` closure kept under `handle`, as a call bound to the new session
+ * @property {() => Promise<{ copyToClipboard: (text: string) => Promise<void> }>} loadPi pi's own module
+ * @property {string} mode how pi was started ("interactive", "rpc", "print", "json")
  */
 
 /** @typedef {(call: ApiCall) => unknown} ApiMethod */
@@ -85,8 +87,14 @@ export const API = new Map([
   ["exec", (c) => c.pi.exec(c.args[0], c.args[1] ?? [], { ...(c.args[2] ?? {}), signal: c.signal })],
   ["getActiveTools", (c) => c.pi.getActiveTools()],
   ["setActiveTools", (c) => c.pi.setActiveTools(c.args[0] ?? [])],
-  ["getAllTools", (c) => c.pi.getAllTools().map(({ name, description, parameters }) => ({ name, description, parameters }))],
-  ["getCommands", (c) => c.pi.getCommands().map(({ name, description, source }) => ({ name, description, source }))],
+  [
+    "getAllTools",
+    (c) => c.pi.getAllTools().map(({ name, description, parameters, sourceInfo }) => ({ name, description, parameters, sourceInfo })),
+  ],
+  [
+    "getCommands",
+    (c) => c.pi.getCommands().map(({ name, description, source, sourceInfo }) => ({ name, description, source, sourceInfo })),
+  ],
   [
     "setModel",
     async (c) => {
@@ -101,6 +109,17 @@ export const API = new Map([
   ["getFlag", (c) => c.pi.getFlag(c.args[0]) ?? null],
   ["emit", (c) => c.pi.events.emit(String(c.args[0]), c.args[1])],
   ["subscribe", (c) => c.subscribe(String(c.args[0]))],
+  [
+    "copyToClipboard",
+    async (c) => {
+      // pi's copyToClipboard may write an OSC 52 sequence to pi's stdout,
+      // which in RPC, print and json mode is pi's output stream.
+      if (c.mode !== "interactive") {
+        throw new Error(`copying to the clipboard needs pi's terminal UI (pi runs in ${c.mode} mode)`);
+      }
+      await (await c.loadPi()).copyToClipboard(String(c.args[0] ?? ""));
+    },
+  ],
   ["unsubscribe", (c) => c.unsubscribe(String(c.args[0]))],
   ["registerTool", (c) => c.registerTool(c.args[0] ?? {})],
   // ctx.* (ExtensionContext)
@@ -117,6 +136,14 @@ export const API = new Map([
   ["shutdown", (c) => c.ctx().shutdown()],
   ["getContextUsage", (c) => c.ctx().getContextUsage() ?? null],
   ["compact", (c) => c.ctx().compact({ customInstructions: c.args[0] })],
+  // pi always ends a compaction with exactly one of its callbacks.
+  [
+    "compactAndWait",
+    (c) =>
+      new Promise((resolve, reject) =>
+        c.ctx().compact({ customInstructions: c.args[0], onComplete: resolve, onError: reject }),
+      ),
+  ],
   ["getSystemPrompt", (c) => c.ctx().getSystemPrompt()],
   // ExtensionCommandContext (commands only)
   ["waitForIdle", (c) => commandCtx(c.ctx(), "waitForIdle").waitForIdle()],

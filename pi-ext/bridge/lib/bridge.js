@@ -58,6 +58,7 @@ export class CallAborted extends Error {}
  * @property {string} name the extension's name
  * @property {number} protocol
  * @property {string} binary
+ * @property {string} here the extension's directory (index.js's): for its resource paths
  * @property {import("./log.js").Log} log
  * @property {import("./options.js").Limits} limits
  * @property {import("./clock.js").Clock} clock
@@ -164,6 +165,7 @@ export class Bridge {
       mode,
       hasUI: mode === "interactive" || mode === "rpc",
       cwd: process.cwd(),
+      extensionDir: this.o.here,
       ...(snapshots ? { snapshots } : {}),
     });
     const timer = this.o.clock.setTimeout(() => {
@@ -477,6 +479,7 @@ export class Bridge {
       parameters: tool.parameters,
       ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
       ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
+      ...(tool.executionMode === "sequential" ? { executionMode: "sequential" } : {}),
       execute: (toolCallId, params, signal, onUpdate, ctx) =>
         this.callTool(tool.name, toolCallId, params, signal, /** @type {Call["onUpdate"]} */ (onUpdate), ctx),
     });
@@ -532,7 +535,7 @@ export class Bridge {
         .join("\n");
       throw new Error(text || "tool failed");
     }
-    return { content, details: result?.details ?? {} };
+    return { content, details: result?.details ?? {}, ...(result?.terminate === true ? { terminate: true } : {}) };
   }
 
   /**
@@ -657,6 +660,33 @@ export class Bridge {
     await this.call(child, "command/call", { command: name, args, session: this.session.generation }, { ctx });
   }
 
+  /**
+   * A command's argument completions computed by the extension for the
+   * typed prefix; none (pi shows no list) when the extension cannot answer.
+   * @param {string} name
+   * @param {string} prefix
+   * @returns {Promise<{ value: string, label: string, description?: string }[] | null>}
+   */
+  async completeCommand(name, prefix) {
+    try {
+      const child = await this.connect();
+      const items = await this.call(
+        child,
+        "command/complete",
+        { command: name, prefix },
+        { what: `the completions of /${name}`, timeoutMs: this.o.limits.hookTimeoutMs },
+      );
+      if (!Array.isArray(items)) return null;
+      const valid = items.filter(
+        (/** @type {any} */ i) => typeof i?.value === "string" && typeof i?.label === "string",
+      );
+      return valid.length ? valid : null;
+    } catch (err) {
+      this.log.line("warn", `completions of /${name}: ${messageOf(err)}`);
+      return null;
+    }
+  }
+
   // --- extension → pi --------------------------------------------------------
 
   /**
@@ -755,6 +785,8 @@ export class Bridge {
         registerTool: (tool) => this.registerRuntimeTool(child, tool),
         withSession: (handle, fresh) =>
           this.call(child, "session/with", { handle, session: this.session.generation }, { ctx: fresh, what: "the withSession call" }),
+        loadPi: async () => /** @type {any} */ (await this.o.loadPi()),
+        mode: this.o.mode,
       });
       child.respond(id, result, `pi's answer to ${p.method}`);
     } catch (err) {

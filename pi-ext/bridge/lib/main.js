@@ -83,6 +83,7 @@ export async function activate(pi, options) {
     limits,
     clock: options.clock ?? systemClock,
     launch: options.launch ?? launchProcess,
+    here,
     mode,
     piVersion: () => (piVersion ??= detectPiVersion(argv[1])),
     env,
@@ -210,7 +211,11 @@ export async function activate(pi, options) {
     const completions = command.completions ?? [];
     pi.registerCommand(command.name, {
       description: command.description,
-      ...(completions.length
+      ...(command.dynamicCompletions
+        ? {
+            getArgumentCompletions: (/** @type {string} */ prefix) => bridge.completeCommand(command.name, prefix ?? ""),
+          }
+        : completions.length
         ? {
             getArgumentCompletions: (/** @type {string} */ prefix) =>
               completions.filter((c) => c.startsWith(prefix ?? "")).map((c) => ({ value: c, label: c })),

@@ -14,6 +14,7 @@ import * as path from "node:path";
  * @property {string} [promptSnippet]
  * @property {string[]} [promptGuidelines]
  * @property {number} [timeoutMs] the bridge fails a call that takes longer
+ * @property {"sequential"} [executionMode] pi runs a batch with this tool one call at a time
  */
 
 /**
@@ -28,6 +29,7 @@ import * as path from "node:path";
  * @property {string} name
  * @property {string} [description]
  * @property {string[]} [completions]
+ * @property {boolean} [dynamicCompletions] computed by the extension (`command/complete`)
  * @property {string} [shortcut]
  */
 
