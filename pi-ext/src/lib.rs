@@ -137,6 +137,12 @@ pub mod testing;
 #[doc = include_str!("../MAPPING.md")]
 pub mod mapping {}
 
+/// The README's Rust snippets not marked `ignore` (models and providers),
+/// compiled and run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeSnippets;
+
 pub use connection::Mode;
 pub use content::{Content, ToolResult};
 pub use context::{CommandCtx, Ctx};
