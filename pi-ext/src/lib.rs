@@ -159,14 +159,21 @@ pub use tokio_util::sync::CancellationToken;
 
 /// tokio's tasks, for work that outlives a call (e.g. receiving from an
 /// event-bus [`api::Subscription`]): `pi_ext::task::spawn`.
-pub use tokio::task;
+pub mod task {
+    pub use tokio::task::{spawn, spawn_blocking, yield_now, JoinError, JoinHandle};
+}
 
 /// tokio's timers: `pi_ext::time::sleep`, `timeout`, `interval`.
-pub use tokio::time;
+pub mod time {
+    pub use tokio::time::{
+        error::Elapsed, interval, sleep, sleep_until, timeout, Duration, Instant, Interval,
+    };
+}
 
-/// tokio's async locks and channels: `pi_ext::sync::{Mutex, RwLock, mpsc,
-/// oneshot, watch, Notify}`.
-pub use tokio::sync;
+/// tokio's async locks and channels, for state shared by concurrent calls.
+pub mod sync {
+    pub use tokio::sync::{mpsc, oneshot, watch, Mutex, Notify, RwLock, Semaphore};
+}
 
 /// Internals for pi-ext's own benchmarks and tests (feature `internals`).
 /// Not a public API: it changes without notice.

@@ -22,10 +22,13 @@ use crate::tool::{ToolDef, ToolFuture};
 use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
 
 /// What `on_load` returns, type-erased.
+#[doc(hidden)]
 pub type LoadFuture = Pin<Box<dyn Future<Output = Result<AnyState, String>> + Send>>;
 /// What `on_unload` returns: the snapshot for a hot reload.
+#[doc(hidden)]
 pub type UnloadFuture = Pin<Box<dyn Future<Output = Option<Value>> + Send>>;
 
+#[doc(hidden)]
 /// Implemented by `#[extension]` types: lets tools, commands and hooks
 /// take the extension's state as `&MyExtension`.
 #[diagnostic::on_unimplemented(
@@ -170,6 +173,7 @@ pub struct ToolEntry {
     pub call: fn(Ctx, Value) -> ToolFuture,
 }
 
+#[doc(hidden)]
 /// The future a hook or command handler returns: the hook's JSON result for
 /// pi, or an error message.
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'static>>;
