@@ -79,12 +79,14 @@
 //! 1. wire and plumbing: `wire` (wire types; documented in [`protocol`]),
 //!    `framing` (lines),
 //!    `transport` (stdio), `logging`, `runtime`, `atomic_file`, `pi_dirs`,
-//!    and the plain values `content`, `error`, `manifest`, [`schema`];
+//!    and the plain values `content`, `error`, `manifest`, [`schema`],
+//!    [`llm`] (pi-ai's message types), [`truncate`] (pi's truncation);
 //! 2. the connection: `connection` (`Peer`, session facts, per-connection
 //!    state);
-//! 3. host calls: [`ui`], [`api`], `bus`;
+//! 3. host calls: [`ui`], [`api`], `bus`, [`models`] (pi's models);
 //! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
-//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command);
+//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command)
+//!    and its [`session_change`]s, [`mod@provider`], [`builtin_tools`];
 //! 6. registration: [`registry`] (link-time entries, load order, manifest);
 //! 7. [`lifecycle`] and [`settings`];
 //! 8. on top: `dispatch` (the dispatcher), [`cli`], [`install`],
@@ -114,12 +116,12 @@ pub mod models;
 pub mod ui;
 // 4. The contexts.
 mod context;
-pub mod session_change;
 // 5. Item kinds.
 pub mod builtin_tools;
 pub mod command;
 pub mod events;
 pub mod provider;
+pub mod session_change;
 mod tool;
 // 6. Registration.
 pub mod registry;

@@ -1,6 +1,9 @@
 //! Replacing pi's session from a command, with work to do in the new one:
 //! pi's `newSession`, `fork` and `switchSession` options, `withSession`
 //! included ([`SessionChange`]).
+//!
+//! A `withSession` closure runs as a command body, so this names the
+//! registry's `HandlerFuture` (the one layer it reaches above its own).
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
