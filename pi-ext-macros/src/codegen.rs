@@ -41,6 +41,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
         ),
         None => (quote!(), quote!(::core::option::Option::None)),
     };
+    let sequential = model.sequential;
     let params_ident = format_ident!(
         "__PiExtParams_{}",
         fn_ident.to_string().trim_start_matches("r#")
@@ -185,6 +186,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                 prompt_guidelines: &[#(#guidelines),*],
                 timeout_ms: #timeout_ms,
                 overrides_builtin: #overrides_builtin,
+                sequential: #sequential,
                 schema: #private::tool_schema::<__PiExtParams>,
                 call: __pi_ext_call,
                 render: #render,
@@ -271,6 +273,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                             name: ::core::concat!(#name, "-settings"),
                             description: "View and edit this extension's settings",
                             completions: &[],
+                            complete: ::core::option::Option::None,
                             shortcut: ::core::option::Option::None,
                             call: __pi_ext_settings_command,
                         }
@@ -398,6 +401,15 @@ pub fn command(model: &CommandModel) -> TokenStream {
     let name = &model.name;
     let description = &model.description;
     let completions = &model.completions;
+    // A non-capturing closure: a plain `fn` pointer in the entry.
+    let complete = match &model.complete {
+        Some(path) => quote! {
+            ::core::option::Option::Some(|__prefix: ::std::string::String| {
+                #private::complete_with(#path(__prefix))
+            })
+        },
+        None => quote!(::core::option::Option::None),
+    };
     let shortcut = optional(&model.shortcut);
     let (states, args) = handler_args(&model.order, &private, "IsCommandCtx", quote!(__args));
     let args_ty = match &model.args {
@@ -447,6 +459,7 @@ pub fn command(model: &CommandModel) -> TokenStream {
                 name: #name,
                 description: #description,
                 completions: &[#(#completions),*],
+                complete: #complete,
                 shortcut: #shortcut,
                 call: __pi_ext_command,
             }

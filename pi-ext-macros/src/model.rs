@@ -24,6 +24,8 @@ pub struct ToolModel {
     pub overrides_builtin: bool,
     /// `render = MyRows`: how the tool's rows look in pi's terminal.
     pub render: Option<syn::Expr>,
+    /// `sequential`: pi runs a batch with this tool one call at a time.
+    pub sequential: bool,
     pub inputs: Vec<Input>,
     pub krate: syn::Path,
 }
@@ -54,6 +56,7 @@ const TOOL_KEYS: &[&str] = &[
     "timeout",
     "overrides_builtin",
     "render",
+    "sequential",
     "crate",
 ];
 
@@ -141,6 +144,7 @@ impl ToolModel {
         let mut timeout_ms = None;
         let mut overrides_builtin: Option<Span> = None;
         let mut render = None;
+        let mut sequential = false;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
             Ok(KeyValues(kvs)) => {
@@ -172,6 +176,7 @@ impl ToolModel {
                                 "`render` takes the renderer, e.g. `render = MyRows` (a value of a type implementing `pi_ext::tui::ToolRender`)",
                             )),
                         },
+                        "sequential" => flag_value(kv).map(|()| sequential = true),
                         "crate" => {
                             if let Some(p) = krate_from(kv, &mut errors) {
                                 krate = p;
@@ -390,6 +395,7 @@ impl ToolModel {
             timeout_ms,
             overrides_builtin: overrides_builtin.is_some(),
             render,
+            sequential,
             inputs,
             krate,
         });
@@ -707,6 +713,8 @@ pub struct CommandModel {
     pub name: String,
     pub description: String,
     pub completions: Vec<String>,
+    /// `completions = path`: a function computing them at run time.
+    pub complete: Option<syn::Path>,
     /// A key (`ctrl+shift+g`) that also runs the command in the terminal UI.
     pub shortcut: Option<String>,
     pub args: Option<Type>,
@@ -720,6 +728,7 @@ impl CommandModel {
         let mut name_lit: Option<LitStr> = None;
         let mut description = None;
         let mut completions = Vec::new();
+        let mut complete = None;
         let mut shortcut = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
@@ -731,8 +740,15 @@ impl CommandModel {
                         Some("description") => {
                             string_value(kv).map(|s| description = Some(s.value()))
                         }
-                        Some("completions") => string_list_value(kv)
-                            .map(|l| completions = l.iter().map(LitStr::value).collect()),
+                        Some("completions") => match &kv.value {
+                            // A function: completions computed at run time.
+                            Some(syn::Expr::Path(p)) => {
+                                complete = Some(p.path.clone());
+                                Ok(())
+                            }
+                            _ => string_list_value(kv)
+                                .map(|l| completions = l.iter().map(LitStr::value).collect()),
+                        },
                         Some("shortcut") => string_value(kv).and_then(|s| {
                             let key = s.value();
                             let ok = !key.is_empty()
@@ -802,6 +818,7 @@ impl CommandModel {
             name,
             description: description.unwrap_or_default(),
             completions,
+            complete,
             shortcut,
             args: handler.values.first().cloned(),
             order: handler.order,

@@ -92,6 +92,32 @@ pub struct ToolInfo {
     /// Parameter schema.
     #[serde(default)]
     pub parameters: Value,
+    /// Where it comes from (`sourceInfo`): pi's built-ins have source
+    /// `"builtin"`.
+    #[serde(default, rename = "sourceInfo")]
+    pub source_info: Option<SourceInfo>,
+}
+
+/// Where a command or tool comes from (pi's `SourceInfo`): the canonical
+/// provenance, rather than guessing from names or paths.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceInfo {
+    /// The file that defined it (`<builtin:read>` for pi's own tools).
+    #[serde(default)]
+    pub path: String,
+    /// `"builtin"`, `"sdk"`, `"local"`, a package source…
+    #[serde(default)]
+    pub source: String,
+    /// `"user"`, `"project"` or `"temporary"`.
+    #[serde(default)]
+    pub scope: String,
+    /// `"package"` or `"top-level"`.
+    #[serde(default)]
+    pub origin: String,
+    /// The directory it was loaded from, when pi knows one.
+    #[serde(default)]
+    pub base_dir: Option<String>,
 }
 
 /// A slash command pi knows (`pi.getCommands()`).
@@ -105,6 +131,9 @@ pub struct CommandInfo {
     /// `"extension"`, `"prompt"` or `"skill"`.
     #[serde(default)]
     pub source: String,
+    /// Where it comes from (`sourceInfo`, with its scope and path).
+    #[serde(default, rename = "sourceInfo")]
+    pub source_info: Option<SourceInfo>,
 }
 
 /// pi's `ExtensionAPI`, bound to the call it was taken from.
@@ -193,6 +222,37 @@ impl Api {
         self.call("sendUserMessage", json!([text.into(), opts]))
             .await
             .map(drop)
+    }
+
+    /// Send a user message made of text and images, which always starts
+    /// a turn (`pi.sendUserMessage` with content blocks). While the agent
+    /// streams, pass a delivery.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
+    pub async fn send_user_content(
+        &self,
+        content: Vec<crate::content::Content>,
+        deliver_as: Option<Delivery>,
+    ) -> Result<(), ApiError> {
+        let opts = deliver_as.map(|d| json!({ "deliverAs": d }));
+        self.call("sendUserMessage", json!([content, opts]))
+            .await
+            .map(drop)
+    }
+
+    /// Copy text to the system clipboard with pi's own `copyToClipboard`
+    /// (native clipboard, platform tools, OSC 52 in remote sessions).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] outside pi's terminal UI (pi's clipboard may write to
+    /// pi's stdout, which is the RPC and print output there), when no
+    /// clipboard could be written (pi's message), or when the connection to
+    /// pi is gone.
+    pub async fn copy_to_clipboard(&self, text: &str) -> Result<(), ApiError> {
+        self.call("copyToClipboard", json!([text])).await.map(drop)
     }
 
     /// Append a custom entry to the session, not sent to the model
@@ -423,3 +483,20 @@ impl Api {
 }
 
 pub use crate::bus::Subscription;
+
+/// What a finished compaction produced (pi's `CompactionResult`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactionResult {
+    /// The summary that replaces the compacted messages.
+    pub summary: String,
+    /// The first entry kept after the summary.
+    #[serde(default)]
+    pub first_kept_entry_id: String,
+    /// The context's size in tokens before.
+    #[serde(default)]
+    pub tokens_before: u64,
+    /// What the compactor added (a custom compaction's details).
+    #[serde(default)]
+    pub details: Option<Value>,
+}

@@ -24,6 +24,9 @@ pub(crate) struct Peer {
     out: LineSink,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
+    /// The connection is gone: a new request fails at once instead of
+    /// waiting for an answer nobody will read.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl Peer {
@@ -32,6 +35,7 @@ impl Peer {
             out,
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
+            closed: Default::default(),
         }
     }
 
@@ -55,9 +59,31 @@ impl Peer {
         u64,
         impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
     ) {
+        self.start_request_with(method, params, |_| {})
+    }
+
+    /// [`Peer::start_request`], running `before_send` with the request's id
+    /// before the request is written (what the other side sends about the
+    /// request may arrive at once).
+    pub(crate) fn start_request_with(
+        &self,
+        method: &str,
+        params: Value,
+        before_send: impl FnOnce(u64),
+    ) -> (
+        u64,
+        impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
+    ) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        self.pending.lock().unwrap().insert(id, tx);
+        {
+            let mut pending = self.pending.lock().unwrap();
+            // Closed: `tx` is dropped here and the answer is the error below.
+            if !self.closed.load(Ordering::SeqCst) {
+                pending.insert(id, tx);
+            }
+        }
+        before_send(id);
         self.send(request_line(id, method, &params));
         let answer = async move {
             rx.await.unwrap_or_else(|_| {
@@ -87,9 +113,11 @@ impl Peer {
         }
     }
 
-    /// Fail every outstanding request (the connection is gone).
+    /// Fail every outstanding request, and every later one (the connection is gone).
     pub(crate) fn fail_all(&self) {
-        self.pending.lock().unwrap().clear();
+        let mut pending = self.pending.lock().unwrap();
+        self.closed.store(true, Ordering::SeqCst);
+        pending.clear();
     }
 }
 
@@ -120,6 +148,12 @@ pub(crate) struct Shared {
     /// In pi's terminal UI: the views of a custom message this extension
     /// renders (sent along when it sends one), by the message's JSON.
     pub(crate) message_views: std::sync::OnceLock<MessageViews>,
+    /// Streamed model calls waiting for their `models/event`s, by request id.
+    pub(crate) model_streams: Mutex<HashMap<u64, mpsc::UnboundedSender<Vec<Value>>>>,
+    /// Objects the bridge refers to by number (the operations of a
+    /// `user_bash` answer), until it releases them.
+    handles: Mutex<HashMap<u64, AnyState>>,
+    next_handle: AtomicU64,
 }
 
 /// Renders a custom message's views (`None`: no renderer for its type).
@@ -136,6 +170,23 @@ impl Shared {
     pub(crate) fn store_state(&self, type_id: TypeId, state: AnyState) {
         let mut states = self.states.write().unwrap_or_else(|e| e.into_inner());
         states.insert(type_id, state);
+    }
+
+    /// Keep `object` for the bridge; its number.
+    pub(crate) fn keep_handle(&self, object: AnyState) -> u64 {
+        let id = self.next_handle.fetch_add(1, Ordering::Relaxed) + 1;
+        self.handles.lock().unwrap().insert(id, object);
+        id
+    }
+
+    /// The object kept under `id`.
+    pub(crate) fn handle(&self, id: u64) -> Option<AnyState> {
+        self.handles.lock().unwrap().get(&id).cloned()
+    }
+
+    /// The bridge is done with `id`.
+    pub(crate) fn release_handle(&self, id: u64) {
+        self.handles.lock().unwrap().remove(&id);
     }
 
     /// Take a state away (for `on_unload`).
@@ -177,6 +228,8 @@ pub(crate) struct Session {
     pub(crate) mode: Mode,
     pub(crate) has_ui: bool,
     pub(crate) cwd: PathBuf,
+    /// Where the extension's index.js is (its resources' directory).
+    pub(crate) extension_dir: Option<PathBuf>,
     pub(crate) pi_version: String,
 }
 
@@ -186,6 +239,7 @@ impl Default for Session {
             mode: Mode::Interactive,
             has_ui: true,
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            extension_dir: None,
             pi_version: String::new(),
         }
     }

@@ -56,6 +56,11 @@ pub struct ToolResult {
     pub content: Vec<Content>,
     /// Structured data kept in the session but not sent to the model.
     pub details: Value,
+    /// Stop the agent after this batch of tool calls, without another model
+    /// call (pi's `terminate`; pi stops only when every result of the batch
+    /// says so). Set it with [`ToolResult::terminate`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminate: bool,
 }
 
 impl ToolResult {
@@ -64,6 +69,7 @@ impl ToolResult {
         Self {
             content: vec![Content::text(text)],
             details: Value::Object(Default::default()),
+            terminate: false,
         }
     }
 
@@ -72,7 +78,16 @@ impl ToolResult {
         Self {
             content,
             details: Value::Object(Default::default()),
+            terminate: false,
         }
+    }
+
+    /// Stop the agent after this batch of tool calls: no further model call
+    /// (pi's `terminate`, e.g. for a tool that delivers the final structured
+    /// answer). pi stops only when every result of the batch says so.
+    pub fn terminate(mut self) -> Self {
+        self.terminate = true;
+        self
     }
 
     /// Append a content block.

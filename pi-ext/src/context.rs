@@ -116,6 +116,16 @@ impl Ctx {
         }
     }
 
+    /// The state of the connection this context belongs to.
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.inner.shared
+    }
+
+    /// The connection to the bridge.
+    pub(crate) fn peer(&self) -> Arc<Peer> {
+        self.inner.peer.clone()
+    }
+
     /// Stop sending progress: the call has answered.
     pub(crate) fn finish(&self) {
         self.inner.progress.finished.store(true, Ordering::Relaxed);
@@ -179,6 +189,16 @@ impl Ctx {
     /// event bus. See [`crate::api`].
     pub fn api(&self) -> Api {
         Api {
+            peer: self.inner.peer.clone(),
+            call: self.call_ref(),
+            shared: self.inner.shared.clone(),
+        }
+    }
+
+    /// pi's models: list and find them, call them through pi's providers
+    /// and credentials. See [`crate::models`].
+    pub fn models(&self) -> crate::models::Models {
+        crate::models::Models {
             peer: self.inner.peer.clone(),
             call: self.call_ref(),
             shared: self.inner.shared.clone(),
@@ -327,6 +347,24 @@ impl Ctx {
             .map(drop)
     }
 
+    /// Compact the session and wait for the end: pi's `compact` with its
+    /// `onComplete` and `onError` callbacks. A `session_before_compact` hook
+    /// of this extension runs meanwhile, so do not await this from inside
+    /// one.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] with pi's message when the compaction fails or is
+    /// cancelled (e.g. "Compaction cancelled", "Nothing to compact"), or
+    /// when the connection to pi is gone.
+    pub async fn compact_and_wait(
+        &self,
+        custom_instructions: Option<&str>,
+    ) -> Result<crate::api::CompactionResult, ApiError> {
+        self.ctx_get("compactAndWait", json!([custom_instructions]))
+            .await
+    }
+
     /// The system prompt (inside `before_agent_start`: as chained so far).
     ///
     /// # Errors
@@ -362,6 +400,14 @@ impl Ctx {
     /// RPC mode, false in print and json mode.
     pub fn has_ui(&self) -> bool {
         self.inner.session.has_ui
+    }
+
+    /// The extension's directory: where `install` put its `index.js`, the
+    /// place for resources shipped beside it (what a TypeScript extension
+    /// finds from its own file's path). `None` with a bridge that did not
+    /// say.
+    pub fn extension_dir(&self) -> Option<&Path> {
+        self.inner.session.extension_dir.as_deref()
     }
 
     /// The pi version the bridge reported (e.g. `"0.73.1"`).

@@ -58,6 +58,9 @@ struct InitializeParams {
     cwd: Option<std::path::PathBuf>,
     #[serde(default)]
     pi: Option<String>,
+    /// Where the extension's index.js is.
+    #[serde(default)]
+    extension_dir: Option<std::path::PathBuf>,
     /// Hot reload: what the previous process's `on_unload`s returned.
     #[serde(default)]
     snapshots: serde_json::Map<String, Value>,
@@ -103,6 +106,51 @@ struct BusEventParams {
     channel: String,
     #[serde(default)]
     data: Value,
+}
+
+#[derive(Deserialize)]
+struct CompleteParams {
+    command: String,
+    #[serde(default)]
+    prefix: String,
+}
+
+#[derive(Deserialize)]
+struct WithSessionParams {
+    handle: u64,
+    #[serde(default)]
+    session: Option<u64>,
+}
+
+/// What every `ops/*` request says about the pi call it serves.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OpsCallParams {
+    #[serde(default)]
+    tool_call_id: Option<String>,
+    #[serde(default)]
+    tool: Option<String>,
+    #[serde(default)]
+    session: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct ProviderStreamParams {
+    provider: String,
+    #[serde(default)]
+    session: Option<u64>,
+    model: crate::models::ModelInfo,
+    #[serde(default)]
+    context: crate::llm::LlmContext,
+    #[serde(default)]
+    options: crate::provider::ProviderOptions,
+}
+
+#[derive(Deserialize)]
+struct ModelEventParams {
+    id: u64,
+    #[serde(default)]
+    events: Vec<Value>,
 }
 
 /// What `initialize` set up before the extensions load.
@@ -295,6 +343,19 @@ impl Dispatcher {
                 Err(e) => self.respond(id, Err(bad_params("command/call", e))),
             },
             m if tui::is_request(m) => self.on_tui_request(id, m, params),
+            "ops/bash" | "ops/read" | "ops/spawn-hook" => self.start_ops_call(id, method, params),
+            "command/complete" => match serde_json::from_value::<CompleteParams>(params) {
+                Ok(p) => self.start_completion(id, p),
+                Err(e) => self.respond(id, Err(bad_params("command/complete", e))),
+            },
+            "session/with" => match serde_json::from_value::<WithSessionParams>(params) {
+                Ok(p) => self.start_with_session(id, p),
+                Err(e) => self.respond(id, Err(bad_params("session/with", e))),
+            },
+            "provider/stream" => match serde_json::from_value::<ProviderStreamParams>(params) {
+                Ok(p) => self.start_provider_stream(id, p),
+                Err(e) => self.respond(id, Err(bad_params("provider/stream", e))),
+            },
             other => self.respond(
                 id,
                 Err(RpcError::new(
@@ -316,9 +377,22 @@ impl Dispatcher {
                 Err(e) => log(&format!("bad cancel params: {e}")),
             },
             "shutdown" => self.shutdown.cancel(),
+            "ops/release" => match serde_json::from_value::<CancelParams>(params) {
+                Ok(CancelParams { id }) => self.shared.release_handle(id),
+                Err(e) => log(&format!("bad ops/release params: {e}")),
+            },
             "hook/notify" => match serde_json::from_value::<HookCallParams>(params) {
                 Ok(p) => self.start_hook_notification(p),
                 Err(e) => log(&format!("bad hook/notify params: {e}")),
+            },
+            "models/event" => match serde_json::from_value::<ModelEventParams>(params) {
+                Ok(p) => {
+                    let streams = self.shared.model_streams.lock().unwrap();
+                    if let Some(tx) = streams.get(&p.id) {
+                        let _ = tx.send(p.events);
+                    }
+                }
+                Err(e) => log(&format!("bad models/event params: {e}")),
             },
             "bus/event" => match serde_json::from_value::<BusEventParams>(params) {
                 Ok(p) => self.shared.subscribers.deliver(&p.channel, p.data),
@@ -360,6 +434,7 @@ impl Dispatcher {
             cwd: p
                 .cwd
                 .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+            extension_dir: p.extension_dir,
             pi_version: p.pi.unwrap_or_default(),
         };
         let (cwd, mode) = (session.cwd.clone(), session.mode);
@@ -599,6 +674,185 @@ impl Dispatcher {
             // Polled again at once by the runtime, with a real waker.
             tokio::spawn(task);
         }
+    }
+
+    /// `command/complete`: a command's argument completions for a prefix.
+    fn start_completion(self: &Arc<Self>, id: u64, p: CompleteParams) {
+        let Some(complete) = self
+            .registry
+            .commands
+            .get(&p.command)
+            .and_then(|c| c.complete)
+        else {
+            return self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!("command `/{}` computes no completions", p.command),
+                )),
+            );
+        };
+        let name = format!("the completions of `/{}`", p.command);
+        self.run_call(
+            id,
+            name.clone(),
+            CancellationToken::new(),
+            complete(p.prefix),
+            move |outcome| match outcome {
+                Ok(items) => Ok(serde_json::to_value(items).unwrap_or(Value::Null)),
+                Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
+                    codes::HANDLER_FAILED,
+                    format!("{name} panicked: {msg}"),
+                )),
+                Err(CallFailure::Cancelled) => Err(cancelled(&name)),
+            },
+        );
+    }
+
+    /// `session/with`: a `withSession` closure, run as a command call in the
+    /// new session.
+    fn start_with_session(self: &Arc<Self>, id: u64, p: WithSessionParams) {
+        let closure = self.shared.handle(p.handle).and_then(|state| {
+            state
+                .downcast_ref::<crate::session_change::WithSessionSlot>()
+                .and_then(|slot| slot.take())
+        });
+        let Some(closure) = closure else {
+            return self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    "no withSession closure under this handle (it ran already)",
+                )),
+            );
+        };
+        let token = CancellationToken::new();
+        let ctx = CommandCtx::new(self.new_ctx(id, CallKind::Command, p.session, &token));
+        let name = "withSession".to_string();
+        self.run_call(id, name.clone(), token, closure(ctx), move |outcome| {
+            handler_answer(&name, outcome)
+        });
+    }
+
+    /// `ops/bash`, `ops/read`, `ops/spawn-hook`: the operations of pi's
+    /// built-in tools (and of `user_bash` answers), run in Rust.
+    fn start_ops_call(self: &Arc<Self>, id: u64, method: &str, params: Value) {
+        use crate::builtin_tools as ops;
+        let call: OpsCallParams = match serde_json::from_value(params.clone()) {
+            Ok(c) => c,
+            Err(e) => return self.respond(id, Err(bad_params(method, e))),
+        };
+        let token = CancellationToken::new();
+        let kind = match (call.tool_call_id, call.tool) {
+            (Some(tool_call_id), Some(tool_name)) => CallKind::Tool {
+                tool_call_id,
+                tool_name,
+            },
+            _ => CallKind::Hook,
+        };
+        let ctx = self.new_ctx(id, kind, call.session, &token);
+        let missing = |what: &str| {
+            Err(RpcError::new(
+                codes::METHOD_NOT_FOUND,
+                format!("extension `{}` has no {what}", self.registry.name),
+            ))
+        };
+        let builtin = |name: &str| self.registry.builtin_tools.get(name);
+        let fut: std::pin::Pin<Box<dyn std::future::Future<Output = Value> + Send>> = match method {
+            "ops/bash" => {
+                let p: ops::BashParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                };
+                let bash = match p.handle {
+                    Some(h) => self
+                        .shared
+                        .handle(h)
+                        .and_then(|state| ops::user_bash_ops(&*state)),
+                    None => builtin("bash").and_then(|t| t.bash.clone()),
+                };
+                let Some(bash) = bash else {
+                    return self.respond(id, missing("bash operations"));
+                };
+                Box::pin(ops::serve_bash(bash, ctx, id, p))
+            }
+            "ops/read" => {
+                let p: ops::ReadParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                };
+                let Some(read) = builtin("read").and_then(|t| t.read.clone()) else {
+                    return self.respond(id, missing("read operations"));
+                };
+                Box::pin(ops::serve_read(read, ctx, p))
+            }
+            _ => {
+                let p: ops::SpawnParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                };
+                let Some(hook) = builtin("bash").and_then(|t| t.spawn_hook.clone()) else {
+                    return self.respond(id, missing("spawn hook"));
+                };
+                Box::pin(async move { ops::serve_spawn_hook(&*hook, p) })
+            }
+        };
+        let name = format!("{method} operation");
+        self.run_call(id, name.clone(), token, fut, move |outcome| match outcome {
+            Ok(answer) => Ok(answer),
+            Err(CallFailure::Panicked(msg)) => {
+                Ok(json!({ "error": format!("{name} panicked: {msg}") }))
+            }
+            Err(CallFailure::Cancelled) => Ok(json!({ "aborted": true })),
+        });
+    }
+
+    fn start_provider_stream(self: &Arc<Self>, id: u64, p: ProviderStreamParams) {
+        let Some(stream) = self
+            .registry
+            .providers
+            .get(&p.provider)
+            .and_then(|d| d.stream.clone())
+        else {
+            return self.respond(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!(
+                        "extension `{}` has no provider `{}`",
+                        self.registry.name, p.provider
+                    ),
+                )),
+            );
+        };
+        let token = CancellationToken::new();
+        let ctx = Ctx::new(
+            self.session(),
+            self.peer.clone(),
+            self.shared.clone(),
+            None,
+            p.session,
+            token.clone(),
+        );
+        let request = crate::provider::ProviderRequest {
+            model: p.model,
+            context: p.context,
+            options: p.options,
+            cancel: token.clone(),
+            ctx,
+        };
+        let (peer, cancel) = (self.peer.clone(), token.clone());
+        let name = format!("provider `{}`", p.provider);
+        // The stream function runs in the call's task: a panic in it is caught too.
+        let fut = async move { crate::provider::pump(stream(request), id, peer, cancel).await };
+        self.run_call(id, name.clone(), token, fut, move |outcome| match outcome {
+            Ok(answer) => answer,
+            Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
+                codes::HANDLER_FAILED,
+                format!("{name} panicked: {msg}"),
+            )),
+            Err(CallFailure::Cancelled) => Err(cancelled(&name)),
+        });
     }
 
     fn start_command_call(self: &Arc<Self>, id: u64, p: CommandCallParams) {

@@ -448,7 +448,7 @@ event! {
 
 event! {
     /// `!command` typed in the terminal UI (interactive mode only).
-    UserBashEvent = "user_bash" -> UserBashResult {
+    UserBashEvent = "user_bash" -> crate::builtin_tools::UserBashAction {
         /// The command.
         command: String,
         /// `!!` prefix: keep the output out of the context.
@@ -592,9 +592,9 @@ pub struct ResourcesDiscovered {
     pub theme_paths: Vec<String>,
 }
 
-/// Result of a `user_bash` hook: a result instead of running the command.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct UserBashResult(pub Option<Value>);
+/// Result of a `user_bash` hook: run the command as pi would, with Rust
+/// operations, or not at all (with a result).
+pub use crate::builtin_tools::{BashResult, UserBashAction};
 
 fn to_json<T: Serialize>(v: &T) -> Value {
     match serde_json::to_value(v) {
@@ -665,12 +665,6 @@ impl HookOutput for ProviderPayload {
 impl HookOutput for ResourcesDiscovered {
     fn into_json(self) -> Value {
         to_json(&self)
-    }
-}
-impl HookOutput for UserBashResult {
-    fn into_json(self) -> Value {
-        self.0
-            .map_or(Value::Null, |r| serde_json::json!({ "result": r }))
     }
 }
 

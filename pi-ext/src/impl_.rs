@@ -10,8 +10,8 @@ pub use crate::context::LoadCtx;
 pub use crate::events::{Event, HookOutput, HookReturn};
 pub use crate::lifecycle::{LoadReturn, UnloadReturn};
 pub use crate::registry::{
-    BinInfo, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry, HandlerFuture, HookEntry,
-    LoadFuture, SettingsDecl, ToolEntry, UnloadFuture,
+    BinInfo, BuiltinToolEntry, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry,
+    HandlerFuture, HookEntry, LoadFuture, ProviderEntry, SettingsDecl, ToolEntry, UnloadFuture,
 };
 pub use crate::tool::ToolFuture;
 
@@ -433,6 +433,16 @@ where
             E::NAME
         )))),
     }
+}
+
+/// The future of a `#[command(completions = f)]` function, whose items are
+/// anything that converts into a [`crate::command::Completion`].
+pub fn complete_with<F, I>(fut: F) -> crate::command::CompletionFuture
+where
+    F: Future<Output = Vec<I>> + Send + 'static,
+    I: Into<crate::command::Completion>,
+{
+    Box::pin(async move { fut.await.into_iter().map(Into::into).collect() })
 }
 
 /// Parse a command's arguments and run its body.

@@ -28,8 +28,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("log.js", include_str!("../bridge/lib/log.js")),
     ("main.js", include_str!("../bridge/lib/main.js")),
     ("manifest.js", include_str!("../bridge/lib/manifest.js")),
+    ("models.js", include_str!("../bridge/lib/models.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
+    ("provider.js", include_str!("../bridge/lib/provider.js")),
+    ("tools.js", include_str!("../bridge/lib/tools.js")),
     ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
     ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
     ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
@@ -353,6 +356,10 @@ mod tests {
             ("HANDLER_FAILED", codes::HANDLER_FAILED),
             ("BUSY", codes::BUSY),
             ("NOT_INITIALIZED", codes::NOT_INITIALIZED),
+            ("UNKNOWN_MODEL", codes::UNKNOWN_MODEL),
+            ("MODEL_AUTH", codes::MODEL_AUTH),
+            ("SESSION_ENDED", codes::SESSION_ENDED),
+            ("NO_MODEL", codes::NO_MODEL),
         ];
         let protocol_js = BRIDGE_MODULES
             .iter()

@@ -79,13 +79,16 @@
 //! 1. wire and plumbing: `wire` (wire types; documented in [`protocol`]),
 //!    `framing` (lines),
 //!    `transport` (stdio), `logging`, `runtime`, `atomic_file`, `pi_dirs`,
-//!    and the plain values `content`, `error`, `manifest`, [`schema`];
+//!    and the plain values `content`, `error`, `manifest`, [`schema`],
+//!    [`llm`] (pi-ai's message types), [`truncate`] (pi's truncation);
 //! 2. the connection: `connection` (`Peer`, session facts, per-connection
 //!    state);
-//! 3. host calls: [`ui`], [`api`], `bus`, and [`tui`] (pi's terminal UI:
-//!    its value types, components and the calls that show them);
+//! 3. host calls: [`ui`], [`api`], `bus`, [`models`] (pi's models), and
+//!    [`tui`] (pi's terminal UI: its value types, components and the calls
+//!    that show them);
 //! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
-//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command);
+//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command)
+//!    and its [`session_change`]s, [`mod@provider`], [`builtin_tools`];
 //! 6. registration: [`registry`] (link-time entries, load order, manifest);
 //! 7. [`lifecycle`] and [`settings`];
 //! 8. on top: `dispatch` (the dispatcher), [`cli`], [`install`],
@@ -96,6 +99,7 @@ mod atomic_file;
 mod content;
 mod error;
 mod framing;
+pub mod llm;
 mod logging;
 mod manifest;
 mod pi_dirs;
@@ -103,19 +107,24 @@ pub mod protocol;
 mod runtime;
 pub mod schema;
 mod transport;
+pub mod truncate;
 mod wire;
 // 2. The connection.
 mod connection;
 // 3. Host calls.
 pub mod api;
 mod bus;
+pub mod models;
 pub mod tui;
 pub mod ui;
 // 4. The contexts.
 mod context;
 // 5. Item kinds.
+pub mod builtin_tools;
 pub mod command;
 pub mod events;
+pub mod provider;
+pub mod session_change;
 mod tool;
 // 6. Registration.
 pub mod registry;
@@ -132,6 +141,12 @@ pub mod testing;
 
 #[doc = include_str!("../MAPPING.md")]
 pub mod mapping {}
+
+/// The README's Rust snippets not marked `ignore` (models and providers),
+/// compiled and run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeSnippets;
 
 pub use connection::Mode;
 pub use content::{Content, ToolResult};
@@ -325,6 +340,47 @@ macro_rules! flag {
     };
     ($name:ident : string, $description:expr) => {
         $crate::__flag!($name, "string", None, $description);
+    };
+}
+
+/// Register a model provider: `fn` returning a
+/// [`provider::ProviderDef`], called once when the binary starts (see
+/// [`mod@provider`]).
+///
+/// ```
+/// use pi_ext::provider::{ModelDef, ProviderDef};
+/// # fn answer(req: pi_ext::provider::ProviderRequest) -> pi_ext::provider::ProviderStream {
+/// #     pi_ext::provider::channel(req, |_, _| async { Ok(pi_ext::llm::StopReason::Stop) })
+/// # }
+/// fn local() -> ProviderDef {
+///     ProviderDef::new("local").model(ModelDef::new("small", "Small")).stream(answer)
+/// }
+/// pi_ext::provider!(local);
+/// # fn main() {}
+/// ```
+#[macro_export]
+macro_rules! provider {
+    ($make:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::ProviderEntry {
+                module: ::core::module_path!(),
+                make: $make,
+            }
+        }
+    };
+}
+
+/// Register one of pi's built-in tools with Rust operations: `fn`
+/// returning a [`builtin_tools::BuiltinTool`] (see [`builtin_tools`]).
+#[macro_export]
+macro_rules! builtin_tool {
+    ($make:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::BuiltinToolEntry {
+                module: ::core::module_path!(),
+                make: $make,
+            }
+        }
     };
 }
 

@@ -2,7 +2,9 @@
 //! reads (`<bin> --pi-manifest`, the `initialize` answer, the copy `install`
 //! records in the bridge). Plain data, below everything that builds it.
 
-use serde::Serialize;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One extension in the manifest.
@@ -65,6 +67,14 @@ pub struct CommandManifest {
     /// Argument completions (terminal UI only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub completions: Vec<String>,
+    /// Completions are computed by the extension from the typed prefix
+    /// (`command/complete`).
+    #[serde(
+        default,
+        rename = "dynamicCompletions",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub dynamic_completions: bool,
     /// A key that also runs the command (terminal UI only, with no arguments).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shortcut: Option<String>,
@@ -101,6 +111,16 @@ pub struct Manifest {
     /// Custom message types the extension renders in pi's terminal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub message_renderers: Vec<String>,
+    /// Model providers (pi registers them while it starts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub providers: Vec<ProviderManifest>,
+    /// pi's built-in tools with Rust operations.
+    #[serde(
+        default,
+        rename = "builtinTools",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub builtin_tools: Vec<BuiltinToolManifest>,
     /// Registration problems to show the user.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
@@ -130,6 +150,10 @@ pub struct ToolManifest {
     /// Which of the tool's rows the extension renders in pi's terminal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render: Option<RenderManifest>,
+    /// `"sequential"`: pi runs a batch of tool calls with this tool one at a
+    /// time (pi's `executionMode`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution_mode: Option<String>,
 }
 
 /// The rows of a tool the extension renders (pi's `renderCall`, `renderResult`).
@@ -139,4 +163,132 @@ pub struct RenderManifest {
     pub call: bool,
     /// The result's row.
     pub result: bool,
+}
+
+/// A provider's model: what pi lists and sends requests for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelDef {
+    /// The model's id (`--model <id>`).
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Whether it reasons (pi offers thinking levels).
+    pub reasoning: bool,
+    /// What it takes: `"text"`, and `"image"` if it sees images.
+    pub input: Vec<String>,
+    /// Prices per million tokens (pi computes the cost of each answer).
+    pub cost: ModelPrices,
+    /// Its context window, in tokens.
+    pub context_window: u64,
+    /// Most tokens it answers with.
+    pub max_tokens: u64,
+}
+
+/// A model's prices, in dollars per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPrices {
+    /// Input tokens.
+    pub input: f64,
+    /// Output tokens.
+    pub output: f64,
+    /// Cache reads.
+    pub cache_read: f64,
+    /// Cache writes.
+    pub cache_write: f64,
+}
+
+impl ModelDef {
+    /// A text model with a 128k context window, answering up to 16k tokens, free.
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            reasoning: false,
+            input: vec!["text".into()],
+            cost: ModelPrices::default(),
+            context_window: 128_000,
+            max_tokens: 16_384,
+        }
+    }
+
+    /// Its context window.
+    pub fn context_window(mut self, tokens: u64) -> Self {
+        self.context_window = tokens;
+        self
+    }
+
+    /// Most tokens it answers with.
+    pub fn max_tokens(mut self, tokens: u64) -> Self {
+        self.max_tokens = tokens;
+        self
+    }
+
+    /// It reasons.
+    pub fn reasoning(mut self, reasoning: bool) -> Self {
+        self.reasoning = reasoning;
+        self
+    }
+
+    /// It sees images.
+    pub fn images(mut self, images: bool) -> Self {
+        self.input.retain(|i| i != "image");
+        if images {
+            self.input.push("image".into());
+        }
+        self
+    }
+
+    /// Its prices.
+    pub fn prices(mut self, prices: ModelPrices) -> Self {
+        self.cost = prices;
+        self
+    }
+}
+
+/// A provider in the manifest (pi's `registerProvider` configuration, minus
+/// `streamSimple`, which the bridge supplies).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderManifest {
+    /// Provider name.
+    pub name: String,
+    /// Name pi shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+    /// Endpoint.
+    pub base_url: String,
+    /// pi's `apiKey` setting.
+    pub api_key: String,
+    /// pi's API name.
+    pub api: String,
+    /// Headers.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    /// Add `Authorization: Bearer <key>`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auth_header: bool,
+    /// The models.
+    pub models: Vec<ModelDef>,
+}
+
+/// One of pi's built-in tools with Rust operations, in the manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuiltinToolManifest {
+    /// `"bash"` or `"read"`.
+    pub tool: String,
+    /// The label pi shows, if not pi's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// pi's `commandPrefix` (bash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_prefix: Option<String>,
+    /// The operations are Rust's.
+    #[serde(default)]
+    pub operations: bool,
+    /// A Rust spawn hook adjusts commands (bash).
+    #[serde(default)]
+    pub spawn_hook: bool,
 }

@@ -8,12 +8,14 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+use crate::builtin_tools::BuiltinTool;
 use crate::connection::AnyState;
 use crate::context::{Ctx, LoadCtx};
 pub use crate::manifest::{
-    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, RenderManifest,
-    ToolManifest,
+    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, ProviderManifest,
+    RenderManifest, ToolManifest,
 };
+use crate::provider::ProviderDef;
 use crate::schema::SchemaError;
 pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
 use crate::tool::{ToolDef, ToolFuture};
@@ -166,6 +168,7 @@ pub struct ToolEntry {
     pub prompt_guidelines: &'static [&'static str],
     pub timeout_ms: Option<u64>,
     pub overrides_builtin: bool,
+    pub sequential: bool,
     pub schema: fn() -> Result<Value, SchemaError>,
     pub call: fn(Ctx, Value) -> ToolFuture,
     /// `render = …`: how its rows look in pi's terminal.
@@ -223,6 +226,8 @@ pub struct CommandEntry {
     pub name: &'static str,
     pub description: &'static str,
     pub completions: &'static [&'static str],
+    /// `completions = f`: computed at run time from the typed prefix.
+    pub complete: Option<fn(String) -> crate::command::CompletionFuture>,
     pub shortcut: Option<&'static str>,
     pub call: fn(crate::context::CommandCtx, String) -> HandlerFuture,
 }
@@ -237,6 +242,23 @@ pub struct FlagEntry {
     pub default: Option<fn() -> Value>,
 }
 
+/// A [`crate::provider!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct ProviderEntry {
+    pub module: &'static str,
+    pub make: fn() -> ProviderDef,
+}
+
+inventory::collect!(ProviderEntry);
+
+/// A [`crate::builtin_tool!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct BuiltinToolEntry {
+    pub module: &'static str,
+    pub make: fn() -> BuiltinTool,
+}
+
+inventory::collect!(BuiltinToolEntry);
 inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
 inventory::collect!(FlagEntry);
@@ -295,6 +317,14 @@ pub struct Registry {
     pub(crate) flags: Vec<&'static FlagEntry>,
     /// Message renderers by custom type.
     pub(crate) message_renderers: BTreeMap<String, &'static MessageRendererEntry>,
+    /// Model providers by name.
+    pub(crate) providers: BTreeMap<String, ProviderDef>,
+    /// The crate each provider was declared in ([`crate::provider!`] only).
+    provider_crates: BTreeMap<String, &'static str>,
+    /// pi's built-in tools with Rust operations, by name.
+    pub(crate) builtin_tools: BTreeMap<String, BuiltinTool>,
+    /// The crate each was declared in ([`crate::builtin_tool!`] only).
+    builtin_crates: BTreeMap<String, &'static str>,
     /// Problems found while registering (bad names, bad schemas,
     /// duplicates); items with errors are left out.
     pub(crate) problems: Vec<String>,
@@ -374,6 +404,10 @@ impl Registry {
             commands: BTreeMap::new(),
             flags: Vec::new(),
             message_renderers: BTreeMap::new(),
+            providers: BTreeMap::new(),
+            provider_crates: BTreeMap::new(),
+            builtin_tools: BTreeMap::new(),
+            builtin_crates: BTreeMap::new(),
             problems: Vec::new(),
             declared: Vec::new(),
             extensions: Vec::new(),
@@ -399,6 +433,22 @@ impl Registry {
     /// is left out, and the problem recorded.
     pub fn tool(mut self, tool: ToolDef) -> Self {
         self.add(tool);
+        self
+    }
+
+    /// Serve a model provider (see [`mod@crate::provider`]). One without a
+    /// stream function or models, with an invalid name, or named like one
+    /// already registered is left out, and the problem recorded.
+    pub fn provider(mut self, provider: ProviderDef) -> Self {
+        self.add_provider(provider);
+        self
+    }
+
+    /// Serve one of pi's built-in tools with Rust operations (see
+    /// [`crate::builtin_tools`]). A second one of the same name, or one
+    /// without operations, is left out and the problem recorded.
+    pub fn builtin_tool(mut self, tool: BuiltinTool) -> Self {
+        self.add_builtin(tool);
         self
     }
 
@@ -482,6 +532,18 @@ impl Registry {
             reg.add_message_renderer(renderer);
         }
         reg.flags = inventory::iter::<FlagEntry>().collect();
+        for entry in inventory::iter::<BuiltinToolEntry>() {
+            let tool = (entry.make)();
+            reg.builtin_crates
+                .insert(tool.name().to_string(), crate_of(entry.module));
+            reg.add_builtin(tool);
+        }
+        for entry in inventory::iter::<ProviderEntry>() {
+            let provider = (entry.make)();
+            reg.provider_crates
+                .insert(provider.name.clone(), crate_of(entry.module));
+            reg.add_provider(provider);
+        }
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
             reg.tool_crates
@@ -566,6 +628,36 @@ impl Registry {
                 command.name
             ));
         }
+    }
+
+    fn add_builtin(&mut self, tool: BuiltinTool) {
+        if let Some(problem) = tool.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        let name = tool.name();
+        if self.builtin_tools.contains_key(name) || self.tools.contains_key(name) {
+            self.problems.push(format!(
+                "pi's built-in tool `{name}` is overridden twice; keeping one"
+            ));
+            return;
+        }
+        self.builtin_tools.insert(name.to_string(), tool);
+    }
+
+    fn add_provider(&mut self, provider: ProviderDef) {
+        if let Some(problem) = provider.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        if self.providers.contains_key(&provider.name) {
+            self.problems.push(format!(
+                "provider `{}` is registered twice; keeping the first",
+                provider.name
+            ));
+            return;
+        }
+        self.providers.insert(provider.name.clone(), provider);
     }
 
     /// Add a tool. Problems (invalid name, duplicate, schema error) are
@@ -655,6 +747,7 @@ impl Registry {
                     name: c.name.to_string(),
                     description: c.description.to_string(),
                     completions: c.completions.iter().map(|s| s.to_string()).collect(),
+                    dynamic_completions: c.complete.is_some(),
                     shortcut: c.shortcut.map(str::to_string),
                 })
                 .collect(),
@@ -673,6 +766,18 @@ impl Registry {
                     kind: f.kind.to_string(),
                     default: f.default.map(|d| d()),
                 })
+                .collect(),
+            providers: self
+                .providers
+                .values()
+                .filter(|p| !self.provider_crates.get(&p.name).is_some_and(|m| out(m)))
+                .map(ProviderDef::manifest)
+                .collect(),
+            builtin_tools: self
+                .builtin_tools
+                .values()
+                .filter(|t| !self.builtin_crates.get(t.name()).is_some_and(|m| out(m)))
+                .map(BuiltinTool::manifest)
                 .collect(),
             problems,
         }

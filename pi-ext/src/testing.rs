@@ -102,6 +102,8 @@ impl TestHost {
                 commands: Vec::new(),
                 flags: Vec::new(),
                 message_renderers: Vec::new(),
+                providers: Vec::new(),
+                builtin_tools: Vec::new(),
                 problems: Vec::new(),
             },
         };

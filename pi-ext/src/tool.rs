@@ -86,6 +86,10 @@ pub struct ToolOutcome {
     /// Whether pi marks the result as an error.
     #[serde(rename = "isError")]
     pub is_error: bool,
+    /// Whether the agent stops after this batch of tool calls (pi's
+    /// `terminate`, see [`ToolResult::terminate`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub terminate: bool,
 }
 
 impl ToolOutcome {
@@ -95,6 +99,7 @@ impl ToolOutcome {
             content: vec![Content::text(message)],
             details: Value::Object(Default::default()),
             is_error: true,
+            terminate: false,
         }
     }
 
@@ -117,6 +122,7 @@ impl ToolOutcome {
                 content: r.content,
                 details: r.details,
                 is_error: false,
+                terminate: r.terminate,
             },
             Err(e) => Self::error(e.message()),
         }
@@ -188,6 +194,10 @@ pub struct ToolDef {
     /// How its rows look in pi's terminal, if not pi's default
     /// ([`crate::tui::ToolRender`]).
     pub render: Option<crate::tui::ToolRenderer>,
+    /// Whether pi runs a batch of tool calls that includes this tool one
+    /// call at a time (pi's `executionMode: "sequential"`); batches run in
+    /// parallel otherwise.
+    pub sequential: bool,
     /// The handler.
     pub handler: ToolHandler,
 }
@@ -232,6 +242,7 @@ impl ToolDef {
             timeout: None,
             overrides_builtin: false,
             render: None,
+            sequential: false,
         }
     }
 }
@@ -253,6 +264,7 @@ impl ToolDef {
             timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
             overrides_builtin: entry.overrides_builtin,
             render: entry.render.map(|make| make()),
+            sequential: entry.sequential,
             handler: Arc::new(entry.call),
         }
     }
@@ -270,12 +282,19 @@ pub struct ToolBuilder {
     timeout: Option<std::time::Duration>,
     overrides_builtin: bool,
     render: Option<crate::tui::ToolRenderer>,
+    sequential: bool,
 }
 
 impl ToolBuilder {
     /// How the tool's rows look in pi's terminal (see [`crate::tui::ToolRender`]).
     pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
         self.render = Some(crate::tui::ToolRenderer::new(render));
+        self
+    }
+    /// Run a batch of tool calls that includes this tool one call at a
+    /// time (pi's `executionMode: "sequential"`).
+    pub fn sequential(mut self) -> Self {
+        self.sequential = true;
         self
     }
     /// Fail a call that takes longer than `timeout` (pi gets an error
@@ -340,6 +359,7 @@ impl ToolBuilder {
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
             render: self.render,
+            sequential: self.sequential,
             handler,
         }
     }
@@ -365,6 +385,7 @@ impl ToolDef {
                     call: true,
                     result: true,
                 }),
+            execution_mode: self.sequential.then(|| "sequential".to_string()),
         }
     }
 }

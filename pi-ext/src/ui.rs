@@ -318,6 +318,12 @@ impl Ui {
         );
     }
 
+    /// Terminal UI: back to pi's own working indicator
+    /// (`setWorkingIndicator()` without options).
+    pub fn reset_working_indicator(&self) {
+        self.call("setWorkingIndicator", json!([null]));
+    }
+
     /// Terminal UI: the label shown for hidden thinking (`None` resets it).
     pub fn set_hidden_thinking_label(&self, label: Option<&str>) {
         self.call("setHiddenThinkingLabel", json!([label]));

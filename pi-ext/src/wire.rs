@@ -38,6 +38,14 @@ pub mod codes {
     pub const BUSY: i64 = -32005;
     /// A request other than `initialize` or `ping` came before `initialize`.
     pub const NOT_INITIALIZED: i64 = -32006;
+    /// A model call named a model pi does not have.
+    pub const UNKNOWN_MODEL: i64 = -32020;
+    /// pi has no usable credentials for the model.
+    pub const MODEL_AUTH: i64 = -32021;
+    /// pi's session has ended: no more model calls.
+    pub const SESSION_ENDED: i64 = -32022;
+    /// A model call asked for the current model, and none is selected.
+    pub const NO_MODEL: i64 = -32023;
 }
 
 /// A JSON-RPC error object.

@@ -122,3 +122,87 @@ fn hooks_of_one_file_run_in_declaration_order() {
     let ids: Vec<_> = host.manifest().hooks.iter().map(|h| h.id.clone()).collect();
     assert_eq!(ids, ["registration::zeta", "registration::alpha"]);
 }
+
+/// Deliver the final answer and stop the agent.
+#[tool(sequential)]
+async fn final_answer(answer: String) -> ToolResult {
+    ToolResult::text(answer).terminate()
+}
+
+/// Pick an environment.
+#[command(completions = environments)]
+async fn deploy(_ctx: &CommandCtx) {}
+
+/// The environments starting with the typed prefix.
+async fn environments(prefix: String) -> Vec<pi_ext::command::Completion> {
+    ["dev", "staging", "prod"]
+        .into_iter()
+        .filter(|e| e.starts_with(prefix.as_str()))
+        .map(|e| pi_ext::command::Completion::new(e).description(format!("deploy to {e}")))
+        .collect()
+}
+
+#[test]
+fn sequential_tools_terminating_results_and_computed_completions_reach_pi() {
+    let host = TestHost::new();
+    let manifest = serde_json::to_value(host.manifest()).unwrap();
+    let tool = |name: &str| {
+        manifest["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(tool("final_answer")["executionMode"], "sequential");
+    assert!(tool("add").get("executionMode").is_none());
+
+    let outcome = host
+        .request(
+            "tool/call",
+            json!({"tool": "final_answer", "toolCallId": "c1", "args": {"answer": "42"}}),
+        )
+        .unwrap();
+    assert_eq!(outcome["terminate"], true);
+    let outcome = host
+        .request(
+            "tool/call",
+            json!({"tool": "add", "toolCallId": "c2", "args": {"a": 1, "b": 1}}),
+        )
+        .unwrap();
+    assert!(outcome.get("terminate").is_none(), "{outcome}");
+
+    let command = |name: &str| {
+        manifest["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(command("deploy")["dynamicCompletions"], true);
+    assert!(command("block").get("dynamicCompletions").is_none());
+    let items = host
+        .request(
+            "command/complete",
+            json!({"command": "deploy", "prefix": "st"}),
+        )
+        .unwrap();
+    assert_eq!(
+        items,
+        json!([{"value": "staging", "label": "staging", "description": "deploy to staging"}])
+    );
+    let err = host
+        .request(
+            "command/complete",
+            json!({"command": "block", "prefix": ""}),
+        )
+        .unwrap_err();
+    assert!(
+        err.message.contains("`/block` computes no completions"),
+        "{}",
+        err.message
+    );
+}

@@ -52,6 +52,10 @@ pub enum Reply {
     Status(u16, String),
     /// A text answer streamed as many content deltas, one SSE event each, in order.
     TextDeltas(Vec<String>),
+    /// Content deltas streamed (chunked) and then **no end**: the connection is held open
+    /// until the client closes it (or the model is dropped). [`ScriptedModel::wait_closed`]
+    /// tells when the client closed it.
+    Hold(Vec<String>),
 }
 
 impl Reply {
@@ -78,6 +82,11 @@ impl Reply {
     /// [`Reply::TextDeltas`].
     pub fn deltas<S: Into<String>>(deltas: impl IntoIterator<Item = S>) -> Self {
         Reply::TextDeltas(deltas.into_iter().map(Into::into).collect())
+    }
+
+    /// [`Reply::Hold`].
+    pub fn hold<S: Into<String>>(deltas: impl IntoIterator<Item = S>) -> Self {
+        Reply::Hold(deltas.into_iter().map(Into::into).collect())
     }
 }
 
@@ -115,6 +124,8 @@ struct ModelState {
     requests: Vec<RecordedRequest>,
     connections: Vec<TcpStream>,
     other_requests: Vec<String>,
+    /// Indices (in `requests`) of held replies whose client closed the connection.
+    closed: Vec<usize>,
 }
 
 struct ModelShared {
@@ -221,6 +232,34 @@ impl ScriptedModel {
     /// Request lines of requests to any other endpoint (answered with 404), e.g. `GET /v1/models`.
     pub fn other_requests(&self) -> Vec<String> {
         self.shared.lock().other_requests.clone()
+    }
+
+    /// Waits until the client closed the connection of request `index` (zero-based, in
+    /// arrival order), which must have been answered with [`Reply::Hold`]: the client
+    /// cancelled the held response. Panics after `timeout`.
+    #[track_caller]
+    pub fn wait_closed(&self, index: usize, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        let mut state = self.shared.lock();
+        while !state.closed.contains(&index) {
+            let now = Instant::now();
+            assert!(
+                now < deadline,
+                "scripted model: the client did not close the held connection of request {index} within {timeout:?}"
+            );
+            state = self
+                .shared
+                .changed
+                .wait_timeout(state, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Whether the client closed the held connection of request `index` (see
+    /// [`ScriptedModel::wait_closed`]).
+    pub fn closed(&self, index: usize) -> bool {
+        self.shared.lock().closed.contains(&index)
     }
 
     /// Waits until at least `n` chat-completions requests have arrived and returns all bodies.
@@ -342,7 +381,7 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                 Value::String(String::from_utf8_lossy(&request.body).into_owned())
             });
             let model = body["model"].as_str().unwrap_or("fake-model").to_owned();
-            let reply = {
+            let (reply, request_index) = {
                 let mut state = shared.lock();
                 let reply = state
                     .queue
@@ -356,10 +395,16 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                     connection: index,
                     reply: reply.clone(),
                 });
-                reply
+                (reply, state.requests.len() - 1)
             };
             shared.changed.notify_all();
             let chunk_id = shared.next_chunk_id.fetch_add(1, Ordering::Relaxed);
+            if let Reply::Hold(deltas) = &reply {
+                return hold(&mut writer, &mut reader, deltas, &model, chunk_id).map(|()| {
+                    shared.lock().closed.push(request_index);
+                    shared.changed.notify_all();
+                });
+            }
             render_reply(&reply, &model, chunk_id)
         } else {
             shared
@@ -379,6 +424,45 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
         if close {
             let _ = writer.shutdown(Shutdown::Both);
             return Ok(());
+        }
+    }
+}
+
+/// A [`Reply::Hold`]: the deltas as chunks of an endless SSE response, then wait for the
+/// client to close the connection (a read returns EOF or fails).
+fn hold(
+    writer: &mut TcpStream,
+    reader: &mut BufReader<TcpStream>,
+    deltas: &[String],
+    model: &str,
+    chunk_id: u64,
+) -> io::Result<()> {
+    writer.write_all(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n\
+          Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n",
+    )?;
+    let mut chunk = |delta: Value| -> io::Result<()> {
+        let event = json!({
+            "id": format!("chatcmpl-scripted-{chunk_id}"),
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": null}],
+        });
+        let data = format!("data: {event}\n\n");
+        write!(writer, "{:x}\r\n{data}\r\n", data.len())?;
+        writer.flush()
+    };
+    chunk(json!({"role": "assistant", "content": ""}))?;
+    for delta in deltas {
+        chunk(json!({"content": delta}))?;
+    }
+    // Held: nothing more is sent. The client closing its end ends the read.
+    let mut buf = [0u8; 1024];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) | Err(_) => return Ok(()),
+            Ok(_) => {}
         }
     }
 }
@@ -532,6 +616,8 @@ fn render_reply(reply: &Reply, model: &str, chunk_id: u64) -> Vec<u8> {
     let mut events: Vec<Value> = Vec::new();
     let mut output_tokens = 0usize;
     let finish = match reply {
+        // Sent by `hold`, never rendered whole.
+        Reply::Hold(_) => unreachable!("a held reply is streamed by `hold`"),
         Reply::Status(status, message) => {
             let body = json!({
                 "error": {"message": message, "type": "scripted_error", "code": status}

@@ -536,6 +536,24 @@ impl PiRpc {
         self.prompt_timeout(text, DEFAULT_TIMEOUT)
     }
 
+    /// Runs a slash command (`"/name args"`) and waits until its handler has finished (pi
+    /// answers a command's `prompt` then); returns the stdout messages from just before it
+    /// was sent through that response. Dialogs are not answered.
+    ///
+    /// Panics if pi rejects it or it does not finish within [`DEFAULT_TIMEOUT`].
+    #[track_caller]
+    pub fn command_line(&self, line: &str) -> Vec<Value> {
+        let mark = self.mark();
+        let id = self.send(json!({"type": "prompt", "message": line}));
+        let response = self.response(&id, DEFAULT_TIMEOUT);
+        assert!(
+            response["success"] == true,
+            "pi rejected {line:?}: {response}\n{}",
+            self.diagnostics()
+        );
+        self.events_since(mark)
+    }
+
     /// [`PiRpc::prompt`] with an explicit deadline for the whole prompt.
     #[track_caller]
     pub fn prompt_timeout(&self, text: &str, timeout: Duration) -> Vec<Value> {

@@ -19,6 +19,10 @@
  * @property {(channel: string) => void} unsubscribe
  * @property {(tool: unknown) => void} registerTool
  * @property {(message: unknown, views: unknown) => void} messageViews views the extension rendered for a message it sends
+ * @property {(handle: number, fresh: ExtensionContext) => Promise<unknown>} withSession run the
+ *   extension's `withSession` closure kept under `handle`, as a call bound to the new session
+ * @property {() => Promise<{ copyToClipboard: (text: string) => Promise<void> }>} loadPi pi's own module
+ * @property {string} mode how pi was started ("interactive", "rpc", "print", "json")
  */
 
 /** @typedef {(call: ApiCall) => unknown} ApiMethod */
@@ -35,6 +39,43 @@ function commandCtx(ctx, method) {
   return /** @type {ExtensionCommandContext} */ (ctx);
 }
 
+/**
+ * pi's options of a session change, from the extension's: `parentSession`,
+ * `position`, and `withSession` (the number of the extension's closure),
+ * which runs after the call is rebound to the new session.
+ * @param {ApiCall} c
+ * @param {unknown} options
+ */
+function sessionOptions(c, options) {
+  const o = /** @type {{ parentSession?: unknown, position?: unknown, withSession?: unknown }} */ (options ?? {});
+  /** @type {"before" | "at" | undefined} */
+  const position = o.position === "before" || o.position === "at" ? o.position : undefined;
+  return {
+    ...(typeof o.parentSession === "string" ? { parentSession: o.parentSession } : {}),
+    ...(position ? { position } : {}),
+    withSession: async (/** @type {ExtensionContext} */ fresh) => {
+      c.rebind(fresh);
+      if (typeof o.withSession === "number") await c.withSession(o.withSession, fresh);
+    },
+  };
+}
+
+/**
+ * The call's context when it is a replacement session's (inside
+ * `withSession`): its `sendMessage`/`sendUserMessage` are bound to the new
+ * session, where the old `pi.*` is stale.
+ * @param {ApiCall} c
+ * @returns {any}
+ */
+function replaced(c) {
+  try {
+    const ctx = /** @type {any} */ (c.ctx());
+    return typeof ctx.sendMessage === "function" ? ctx : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** @type {Map<string, ApiMethod>} */
 export const API = new Map([
   // pi.* (ExtensionAPI)
@@ -44,10 +85,10 @@ export const API = new Map([
       // The extension's views of the message (terminal UI) are the bridge's, not pi's.
       const { views, ...options } = c.args[1] ?? {};
       if (views) c.messageViews(c.args[0], views);
-      return c.pi.sendMessage(c.args[0], options);
+      return (replaced(c) ?? c.pi).sendMessage(c.args[0], options);
     },
   ],
-  ["sendUserMessage", (c) => c.pi.sendUserMessage(c.args[0], c.args[1])],
+  ["sendUserMessage", (c) => (replaced(c) ?? c.pi).sendUserMessage(c.args[0], c.args[1])],
   ["appendEntry", (c) => c.pi.appendEntry(c.args[0], c.args[1])],
   ["getSessionName", (c) => c.pi.getSessionName() ?? null],
   ["setSessionName", (c) => c.pi.setSessionName(c.args[0])],
@@ -55,8 +96,14 @@ export const API = new Map([
   ["exec", (c) => c.pi.exec(c.args[0], c.args[1] ?? [], { ...(c.args[2] ?? {}), signal: c.signal })],
   ["getActiveTools", (c) => c.pi.getActiveTools()],
   ["setActiveTools", (c) => c.pi.setActiveTools(c.args[0] ?? [])],
-  ["getAllTools", (c) => c.pi.getAllTools().map(({ name, description, parameters }) => ({ name, description, parameters }))],
-  ["getCommands", (c) => c.pi.getCommands().map(({ name, description, source }) => ({ name, description, source }))],
+  [
+    "getAllTools",
+    (c) => c.pi.getAllTools().map(({ name, description, parameters, sourceInfo }) => ({ name, description, parameters, sourceInfo })),
+  ],
+  [
+    "getCommands",
+    (c) => c.pi.getCommands().map(({ name, description, source, sourceInfo }) => ({ name, description, source, sourceInfo })),
+  ],
   [
     "setModel",
     async (c) => {
@@ -71,6 +118,17 @@ export const API = new Map([
   ["getFlag", (c) => c.pi.getFlag(c.args[0]) ?? null],
   ["emit", (c) => c.pi.events.emit(String(c.args[0]), c.args[1])],
   ["subscribe", (c) => c.subscribe(String(c.args[0]))],
+  [
+    "copyToClipboard",
+    async (c) => {
+      // pi's copyToClipboard may write an OSC 52 sequence to pi's stdout,
+      // which in RPC, print and json mode is pi's output stream.
+      if (c.mode !== "interactive") {
+        throw new Error(`copying to the clipboard needs pi's terminal UI (pi runs in ${c.mode} mode)`);
+      }
+      await (await c.loadPi()).copyToClipboard(String(c.args[0] ?? ""));
+    },
+  ],
   ["unsubscribe", (c) => c.unsubscribe(String(c.args[0]))],
   ["registerTool", (c) => c.registerTool(c.args[0] ?? {})],
   // ctx.* (ExtensionContext)
@@ -87,15 +145,23 @@ export const API = new Map([
   ["shutdown", (c) => c.ctx().shutdown()],
   ["getContextUsage", (c) => c.ctx().getContextUsage() ?? null],
   ["compact", (c) => c.ctx().compact({ customInstructions: c.args[0] })],
+  // pi always ends a compaction with exactly one of its callbacks.
+  [
+    "compactAndWait",
+    (c) =>
+      new Promise((resolve, reject) =>
+        c.ctx().compact({ customInstructions: c.args[0], onComplete: resolve, onError: reject }),
+      ),
+  ],
   ["getSystemPrompt", (c) => c.ctx().getSystemPrompt()],
   // ExtensionCommandContext (commands only)
   ["waitForIdle", (c) => commandCtx(c.ctx(), "waitForIdle").waitForIdle()],
-  ["newSession", (c) => commandCtx(c.ctx(), "newSession").newSession({ withSession: async (fresh) => c.rebind(fresh) })],
-  ["fork", (c) => commandCtx(c.ctx(), "fork").fork(c.args[0], { withSession: async (fresh) => c.rebind(fresh) })],
+  ["newSession", (c) => commandCtx(c.ctx(), "newSession").newSession(sessionOptions(c, c.args[0]))],
+  ["fork", (c) => commandCtx(c.ctx(), "fork").fork(c.args[0], sessionOptions(c, c.args[1]))],
   ["navigateTree", (c) => commandCtx(c.ctx(), "navigateTree").navigateTree(c.args[0])],
   [
     "switchSession",
-    (c) => commandCtx(c.ctx(), "switchSession").switchSession(c.args[0], { withSession: async (fresh) => c.rebind(fresh) }),
+    (c) => commandCtx(c.ctx(), "switchSession").switchSession(c.args[0], sessionOptions(c, c.args[1])),
   ],
   ["reload", (c) => commandCtx(c.ctx(), "reload").reload()],
 ]);

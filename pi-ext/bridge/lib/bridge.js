@@ -11,6 +11,9 @@ import { Connection } from "./connection.js";
 import { Dialogs } from "./dialogs.js";
 import { hookResult, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
 import { jsonText } from "./json.js";
+import { ModelCalls } from "./models.js";
+import { providerIdleMs } from "./provider.js";
+import { userBashResult } from "./tools.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
 import { TuiHost } from "./tui.js";
@@ -29,6 +32,7 @@ import { TuiHost } from "./tui.js";
  * @property {number} generation the session generation it started in
  * @property {((update: { content: unknown[], details: unknown }) => void) | undefined} onUpdate
  * @property {Deadline | undefined} pausable a hook's deadline, paused while a dialog of the call is open
+ * @property {((events: unknown) => void) | undefined} [onEvents] a provider stream's `provider/event`s
  */
 
 /**
@@ -42,6 +46,8 @@ import { TuiHost } from "./tui.js";
  * @property {boolean} [pausable] the deadline pauses while a dialog of the call is open
  * @property {() => Error} [onTimeout] the error a deadline settles the call with
  * @property {AbortSignal} [signal] pi's abort
+ * @property {Call["onEvents"]} [onEvents]
+ * @property {(id: number) => void} [onId] the request's id, before it is written
  */
 
 /** The call was ended by pi's abort signal. */
@@ -53,6 +59,7 @@ export class CallAborted extends Error {}
  * @property {string} name the extension's name
  * @property {number} protocol
  * @property {string} binary
+ * @property {string} here the extension's directory (index.js's): for its resource paths
  * @property {import("./log.js").Log} log
  * @property {import("./options.js").Limits} limits
  * @property {import("./clock.js").Clock} clock
@@ -62,6 +69,7 @@ export class CallAborted extends Error {}
  * @property {NodeJS.ProcessEnv} env the child's environment
  * @property {import("./dialogs.js").Queue} dialogQueue
  * @property {() => Promise<import("./dialogs.js").PiModule>} loadPi
+ * @property {() => Promise<import("./models.js").PiAi>} loadAi pi's own pi-ai module (model calls)
  */
 
 export class Bridge {
@@ -115,6 +123,16 @@ export class Bridge {
       acquire: () => this.connection.acquire(),
       loadPi: o.loadPi,
     });
+    this.models = new ModelCalls({ loadAi: o.loadAi, loadPi: o.loadPi });
+    /** @type {import("./models.js").PiAi | undefined} pi's pi-ai, loaded when providers are registered */
+    this.ai = undefined;
+    /** @type {import("./tools.js").PiModule | undefined} pi's module, loaded when built-in tools are registered */
+    this.piModule = undefined;
+    /**
+     * Model calls in flight, with the pi call they belong to (null: none).
+     * @type {Set<{ child: ChildConnection, call: number | null, controller: AbortController }>}
+     */
+    this.modelCalls = new Set();
     this.connection = new Connection({
       launch: () => this.launch(),
       handshake: (child, snapshots) => this.handshake(child, snapshots),
@@ -159,6 +177,7 @@ export class Bridge {
       mode,
       hasUI: mode === "interactive" || mode === "rpc",
       cwd: process.cwd(),
+      extensionDir: this.o.here,
       ...(snapshots ? { snapshots } : {}),
     });
     const timer = this.o.clock.setTimeout(() => {
@@ -259,6 +278,11 @@ export class Bridge {
   stop() {
     this.tui.sessionEnded();
     this.session.ctx = undefined;
+    // Model calls of no live pi call belong to the session that ends; those
+    // of a call still running (a command replacing the session) go on.
+    for (const m of this.modelCalls) {
+      if (m.call === null || !m.child.calls.has(m.call)) m.controller.abort();
+    }
     this.connection.stop(this.busy());
   }
 
@@ -354,7 +378,7 @@ export class Bridge {
   call(child, method, params, o) {
     if (o.signal?.aborted) return Promise.reject(new CallAborted("aborted"));
     /** @type {Call} */
-    const call = { ctx: o.ctx, generation: this.session.generation, onUpdate: o.onUpdate, pausable: undefined };
+    const call = { ctx: o.ctx, generation: this.session.generation, onUpdate: o.onUpdate, pausable: undefined, onEvents: o.onEvents };
     let id = 0;
     /** @param {Error} err */
     const giveUp = (err) => {
@@ -371,7 +395,10 @@ export class Bridge {
     const request = child.request(method, params, {
       raw: o.raw,
       what: o.what,
-      onId: (requestId) => child.calls.set(requestId, call),
+      onId: (requestId) => {
+        child.calls.set(requestId, call);
+        o.onId?.(requestId);
+      },
     });
     id = request.id;
     const promise = request.promise;
@@ -391,6 +418,70 @@ export class Bridge {
   }
 
   /**
+   * What a provider's stream (lib/provider.js) needs of the bridge. `ai`
+   * (pi's pi-ai) is loaded before providers are registered.
+   * @returns {import("./provider.js").StreamHost}
+   */
+  providerHost() {
+    return {
+      ai: /** @type {import("./models.js").PiAi} */ (this.ai),
+      connect: async (provider) => {
+        /** @type {ChildConnection} */
+        let child;
+        try {
+          child = await this.connect();
+        } catch (err) {
+          return { why: `the extension process could not start: ${messageOf(err)}` };
+        }
+        if (!this.manifest?.providers?.some((p) => p.name === provider)) {
+          const problems = (this.manifest?.problems ?? []).join("; ");
+          return { why: `the extension no longer provides it${problems ? ` (${problems})` : ""}` };
+        }
+        return { child };
+      },
+      request: (child, params, o) =>
+        this.call(child, "provider/stream", { .../** @type {object} */ (params), session: this.session.generation }, {
+          what: "the provider request",
+          signal: o.signal,
+          onEvents: o.onEvents,
+          onId: o.onId,
+        }),
+      cancel: (child, id) => {
+        if (child.fail(id, new Error("the provider stream has ended"))) child.cancel(id);
+      },
+      clock: this.o.clock,
+      idleMs: providerIdleMs(this.o.env),
+      log: this.log,
+    };
+  }
+
+  /**
+   * What the operations of built-in tools (lib/tools.js) need of the bridge.
+   * @returns {import("./tools.js").OpsHost}
+   */
+  opsHost() {
+    return {
+      pi: () => this.piModule,
+      request: async (method, params, o) => {
+        const child = await this.connect();
+        try {
+          return await this.call(child, method, { ...params, session: this.session.generation }, {
+            ctx: o.ctx,
+            signal: o.signal,
+            onEvents: o.onData,
+            what: `the ${method} request`,
+          });
+        } catch (err) {
+          if (err instanceof CallAborted) throw new Error("aborted");
+          throw err;
+        }
+      },
+      baseEnv: { ...this.o.env, PI_EXT_BRIDGE: BRIDGE_VERSION },
+      release: (handle) => this.connection.child?.notify("ops/release", { id: handle }),
+    };
+  }
+
+  /**
    * Register one tool with pi (from a manifest, or at run time).
    * @param {ToolManifest} tool
    */
@@ -404,6 +495,7 @@ export class Bridge {
       ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
       ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
       ...this.tui.toolRenderers(tool),
+      ...(tool.executionMode === "sequential" ? { executionMode: "sequential" } : {}),
       execute: (toolCallId, params, signal, onUpdate, ctx) =>
         this.callTool(tool.name, toolCallId, params, signal, /** @type {Call["onUpdate"]} */ (onUpdate), ctx),
     });
@@ -460,7 +552,7 @@ export class Bridge {
         .join("\n");
       throw new Error(text || "tool failed");
     }
-    return { content, details: result?.details ?? {} };
+    return { content, details: result?.details ?? {}, ...(result?.terminate === true ? { terminate: true } : {}) };
   }
 
   /**
@@ -528,7 +620,9 @@ export class Bridge {
           this.notifyTimeout(hook, timeoutMs, ctx);
           return new Error(`hook ${hook.id} timed out after ${seconds(timeoutMs)}`);
         },
-        signal: signalOf(ctx),
+        // An event with its own signal (session_before_compact, _tree: the
+        // user cancelled) cancels the hook, else the run's.
+        signal: event?.signal instanceof AbortSignal && !event.signal.aborted ? event.signal : signalOf(ctx),
       });
     } catch (err) {
       if (err instanceof CallAborted) {
@@ -537,6 +631,7 @@ export class Bridge {
       }
       return this.hookFailed(hook, err);
     }
+    if (hook.event === "user_bash") return userBashResult(out, this.opsHost(), ctx);
     return hookResult(hook.event, event, out);
   }
 
@@ -582,6 +677,33 @@ export class Bridge {
     await this.call(child, "command/call", { command: name, args, session: this.session.generation }, { ctx });
   }
 
+  /**
+   * A command's argument completions computed by the extension for the
+   * typed prefix; none (pi shows no list) when the extension cannot answer.
+   * @param {string} name
+   * @param {string} prefix
+   * @returns {Promise<{ value: string, label: string, description?: string }[] | null>}
+   */
+  async completeCommand(name, prefix) {
+    try {
+      const child = await this.connect();
+      const items = await this.call(
+        child,
+        "command/complete",
+        { command: name, prefix },
+        { what: `the completions of /${name}`, timeoutMs: this.o.limits.hookTimeoutMs },
+      );
+      if (!Array.isArray(items)) return null;
+      const valid = items.filter(
+        (/** @type {any} */ i) => typeof i?.value === "string" && typeof i?.label === "string",
+      );
+      return valid.length ? valid : null;
+    } catch (err) {
+      this.log.line("warn", `completions of /${name}: ${messageOf(err)}`);
+      return null;
+    }
+  }
+
   // --- extension → pi --------------------------------------------------------
 
   /**
@@ -610,6 +732,16 @@ export class Bridge {
           call?.onUpdate?.({ content: params.content ?? [], details: params.details ?? {} });
           return;
         }
+        case "provider/event": {
+          const call = typeof params.stream === "number" ? child.calls.get(params.stream) : undefined;
+          call?.onEvents?.(params.events);
+          return;
+        }
+        case "ops/data": {
+          const call = typeof params.call === "number" ? child.calls.get(params.call) : undefined;
+          call?.onEvents?.(params.data);
+          return;
+        }
         case "ui/dialog":
           if (id === undefined) return fail(codes.INVALID_REQUEST, "ui/dialog must be a request");
           this.dialog(child, id, params).catch(failWith);
@@ -623,6 +755,15 @@ export class Bridge {
           return;
         case "ui/call":
           return this.uiCall(child, id, params);
+        case "models/list":
+        case "models/find":
+        case "models/auth":
+        case "models/complete":
+        case "models/serialize":
+        case "models/convert":
+          if (id === undefined) return fail(codes.INVALID_REQUEST, `${method} must be a request`);
+          this.modelCall(child, id, method, params).catch(failWith);
+          return;
         default:
           if (this.tui.handles(method)) return this.tui.onMessage(child, id, method, params);
           return fail(codes.METHOD_NOT_FOUND, `the bridge has no method ${method}`);
@@ -661,12 +802,47 @@ export class Bridge {
         unsubscribe: (channel) => this.bus.unsubscribe(child, channel),
         registerTool: (tool) => this.registerRuntimeTool(child, tool),
         messageViews: (message, views) => this.tui.rememberMessageViews(message, views),
+        withSession: (handle, fresh) =>
+          this.call(child, "session/with", { handle, session: this.session.generation }, { ctx: fresh, what: "the withSession call" }),
+        loadPi: async () => /** @type {any} */ (await this.o.loadPi()),
+        mode: this.o.mode,
       });
       child.respond(id, result, `pi's answer to ${p.method}`);
     } catch (err) {
       child.respondError(id, err instanceof RpcError && err.code !== undefined ? err.code : codes.INTERNAL_ERROR, messageOf(err));
     } finally {
       child.aborts.delete(id);
+    }
+  }
+
+  /**
+   * A `models/*` request: pi's model registry and model calls (lib/models.js).
+   * @param {ChildConnection} child
+   * @param {number} id
+   * @param {string} method
+   * @param {any} p
+   * @private
+   */
+  async modelCall(child, id, method, p) {
+    const controller = new AbortController();
+    const entry = { child, call: typeof p.call === "number" ? p.call : null, controller };
+    child.aborts.set(id, controller);
+    this.modelCalls.add(entry);
+    try {
+      const result = await this.models.handle({
+        method,
+        params: p,
+        id,
+        ctx: () => this.ctxFor(child, p),
+        signal: controller.signal,
+        send: (line) => child.sendSoon(line),
+      });
+      child.respond(id, result, `pi's answer to ${method}`);
+    } catch (err) {
+      child.respondError(id, err instanceof RpcError && err.code !== undefined ? err.code : codes.INTERNAL_ERROR, messageOf(err));
+    } finally {
+      child.aborts.delete(id);
+      this.modelCalls.delete(entry);
     }
   }
 

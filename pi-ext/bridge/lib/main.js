@@ -21,6 +21,8 @@ import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
 import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
+import { providerConfig } from "./provider.js";
+import { builtinToolDefinition } from "./tools.js";
 import { messageOf } from "./protocol.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -41,6 +43,7 @@ import { messageOf } from "./protocol.js";
  * @property {import("./child.js").Launcher} [launch]
  * @property {import("./dialogs.js").Queue} [dialogQueue]
  * @property {() => Promise<import("./dialogs.js").PiModule>} [loadPi] pi's own module (dialog components)
+ * @property {() => Promise<import("./models.js").PiAi>} [loadAi] pi's own pi-ai module (model calls)
  */
 
 /**
@@ -80,12 +83,14 @@ export async function activate(pi, options) {
     limits,
     clock: options.clock ?? systemClock,
     launch: options.launch ?? launchProcess,
+    here,
     mode,
     piVersion: () => (piVersion ??= detectPiVersion(argv[1])),
     env,
     // One dialog at a time where pi's terminal shows only one.
     dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
+    loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
   });
   const label = `pi-ext extension "${config.name}"`;
   /** @type {string[]} */
@@ -163,6 +168,31 @@ export async function activate(pi, options) {
   });
 
   for (const tool of manifest?.tools ?? []) attempt(`tool ${tool.name}`, () => bridge.registerTool(tool));
+  // pi's built-in tools with Rust operations: pi's own definitions (its
+  // module is loaded only when there are any).
+  if (manifest?.builtinTools?.length) {
+    try {
+      const piModule = await bridge.o.loadPi();
+      bridge.piModule = piModule;
+      for (const t of manifest.builtinTools) {
+        attempt(`built-in tool ${t.tool}`, () => pi.registerTool(builtinToolDefinition(t, piModule, bridge.opsHost())));
+      }
+    } catch (err) {
+      problems.push(`${label}: could not load pi's tools for its built-in tool overrides: ${messageOf(err)}`);
+    }
+  }
+  // Providers while pi starts (pi applies them before --model is resolved);
+  // their streams need pi's pi-ai, loaded only when there are any.
+  if (manifest?.providers?.length) {
+    try {
+      bridge.ai = await (options.loadAi ?? (() => import("@mariozechner/pi-ai")))();
+      for (const p of manifest.providers) {
+        attempt(`provider ${p.name}`, () => pi.registerProvider(p.name, providerConfig(p, () => bridge.providerHost())));
+      }
+    } catch (err) {
+      problems.push(`${label}: could not load pi-ai for its providers: ${messageOf(err)}`);
+    }
+  }
   for (const flag of manifest?.flags ?? []) {
     attempt(`flag --${flag.name}`, () =>
       pi.registerFlag(flag.name, {
@@ -183,7 +213,11 @@ export async function activate(pi, options) {
     const completions = command.completions ?? [];
     pi.registerCommand(command.name, {
       description: command.description,
-      ...(completions.length
+      ...(command.dynamicCompletions
+        ? {
+            getArgumentCompletions: (/** @type {string} */ prefix) => bridge.completeCommand(command.name, prefix ?? ""),
+          }
+        : completions.length
         ? {
             getArgumentCompletions: (/** @type {string} */ prefix) =>
               completions.filter((c) => c.startsWith(prefix ?? "")).map((c) => ({ value: c, label: c })),

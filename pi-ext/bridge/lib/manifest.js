@@ -15,6 +15,7 @@ import * as path from "node:path";
  * @property {string[]} [promptGuidelines]
  * @property {number} [timeoutMs] the bridge fails a call that takes longer
  * @property {{ call?: boolean, result?: boolean, shell?: "default" | "self" }} [render] which rows the extension renders
+ * @property {"sequential"} [executionMode] pi runs a batch with this tool one call at a time
  */
 
 /**
@@ -29,6 +30,7 @@ import * as path from "node:path";
  * @property {string} name
  * @property {string} [description]
  * @property {string[]} [completions]
+ * @property {boolean} [dynamicCompletions] computed by the extension (`command/complete`)
  * @property {string} [shortcut]
  */
 
@@ -48,6 +50,8 @@ import * as path from "node:path";
  * @property {CommandManifest[]} [commands]
  * @property {FlagManifest[]} [flags]
  * @property {string[]} [messageRenderers] custom message types the extension renders
+ * @property {import("./provider.js").ProviderManifest[]} [providers]
+ * @property {import("./tools.js").BuiltinToolManifest[]} [builtinTools]
  * @property {string[]} [problems]
  */
 

@@ -22,6 +22,10 @@ export const codes = Object.freeze({
   HANDLER_FAILED: -32004,
   BUSY: -32005,
   NOT_INITIALIZED: -32006,
+  UNKNOWN_MODEL: -32020,
+  MODEL_AUTH: -32021,
+  SESSION_ENDED: -32022,
+  NO_MODEL: -32023,
 });
 
 /** An error with a protocol code: from the extension's answer, or for the bridge's own answers. */

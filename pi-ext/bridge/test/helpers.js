@@ -287,6 +287,8 @@ export function fakePi() {
   const tools = new Map();
   /** @type {Map<string, any>} */
   const commands = new Map();
+  /** @type {Map<string, any>} */
+  const providers = new Map();
   /** @type {Map<string, Set<(data: unknown) => void>>} */
   const bus = new Map();
   /** @type {Map<string, any>} */
@@ -296,6 +298,7 @@ export function fakePi() {
     on: (/** @type {string} */ event, /** @type {any} */ handler) => handlers.set(event, [...(handlers.get(event) ?? []), handler]),
     registerTool: (/** @type {any} */ tool) => tools.set(tool.name, tool),
     registerCommand: (/** @type {string} */ name, /** @type {any} */ options) => commands.set(name, options),
+    registerProvider: (/** @type {string} */ name, /** @type {any} */ config) => providers.set(name, config),
     registerFlag: () => {},
     registerShortcut: () => {},
     getActiveTools: () => [...tools.keys()],
@@ -326,7 +329,7 @@ export function fakePi() {
     for (const handler of handlers.get(event) ?? []) results.push(await handler(payload, ctx));
     return results;
   };
-  return { pi, handlers, tools, commands, bus, emit, messageRenderers };
+  return { pi, handlers, tools, commands, providers, bus, emit, messageRenderers };
 }
 
 /** A fresh directory for one test. */
@@ -351,7 +354,7 @@ export function tempDir() {
  * `manifest` (scripted further by `script`, for each process).
  * @param {object} manifest
  * @param {{ script?: (ext: FakeExtension, n: number) => void, env?: Record<string, string>,
- *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue }} [options]
+ *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, loadAi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue }} [options]
  * @returns {Promise<Harness>}
  */
 export async function startBridge(manifest, options = {}) {
@@ -377,6 +380,7 @@ export async function startBridge(manifest, options = {}) {
     },
     dialogQueue: options.queue ?? new DialogQueue(),
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
+    loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
   });
   return {
     bridge,

@@ -1,0 +1,393 @@
+// @ts-check
+// Model providers whose answers stream from the extension. pi calls a
+// provider's `streamSimple` and waits on the stream it returns until a
+// `done` or `error` event, forever if none comes (even after an abort), so
+// the stream is owned here: the extension sends small events
+// (`provider/event`), this module checks them and builds pi-ai's events and
+// the partial message from them, and every way a stream can end (pi's
+// abort, the process's death, silence, a malformed event, an answer without
+// `done`) ends pi's stream exactly once.
+
+import { messageOf } from "./protocol.js";
+import { seconds } from "./options.js";
+
+/** @typedef {import("@mariozechner/pi-ai").Model<any>} Model */
+/** @typedef {import("@mariozechner/pi-ai").AssistantMessage} AssistantMessage */
+/** @typedef {import("@mariozechner/pi-ai").AssistantMessageEventStream} EventStream */
+/** @typedef {typeof import("@mariozechner/pi-ai")} PiAi */
+
+/**
+ * A provider in the manifest: pi's `registerProvider` configuration, minus
+ * `streamSimple`.
+ * @typedef {object} ProviderManifest
+ * @property {string} name
+ * @property {string} [displayName]
+ * @property {string} baseUrl
+ * @property {string} apiKey
+ * @property {string} api
+ * @property {Record<string, string>} [headers]
+ * @property {boolean} [authHeader]
+ * @property {any[]} models
+ */
+
+/** Options pi passes that are JSON: the rest (functions, the signal) stay here. */
+const JSON_OPTIONS = [
+  "reasoning",
+  "sessionId",
+  "maxTokens",
+  "temperature",
+  "apiKey",
+  "headers",
+  "timeoutMs",
+  "maxRetries",
+  "maxRetryDelayMs",
+  "cacheRetention",
+  "transport",
+  "thinkingBudgets",
+  "metadata",
+];
+
+/** Default of PI_EXT_PROVIDER_IDLE_MS: pi-ai's SDK request timeout. */
+const DEFAULT_IDLE_MS = 600_000;
+
+/**
+ * What a provider stream needs of the bridge.
+ * @typedef {object} StreamHost
+ * @property {PiAi} ai pi's pi-ai (the event stream, cost, partial JSON)
+ * @property {(provider: string) => Promise<{ child: import("./child.js").ChildConnection } | { why: string }>} connect
+ *   the process serving `provider`, or why there is none
+ * @property {(child: import("./child.js").ChildConnection, params: unknown, o: {
+ *   signal?: AbortSignal, onEvents: (events: unknown) => void, onId: (id: number) => void }) => Promise<unknown>} request
+ *   send `provider/stream` as a pi call (cancelled in the extension when it is given up on)
+ * @property {(child: import("./child.js").ChildConnection, id: number) => void} cancel
+ * @property {import("./clock.js").Clock} clock
+ * @property {number | undefined} idleMs PI_EXT_PROVIDER_IDLE_MS, if set (it wins over pi's `timeoutMs` option)
+ * @property {import("./log.js").Log} log
+ */
+
+/**
+ * pi's `registerProvider` configuration for `p`, with a `streamSimple` that
+ * streams from the extension.
+ * @param {ProviderManifest} p
+ * @param {() => StreamHost} host
+ */
+export function providerConfig(p, host) {
+  return {
+    ...(p.displayName ? { name: p.displayName } : {}),
+    baseUrl: p.baseUrl,
+    apiKey: p.apiKey,
+    api: p.api,
+    ...(p.headers && Object.keys(p.headers).length ? { headers: p.headers } : {}),
+    ...(p.authHeader ? { authHeader: true } : {}),
+    models: p.models,
+    /**
+     * @param {Model} model
+     * @param {import("@mariozechner/pi-ai").Context} context
+     * @param {import("@mariozechner/pi-ai").SimpleStreamOptions} [options]
+     */
+    streamSimple: (model, context, options) => new ProviderStream(p.name, host(), model, options).start(context),
+  };
+}
+
+/** One answer streaming from the extension into pi. */
+export class ProviderStream {
+  /**
+   * @param {string} provider
+   * @param {StreamHost} host
+   * @param {Model} model
+   * @param {import("@mariozechner/pi-ai").SimpleStreamOptions | undefined} options
+   */
+  constructor(provider, host, model, options) {
+    this.provider = provider;
+    this.host = host;
+    this.model = model;
+    this.options = options ?? {};
+    this.stream = host.ai.createAssistantMessageEventStream();
+    /** @type {AssistantMessage} */
+    this.output = {
+      role: "assistant",
+      content: [],
+      api: model.api,
+      provider: model.provider,
+      model: model.id,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "stop",
+      timestamp: Date.now(),
+    };
+    /** @type {Map<number, { type: string, json: string }>} blocks started and not ended */
+    this.open = new Map();
+    this.ended = false;
+    /** @type {import("./child.js").ChildConnection | undefined} */
+    this.child = undefined;
+    /** @type {number | undefined} the provider/stream request's id */
+    this.id = undefined;
+    /** @type {unknown} */
+    this.idleTimer = undefined;
+    const timeout = Number(this.options.timeoutMs);
+    this.idleMs = host.idleMs ?? (Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_IDLE_MS);
+  }
+
+  /**
+   * Push pi's `start` at once (pi adds the message to the conversation) and
+   * stream the rest from the extension.
+   * @param {import("@mariozechner/pi-ai").Context} context
+   * @returns {EventStream}
+   */
+  start(context) {
+    this.stream.push({ type: "start", partial: this.output });
+    const signal = this.options.signal;
+    if (signal?.aborted) {
+      this.fail("Request was aborted", true);
+      return this.stream;
+    }
+    signal?.addEventListener("abort", () => this.fail("Request was aborted", true), { once: true });
+    this.run(context).catch((err) => this.fail(this.named(messageOf(err))));
+    return this.stream;
+  }
+
+  /**
+   * @param {import("@mariozechner/pi-ai").Context} context
+   * @private
+   */
+  async run(context) {
+    const connected = await this.host.connect(this.provider);
+    if (this.ended) return;
+    if ("why" in connected) return this.fail(this.named(connected.why));
+    this.child = connected.child;
+    /** @type {Record<string, unknown>} */
+    const options = {};
+    for (const key of JSON_OPTIONS) {
+      const value = /** @type {Record<string, unknown>} */ (this.options)[key];
+      if (value !== undefined) options[key] = value;
+    }
+    const { headers: _headers, ...model } = this.model;
+    this.armIdle();
+    try {
+      await this.host.request(
+        connected.child,
+        { provider: this.provider, model, context, options },
+        {
+          signal: this.options.signal,
+          onEvents: (events) => this.onEvents(events),
+          onId: (id) => {
+            this.id = id;
+          },
+        },
+      );
+    } catch (err) {
+      return this.fail(this.named(messageOf(err)));
+    }
+    if (!this.ended) this.fail(this.named("the stream ended without `done`"));
+  }
+
+  /** @param {string} what @private */
+  named(what) {
+    return `pi-ext provider \`${this.provider}\`: ${what}`;
+  }
+
+  /** @private */
+  armIdle() {
+    const { clock } = this.host;
+    clock.clearTimeout(this.idleTimer);
+    this.idleTimer = clock.setTimeout(() => {
+      this.fail(this.named(`sent nothing for ${seconds(this.idleMs)} (PI_EXT_PROVIDER_IDLE_MS, else pi's request timeout)`));
+    }, this.idleMs);
+  }
+
+  /**
+   * A batch of events from the extension.
+   * @param {unknown} events
+   */
+  onEvents(events) {
+    if (this.ended) return;
+    if (!Array.isArray(events)) return this.malformed("`events` is not an array");
+    this.armIdle();
+    for (const event of events) {
+      if (this.ended) {
+        this.host.log.line("warn", this.named(`an event after the end of the stream was dropped: ${JSON.stringify(event)}`));
+        return;
+      }
+      const problem = this.apply(event);
+      if (problem !== undefined) return this.malformed(problem);
+    }
+  }
+
+  /** @param {string} what @private */
+  malformed(what) {
+    this.fail(this.named(`sent a malformed event: ${what}`));
+  }
+
+  /**
+   * Apply one event to the partial message and push pi's event for it;
+   * what is wrong with it, if anything.
+   * @param {unknown} event
+   * @returns {string | undefined}
+   * @private
+   */
+  apply(event) {
+    if (!Array.isArray(event) || typeof event[0] !== "string") return `${JSON.stringify(event)} is not [kind, ...]`;
+    const [kind, ...args] = event;
+    const out = this.output;
+    const index = /** @type {unknown} */ (args[0]);
+    /** @param {string} type */
+    const openBlock = (type) => {
+      if (typeof index !== "number" || this.open.get(index)?.type !== type) {
+        return `${kind} for ${JSON.stringify(index)}, which is not an open ${type} block`;
+      }
+      return undefined;
+    };
+    /** @param {string} type @param {any} block */
+    const startBlock = (type, block) => {
+      if (index !== out.content.length) {
+        return `${kind} at index ${JSON.stringify(index)}; the next block's index is ${out.content.length}`;
+      }
+      out.content.push(block);
+      this.open.set(index, { type, json: "" });
+      return undefined;
+    };
+    const partial = out;
+    switch (kind) {
+      case "start": {
+        const [responseId, responseModel] = args;
+        if (typeof responseId === "string") out.responseId = responseId;
+        if (typeof responseModel === "string") out.responseModel = responseModel;
+        return undefined;
+      }
+      case "text_start":
+      case "thinking_start": {
+        const type = kind === "text_start" ? "text" : "thinking";
+        const problem = startBlock(type, type === "text" ? { type, text: "" } : { type, thinking: "" });
+        if (problem) return problem;
+        this.stream.push({ type: kind, contentIndex: /** @type {number} */ (index), partial });
+        return undefined;
+      }
+      case "toolcall_start": {
+        const [, id, name] = args;
+        if (typeof id !== "string" || typeof name !== "string") return "toolcall_start needs a string id and name";
+        const problem = startBlock("toolCall", { type: "toolCall", id, name, arguments: {} });
+        if (problem) return problem;
+        this.stream.push({ type: "toolcall_start", contentIndex: /** @type {number} */ (index), partial });
+        return undefined;
+      }
+      case "text_delta":
+      case "thinking_delta":
+      case "toolcall_delta": {
+        const type = kind === "text_delta" ? "text" : kind === "thinking_delta" ? "thinking" : "toolCall";
+        const problem = openBlock(type);
+        if (problem) return problem;
+        const delta = args[1];
+        if (typeof delta !== "string") return `${kind} without a string delta`;
+        const i = /** @type {number} */ (index);
+        const block = /** @type {any} */ (out.content[i]);
+        if (type === "text") block.text += delta;
+        else if (type === "thinking") block.thinking += delta;
+        else {
+          const open = /** @type {{ json: string }} */ (this.open.get(i));
+          open.json += delta;
+          block.arguments = this.host.ai.parseStreamingJson(open.json);
+        }
+        this.stream.push({ type: kind, contentIndex: i, delta, partial });
+        return undefined;
+      }
+      case "text_end":
+      case "thinking_end": {
+        const type = kind === "text_end" ? "text" : "thinking";
+        const problem = openBlock(type);
+        if (problem) return problem;
+        const i = /** @type {number} */ (index);
+        const block = /** @type {any} */ (out.content[i]);
+        const signature = args[1];
+        if (typeof signature === "string") block[type === "text" ? "textSignature" : "thinkingSignature"] = signature;
+        if (type === "thinking" && args[2] === true) block.redacted = true;
+        this.open.delete(i);
+        this.stream.push({ type: kind, contentIndex: i, content: type === "text" ? block.text : block.thinking, partial });
+        return undefined;
+      }
+      case "toolcall_end": {
+        const problem = openBlock("toolCall");
+        if (problem) return problem;
+        const i = /** @type {number} */ (index);
+        const block = /** @type {any} */ (out.content[i]);
+        const given = args[1];
+        if (given !== null && given !== undefined) {
+          if (typeof given !== "object" || Array.isArray(given)) return `toolcall_end ${i}: arguments must be a JSON object`;
+          block.arguments = given;
+        } else {
+          const json = /** @type {{ json: string }} */ (this.open.get(i)).json;
+          try {
+            const parsed = json.trim() === "" ? {} : JSON.parse(json);
+            if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+            block.arguments = parsed;
+          } catch {
+            return `toolcall_end ${i}: the tool call's arguments are not a JSON object: ${json.slice(0, 200)}`;
+          }
+        }
+        this.open.delete(i);
+        this.stream.push({ type: "toolcall_end", contentIndex: i, toolCall: block, partial });
+        return undefined;
+      }
+      case "usage": {
+        const u = /** @type {any} */ (args[0]);
+        const counts = ["input", "output", "cacheRead", "cacheWrite"];
+        if (u === null || typeof u !== "object" || !counts.every((k) => u[k] === undefined || (Number.isFinite(u[k]) && u[k] >= 0))) {
+          return `usage ${JSON.stringify(u)}: token counts must be non-negative numbers`;
+        }
+        const usage = out.usage;
+        usage.input = u.input ?? 0;
+        usage.output = u.output ?? 0;
+        usage.cacheRead = u.cacheRead ?? 0;
+        usage.cacheWrite = u.cacheWrite ?? 0;
+        usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+        this.host.ai.calculateCost(this.model, usage);
+        return undefined;
+      }
+      case "done": {
+        const reason = args[0];
+        if (reason !== "stop" && reason !== "length" && reason !== "toolUse") return `done with reason ${JSON.stringify(reason)}`;
+        if (this.open.size > 0) return `done while block ${[...this.open.keys()].join(", ")} is still open (end it first)`;
+        out.stopReason = reason;
+        this.end();
+        this.stream.push({ type: "done", reason, message: out });
+        this.stream.end();
+        return undefined;
+      }
+      case "error": {
+        const [message, aborted] = args;
+        this.fail(typeof message === "string" && message ? message : this.named("the stream failed"), aborted === true);
+        return undefined;
+      }
+      default:
+        return `unknown event kind ${JSON.stringify(kind)}`;
+    }
+  }
+
+  /** No more events: stop the idle timer, and the extension if it still streams. @private */
+  end() {
+    this.ended = true;
+    this.host.clock.clearTimeout(this.idleTimer);
+  }
+
+  /**
+   * End pi's stream with an error (once), and stop the extension's.
+   * @param {string} message
+   * @param {boolean} [aborted]
+   */
+  fail(message, aborted = false) {
+    if (this.ended) return;
+    this.end();
+    this.output.stopReason = aborted ? "aborted" : "error";
+    this.output.errorMessage = message;
+    this.stream.push({ type: "error", reason: aborted ? "aborted" : "error", error: this.output });
+    this.stream.end();
+    if (this.child && this.id !== undefined) this.host.cancel(this.child, this.id);
+  }
+}
+
+/**
+ * PI_EXT_PROVIDER_IDLE_MS, if set to a positive number.
+ * @param {Record<string, string | undefined>} env
+ */
+export function providerIdleMs(env) {
+  const n = Number(env.PI_EXT_PROVIDER_IDLE_MS);
+  return env.PI_EXT_PROVIDER_IDLE_MS && Number.isFinite(n) && n > 0 ? n : undefined;
+}

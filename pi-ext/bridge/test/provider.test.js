@@ -1,0 +1,208 @@
+// @ts-check
+// Providers whose answers stream from the extension: registered while pi
+// starts, events checked and turned into pi-ai's, and every way a stream
+// can end ending pi's stream exactly once.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+
+import { fakeCtx, manifestWith, NO_ANSWER, settle, startBridge, tempDir, until } from "./helpers.js";
+
+const model = {
+  id: "m1",
+  name: "M1",
+  api: "pi-ext:rusty",
+  provider: "rusty",
+  baseUrl: "pi-ext:rusty",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 1_000_000, output: 2_000_000, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1000,
+  maxTokens: 100,
+};
+const provider = { name: "rusty", displayName: "Rusty", baseUrl: "pi-ext:rusty", apiKey: "RUSTY_KEY", api: "pi-ext:rusty", models: [model] };
+
+/**
+ * The bridge with a provider; `events` is what the extension streams for
+ * each request (then it answers), or NO_ANSWER to stay silent.
+ * @param {(params: any, id: number, ext: import("./helpers.js").FakeExtension) => unknown} onStream
+ * @param {object} [o]
+ */
+async function withProvider(onStream, o = {}) {
+  const h = await startBridge(manifestWith({ providers: [provider] }), {
+    script: (ext) => ext.handle("provider/stream", (p, msg, e) => onStream(p, /** @type {number} */ (msg.id), e)),
+    ...o,
+  });
+  await h.startSession(fakeCtx().ctx);
+  return h;
+}
+
+/**
+ * Run pi's streamSimple for `rusty` and collect every event until the stream ends.
+ * @param {any} h
+ * @param {{ signal?: AbortSignal, timeoutMs?: number }} [options]
+ */
+function stream(h, options = {}) {
+  const config = h.fake.providers.get("rusty");
+  const s = config.streamSimple(model, { systemPrompt: "sys", messages: [{ role: "user", content: "hi", timestamp: 1 }] }, { apiKey: "k", ...options });
+  /** @type {any[]} */
+  const events = [];
+  const done = (async () => {
+    for await (const e of s) events.push(e);
+    return s.result();
+  })();
+  return { events, done };
+}
+
+/** Send a batch of events for stream `id`. @param {any} ext @param {number} id @param {unknown[]} events */
+const send = (ext, id, events) => ext.send({ method: "provider/event", params: { stream: id, events } });
+
+test("registered from the manifest with pi's configuration, while pi starts", async () => {
+  const h = await startBridge(manifestWith({ providers: [provider] }));
+  const config = h.fake.providers.get("rusty");
+  assert.equal(config.name, "Rusty");
+  assert.equal(config.api, "pi-ext:rusty");
+  assert.equal(config.apiKey, "RUSTY_KEY");
+  assert.deepEqual(config.models, [model]);
+  assert.equal(typeof config.streamSimple, "function");
+});
+
+test("a streamed answer: pi's events with the partial message, tool-call arguments parsed, cost from usage", async () => {
+  const h = await withProvider((p, id, ext) => {
+    send(ext, id, [["start", "resp-1", null], ["text_start", 0], ["text_delta", 0, "Hel"], ["text_delta", 0, "lo"]]);
+    send(ext, id, [["text_end", 0, null], ["toolcall_start", 1, "c1", "read"], ["toolcall_delta", 1, '{"path":'], ["toolcall_delta", 1, '"a"}']]);
+    send(ext, id, [["toolcall_end", 1, null], ["usage", { input: 3, output: 5 }], ["done", "toolUse"]]);
+    return {};
+  });
+  const { events, done } = stream(h);
+  const message = await done;
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ["start", "text_start", "text_delta", "text_delta", "text_end", "toolcall_start", "toolcall_delta", "toolcall_delta", "toolcall_end", "done"],
+  );
+  assert.equal(events[3].partial, message, "one partial message, as pi-ai's providers keep");
+  assert.equal(events[7].partial.content[1].arguments.path, "a", "partial JSON parsed as it streams");
+  assert.deepEqual(message.content, [
+    { type: "text", text: "Hello" },
+    { type: "toolCall", id: "c1", name: "read", arguments: { path: "a" } },
+  ]);
+  assert.equal(message.stopReason, "toolUse");
+  assert.equal(message.responseId, "resp-1");
+  assert.deepEqual(message.usage, { input: 3, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 8, cost: { input: 3, output: 10, cacheRead: 0, cacheWrite: 0, total: 13 } });
+  const [request] = h.ext().sent("provider/stream");
+  assert.equal(request.params.provider, "rusty");
+  assert.equal(request.params.options.apiKey, "k");
+  assert.equal(request.params.context.systemPrompt, "sys");
+  assert.equal(request.params.session, 1);
+});
+
+test("pi's abort ends the stream at once and cancels it in the extension", async () => {
+  const h = await withProvider((p, id, ext) => {
+    send(ext, id, [["text_start", 0], ["text_delta", 0, "a"]]);
+    return NO_ANSWER;
+  });
+  const controller = new AbortController();
+  const { events, done } = stream(h, { signal: controller.signal });
+  await until(() => events.length >= 3, "the first delta");
+  controller.abort();
+  const message = await done;
+  assert.equal(message.stopReason, "aborted");
+  assert.equal(message.errorMessage, "Request was aborted");
+  assert.equal(message.content[0].text, "a", "what came before is kept");
+  const id = h.ext().sent("provider/stream")[0].id;
+  await until(() => h.ext().sent("cancel").length > 0, "the cancel");
+  assert.deepEqual(h.ext().sent("cancel").map((m) => m.params), [{ id }]);
+});
+
+test("the process dying mid-stream ends pi's stream with an error naming the exit and the log", async () => {
+  const h = await withProvider((p, id, ext) => {
+    send(ext, id, [["text_start", 0]]);
+    setImmediate(() => ext.kill("SIGKILL"));
+    return NO_ANSWER;
+  });
+  const message = await stream(h).done;
+  assert.equal(message.stopReason, "error");
+  assert.match(message.errorMessage, /^pi-ext provider `rusty`: extension process exited \(signal SIGKILL\); see .*fake\.log$/);
+});
+
+test("silence past the idle limit ends the stream and cancels it", async () => {
+  const h = await withProvider(() => NO_ANSWER, { env: { PI_EXT_PROVIDER_IDLE_MS: "5000" } });
+  const { done } = stream(h, { timeoutMs: 999_999 });
+  await settle();
+  let ended = false;
+  void done.then(() => (ended = true));
+  await h.clock.advance(4999);
+  assert.equal(ended, false);
+  await h.clock.advance(1);
+  const message = await done;
+  assert.equal(message.errorMessage, "pi-ext provider `rusty`: sent nothing for 5 s (PI_EXT_PROVIDER_IDLE_MS, else pi's request timeout)");
+  await until(() => h.ext().sent("cancel").length === 1, "the cancel");
+});
+
+for (const [name, events, error] of [
+  ["an index out of order", [["text_start", 1]], "text_start at index 1; the next block's index is 0"],
+  ["a delta for a block never started", [["text_start", 0], ["text_delta", 3, "x"]], "text_delta for 3, which is not an open text block"],
+  ["a delta of the wrong kind", [["text_start", 0], ["thinking_delta", 0, "x"]], "thinking_delta for 0, which is not an open thinking block"],
+  ["a delta after its block ended", [["text_start", 0], ["text_end", 0, null], ["text_delta", 0, "x"]], "text_delta for 0, which is not an open text block"],
+  ["tool-call arguments that are not JSON", [["toolcall_start", 0, "c", "t"], ["toolcall_delta", 0, "{oops"], ["toolcall_end", 0, null]], "toolcall_end 0: the tool call's arguments are not a JSON object: {oops"],
+  ["done with a block open", [["text_start", 0], ["done", "stop"]], "done while block 0 is still open (end it first)"],
+  ["an unknown kind", [["telepathy", 0]], 'unknown event kind "telepathy"'],
+  ["not an array", ["text_start"], '"text_start" is not [kind, ...]'],
+  ["a bad stop reason", [["done", "error"]], 'done with reason "error"'],
+]) {
+  test(`malformed: ${name} ends the stream with an error naming it, and nothing more reaches pi`, async () => {
+    const h = await withProvider((p, id, ext) => {
+      send(ext, id, /** @type {unknown[]} */ (events));
+      send(ext, id, [["text_start", 5]]);
+      return NO_ANSWER;
+    });
+    const { events: seen, done } = stream(h);
+    const message = await done;
+    assert.equal(message.stopReason, "error");
+    assert.equal(message.errorMessage, `pi-ext provider \`rusty\`: sent a malformed event: ${error}`);
+    assert.equal(seen[seen.length - 1].type, "error");
+    assert.ok(seen.every((e) => e.contentIndex === undefined || e.contentIndex === 0), "no event for a bad index");
+    await until(() => h.ext().sent("cancel").length === 1, "the cancel");
+  });
+}
+
+test("an answer without done is an error; the extension's error event is pi's error (aborted too)", async () => {
+  const silent = await withProvider((p, id, ext) => {
+    send(ext, id, [["text_start", 0], ["text_end", 0, null]]);
+    return {};
+  });
+  assert.equal((await stream(silent).done).errorMessage, "pi-ext provider `rusty`: the stream ended without `done`");
+  const failing = await withProvider((p, id, ext) => {
+    send(ext, id, [["error", "upstream said 500", false]]);
+    return {};
+  });
+  const message = await stream(failing).done;
+  assert.deepEqual([message.stopReason, message.errorMessage], ["error", "upstream said 500"]);
+  const aborted = await withProvider((p, id, ext) => {
+    send(ext, id, [["error", "gave up", true]]);
+    return {};
+  });
+  assert.equal((await stream(aborted).done).stopReason, "aborted");
+  const refused = await withProvider(() => {
+    throw { code: -32004, message: "the stream function failed" };
+  });
+  assert.equal((await stream(refused).done).errorMessage, "pi-ext provider `rusty`: the stream function failed");
+});
+
+test("registered from the recorded manifest without a spawn; a provider the live process lacks fails with its problems", async () => {
+  const dir = tempDir();
+  const binary = path.join(dir, "ext");
+  fs.writeFileSync(binary, "12345");
+  const stat = fs.statSync(binary);
+  const live = manifestWith({ problems: ["extension `rusty` failed to load: no config"] });
+  const h = await startBridge(live, {
+    config: { binary, cache: { size: 5, mtimeMs: Math.floor(stat.mtimeMs), manifest: manifestWith({ providers: [provider] }) } },
+  });
+  assert.equal(h.extensions.length, 0, "nothing spawned while pi loads");
+  assert.ok(h.fake.providers.has("rusty"));
+  await h.startSession(fakeCtx().ctx);
+  const message = await stream(h).done;
+  assert.equal(message.errorMessage, "pi-ext provider `rusty`: the extension no longer provides it (extension `rusty` failed to load: no config)");
+  assert.equal(h.ext().sent("provider/stream").length, 0, "the process was not asked");
+});

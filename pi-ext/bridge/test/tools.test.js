@@ -1,0 +1,139 @@
+// @ts-check
+// pi's built-in tools with their operations in the extension: pi's own
+// definitions (texts, truncation), the extension's answers mapped to pi's
+// operation contract, bytes as base64, the environment as a difference,
+// and user_bash operations kept under a handle until the command ends.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { applyEnvDelta, envDelta } from "../lib/tools.js";
+import { fakeCtx, manifestWith, NO_ANSWER, startBridge, until } from "./helpers.js";
+
+const b64 = (/** @type {string} */ s) => Buffer.from(s).toString("base64");
+
+/**
+ * The bridge with pi's bash and read overridden; `onBash` answers `ops/bash`.
+ * @param {(params: any, id: number, ext: any) => unknown} onBash
+ * @param {object} [extra] more manifest entries
+ */
+async function withBuiltins(onBash, extra = {}) {
+  const h = await startBridge(
+    manifestWith({ builtinTools: [{ tool: "bash", operations: true, label: "bash (remote)" }, { tool: "read", operations: true }], ...extra }),
+    {
+      script: (ext) => {
+        ext.handle("ops/bash", (p, msg, e) => onBash(p, /** @type {number} */ (msg.id), e));
+        ext.handle("ops/read", (p) => {
+          if (p.path.endsWith("missing.txt")) return { error: "No such file or directory (os error 2)" };
+          if (p.op === "readFile") return { data: b64("line one\nline two") };
+          if (p.op === "detectImageMimeType") return { mime: null };
+          return {};
+        });
+      },
+    },
+  );
+  const f = fakeCtx();
+  f.ctx.cwd = "/work";
+  await h.startSession(f.ctx);
+  return { h, ctx: f.ctx };
+}
+
+test("bash: pi's definition and label, output as the extension streams it, pi's texts for exit codes", async () => {
+  const { h, ctx } = await withBuiltins((p, id, ext) => {
+    ext.send({ method: "ops/data", params: { call: id, data: b64("hello ") } });
+    ext.send({ method: "ops/data", params: { call: id, data: b64("world\n") } });
+    return { exitCode: p.command.includes("fail") ? 3 : 0 };
+  });
+  const bash = h.fake.tools.get("bash");
+  assert.equal(bash.label, "bash (remote)");
+  assert.match(bash.description, /^Execute a bash command in the current working directory/);
+  assert.equal(typeof bash.renderCall, "function", "pi renders it");
+  const ok = await bash.execute("c1", { command: "echo hi" }, undefined, undefined, ctx);
+  assert.equal(ok.content[0].text, "hello world\n");
+  const [request] = h.ext().sent("ops/bash");
+  assert.equal(request.params.command, "echo hi");
+  assert.equal(request.params.cwd, "/work", "the call's working directory");
+  assert.equal(request.params.toolCallId, "c1");
+  assert.equal(request.params.tool, "bash");
+  await assert.rejects(bash.execute("c2", { command: "fail" }, undefined, undefined, ctx), /hello world\n\n\nCommand exited with code 3$/);
+});
+
+test("bash: aborted, timed out and failed answers become pi's own errors", async () => {
+  const { h, ctx } = await withBuiltins((p) => {
+    if (p.command === "slow") return { timedOut: true };
+    if (p.command === "broken") return { error: "Working directory does not exist: /x" };
+    return { aborted: true };
+  });
+  const bash = h.fake.tools.get("bash");
+  await assert.rejects(bash.execute("c1", { command: "slow", timeout: 2 }, undefined, undefined, ctx), /^Error: Command timed out after 2 seconds$/);
+  await assert.rejects(bash.execute("c2", { command: "broken" }, undefined, undefined, ctx), /Working directory does not exist: \/x/);
+  await assert.rejects(bash.execute("c3", { command: "whatever" }, undefined, undefined, ctx), /Command aborted/);
+});
+
+test("bash: pi's abort settles at once and cancels the command in the extension", async () => {
+  const { h, ctx } = await withBuiltins(() => NO_ANSWER);
+  const controller = new AbortController();
+  const run = h.fake.tools.get("bash").execute("c1", { command: "sleep 30" }, controller.signal, undefined, ctx);
+  await until(() => h.ext().sent("ops/bash").length === 1, "the request");
+  controller.abort();
+  await assert.rejects(run, /Command aborted/);
+  await until(() => h.ext().sent("cancel").length === 1, "the cancel");
+  assert.equal(h.ext().sent("cancel")[0].params.id, h.ext().sent("ops/bash")[0].id);
+});
+
+test("read: pi's definition over the extension's bytes, and its errors", async () => {
+  const { h, ctx } = await withBuiltins(() => ({ exitCode: 0 }));
+  const read = h.fake.tools.get("read");
+  const out = await read.execute("r1", { path: "notes.txt" }, undefined, undefined, ctx);
+  assert.equal(out.content[0].text, "line one\nline two");
+  assert.deepEqual(
+    h.ext().sent("ops/read").map((m) => [m.params.op, m.params.path]),
+    [["access", "/work/notes.txt"], ["detectImageMimeType", "/work/notes.txt"], ["readFile", "/work/notes.txt"]],
+  );
+  await assert.rejects(read.execute("r2", { path: "missing.txt" }, undefined, undefined, ctx), /No such file or directory \(os error 2\)/);
+});
+
+test("a spawn hook adjusts the command and environment, then pi's own shell runs it", async () => {
+  const h = await startBridge(manifestWith({ builtinTools: [{ tool: "bash", spawnHook: true }] }), {
+    script: (ext) =>
+      ext.handle("ops/spawn-hook", (p) => ({
+        command: `echo hooked; ${p.command}`,
+        cwd: p.cwd,
+        env: { set: { ...p.env.set, PI_SPAWN_HOOK: "1" }, unset: p.env.unset },
+      })),
+  });
+  const f = fakeCtx();
+  f.ctx.cwd = process.cwd();
+  await h.startSession(f.ctx);
+  const out = await h.fake.tools.get("bash").execute("c1", { command: "echo $PI_SPAWN_HOOK" }, undefined, undefined, f.ctx);
+  assert.equal(out.content[0].text, "hooked\n1\n");
+});
+
+test("user_bash: the extension's operations run the command, and are released when it ends", async () => {
+  const h = await startBridge(manifestWith({ hooks: [{ id: "x::user_bash", event: "user_bash" }] }), {
+    script: (ext) => {
+      ext.handle("hook/call", () => ({ operations: { handle: 7 } }));
+      ext.handle("ops/bash", (p, msg, e) => {
+        e.send({ method: "ops/data", params: { call: msg.id, data: b64(`ran ${p.command} via ${p.handle}`) } });
+        return { exitCode: 0 };
+      });
+    },
+  });
+  const f = fakeCtx();
+  await h.startSession(f.ctx);
+  const [answer] = /** @type {any[]} */ (await h.fake.emit("user_bash", { type: "user_bash", command: "ls", excludeFromContext: false, cwd: "/w" }, f.ctx));
+  /** @type {string[]} */
+  const chunks = [];
+  const result = await answer.operations.exec("ls", "/w", { onData: (/** @type {Buffer} */ d) => chunks.push(d.toString()) });
+  assert.deepEqual(result, { exitCode: 0 });
+  assert.deepEqual(chunks, ["ran ls via 7"]);
+  await until(() => h.ext().sent("ops/release").length === 1, "the release");
+  assert.deepEqual(h.ext().sent("ops/release")[0].params, { id: 7 });
+});
+
+test("the environment travels as the difference from the extension's own", () => {
+  const base = { A: "1", B: "2", C: "3" };
+  const env = { A: "1", B: "changed", D: "new" };
+  const delta = envDelta(env, base);
+  assert.deepEqual(delta, { set: { B: "changed", D: "new" }, unset: ["C"] });
+  assert.deepEqual(applyEnvDelta(delta, base), env);
+});

@@ -1,0 +1,757 @@
+//! pi's built-in `bash` and `read` tools with their operations in Rust:
+//! commands run, and files are read, wherever your code says (over ssh, in a
+//! sandbox, in a container), while the tool stays pi's own: its
+//! description, parameters, truncation, temp files, progress, error texts
+//! and rendering in pi's terminal.
+//!
+//! ```no_run
+//! use pi_ext::builtin_tools::{BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
+//! use pi_ext::Ctx;
+//!
+//! /// Runs every command with `nice`.
+//! struct Nice;
+//!
+//! impl BashOperations for Nice {
+//!     async fn exec(&self, _ctx: &Ctx, mut run: BashRun, out: OutputSink) -> Result<Option<i32>, BashError> {
+//!         run.command = format!("nice -n 10 bash -c {}", shell_quote(&run.command));
+//!         LocalShell::new().exec(run, &out).await
+//!     }
+//! }
+//! # fn shell_quote(s: &str) -> String { format!("'{}'", s.replace('\'', "'\\''")) }
+//!
+//! fn bash() -> BuiltinTool {
+//!     BuiltinTool::bash().operations(Nice).label("bash (nice)")
+//! }
+//! pi_ext::builtin_tool!(bash);
+//! # fn main() {}
+//! ```
+//!
+//! - **bash**: [`BashOperations`] runs the command (pi's `BashOperations.exec`);
+//!   a [`SpawnHook`] only adjusts the command, directory and environment
+//!   before pi's own shell runs it (pi's `spawnHook`); both may be given.
+//! - **read**: [`ReadOperations`] reads files and tells images apart (pi's
+//!   `ReadOperations`).
+//! - **`!command` in pi's terminal** (`user_bash`): a hook returns
+//!   [`UserBashAction::operations`] to run it through Rust operations too,
+//!   or [`UserBashAction::Result`] to answer it itself.
+//!
+//! Bytes (output, file contents) cross the process boundary as base64, so
+//! binary output and files arrive unchanged. The environment a command gets
+//! is pi's (`getShellEnv()`): the bridge sends only what differs from the
+//! environment the extension process was started with.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::connection::Peer;
+use crate::context::Ctx;
+
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// One command for [`BashOperations::exec`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct BashRun {
+    /// The command line (pi's command prefix and spawn hook applied).
+    pub command: String,
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// The model's timeout in seconds, if it gave one: stop the command
+    /// after it and return [`BashError::TimedOut`].
+    pub timeout_secs: Option<f64>,
+    /// The environment pi runs commands with (its own, with pi's `bin`
+    /// directory on `PATH`).
+    pub env: BTreeMap<String, String>,
+    /// Fires when pi aborts the command: stop it and return [`BashError::Aborted`].
+    pub cancel: CancellationToken,
+}
+
+impl BashRun {
+    /// [`BashRun::timeout_secs`] as a duration.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout_secs
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map(Duration::from_secs_f64)
+    }
+}
+
+/// Why a command produced no exit code (pi's texts: "Command aborted",
+/// "Command timed out after N seconds").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BashError {
+    /// Stopped because pi aborted it ([`BashRun::cancel`]).
+    #[error("aborted")]
+    Aborted,
+    /// Stopped at its timeout ([`BashRun::timeout_secs`]).
+    #[error("timed out")]
+    TimedOut,
+    /// It could not run: pi shows the message.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<io::Error> for BashError {
+    fn from(e: io::Error) -> Self {
+        BashError::Failed(e.to_string())
+    }
+}
+
+/// Where a command's output goes (pi's `onData`): pi accumulates it,
+/// truncates it, keeps the full output in a temp file and shows progress.
+#[derive(Clone)]
+pub struct OutputSink {
+    peer: Arc<Peer>,
+    call: u64,
+}
+
+impl std::fmt::Debug for OutputSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputSink")
+            .field("call", &self.call)
+            .finish()
+    }
+}
+
+impl OutputSink {
+    /// Send a chunk of output (stdout and stderr, as the command writes them).
+    pub fn write(&self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+        self.peer
+            .notify("ops/data", json!({ "call": self.call, "data": data }));
+    }
+}
+
+/// Runs the `bash` tool's commands (pi's `BashOperations`).
+pub trait BashOperations: Send + Sync + 'static {
+    /// Run `run.command` in `run.cwd`, sending its output to `out`; its
+    /// exit code (`None` if it was killed by a signal). `ctx` is the tool
+    /// call's (or, for `!command`, the `user_bash` event's).
+    fn exec(
+        &self,
+        ctx: &Ctx,
+        run: BashRun,
+        out: OutputSink,
+    ) -> impl Future<Output = Result<Option<i32>, BashError>> + Send;
+}
+
+/// Reads files for the `read` tool (pi's `ReadOperations`).
+pub trait ReadOperations: Send + Sync + 'static {
+    /// The file's bytes.
+    fn read_file(&self, ctx: &Ctx, path: &Path)
+        -> impl Future<Output = io::Result<Vec<u8>>> + Send;
+
+    /// Whether the file exists and can be read (`Err` says why not; pi shows it).
+    fn access(&self, ctx: &Ctx, path: &Path) -> impl Future<Output = io::Result<()>> + Send;
+
+    /// The file's image type (`"image/png"`, …) when it is an image pi can
+    /// send the model (png, jpeg, gif, webp); `None` reads it as text. The
+    /// default reads the file and looks at its first bytes ([`sniff_image_mime_type`]).
+    fn detect_image_mime_type(
+        &self,
+        ctx: &Ctx,
+        path: &Path,
+    ) -> impl Future<Output = Option<String>> + Send {
+        async move {
+            let bytes = self.read_file(ctx, path).await.ok()?;
+            sniff_image_mime_type(&bytes).map(str::to_string)
+        }
+    }
+}
+
+/// The image type of `bytes` by their signature: png, jpeg, gif or webp
+/// (the images pi sends a model), else `None`.
+pub fn sniff_image_mime_type(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if bytes.starts_with(b"\xff\xd8\xff") {
+        Some("image/jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+/// What a [`SpawnHook`] adjusts (pi's `BashSpawnContext`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpawnContext {
+    /// The command line.
+    pub command: String,
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// The environment.
+    pub env: BTreeMap<String, String>,
+}
+
+/// Adjusts a command before pi's own shell runs it (pi's `spawnHook`).
+/// Any `Fn(SpawnContext) -> SpawnContext` is one.
+pub trait SpawnHook: Send + Sync + 'static {
+    /// The command, directory and environment to run with.
+    fn spawn(&self, ctx: SpawnContext) -> SpawnContext;
+}
+
+impl<F: Fn(SpawnContext) -> SpawnContext + Send + Sync + 'static> SpawnHook for F {
+    fn spawn(&self, ctx: SpawnContext) -> SpawnContext {
+        self(ctx)
+    }
+}
+
+// Object-safe forms of the traits, boxed once here.
+pub(crate) trait ErasedBash: Send + Sync {
+    fn exec<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        run: BashRun,
+        out: OutputSink,
+    ) -> BoxFuture<'a, Result<Option<i32>, BashError>>;
+}
+
+impl<T: BashOperations> ErasedBash for T {
+    fn exec<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        run: BashRun,
+        out: OutputSink,
+    ) -> BoxFuture<'a, Result<Option<i32>, BashError>> {
+        Box::pin(BashOperations::exec(self, ctx, run, out))
+    }
+}
+
+pub(crate) trait ErasedRead: Send + Sync {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>>;
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>>;
+    fn detect<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, Option<String>>;
+}
+
+impl<T: ReadOperations> ErasedRead for T {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>> {
+        Box::pin(ReadOperations::read_file(self, ctx, path))
+    }
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(ReadOperations::access(self, ctx, path))
+    }
+    fn detect<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, Option<String>> {
+        Box::pin(ReadOperations::detect_image_mime_type(self, ctx, path))
+    }
+}
+
+/// Which built-in tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bash,
+    Read,
+}
+
+/// One of pi's built-in tools with Rust operations, ready to register with
+/// [`crate::builtin_tool!`] or [`crate::registry::Registry::builtin_tool`].
+#[derive(Clone)]
+#[must_use = "register it with `pi_ext::builtin_tool!` or `Registry::builtin_tool`"]
+pub struct BuiltinTool {
+    kind: Kind,
+    label: Option<String>,
+    command_prefix: Option<String>,
+    pub(crate) bash: Option<Arc<dyn ErasedBash>>,
+    pub(crate) read: Option<Arc<dyn ErasedRead>>,
+    pub(crate) spawn_hook: Option<Arc<dyn SpawnHook>>,
+}
+
+impl std::fmt::Debug for BuiltinTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuiltinTool")
+            .field("tool", &self.name())
+            .field("label", &self.label)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BuiltinTool {
+    /// pi's `bash` tool; give it [`BashToolBuilder::operations`] or a
+    /// [`BashToolBuilder::spawn_hook`].
+    pub fn bash() -> BashToolBuilder {
+        BashToolBuilder(Self::new(Kind::Bash))
+    }
+
+    /// pi's `read` tool with these operations.
+    pub fn read(operations: impl ReadOperations) -> Self {
+        let mut tool = Self::new(Kind::Read);
+        tool.read = Some(Arc::new(operations));
+        tool
+    }
+
+    fn new(kind: Kind) -> Self {
+        Self {
+            kind,
+            label: None,
+            command_prefix: None,
+            bash: None,
+            read: None,
+            spawn_hook: None,
+        }
+    }
+
+    /// The tool's name (`"bash"`, `"read"`).
+    pub fn name(&self) -> &'static str {
+        match self.kind {
+            Kind::Bash => "bash",
+            Kind::Read => "read",
+        }
+    }
+
+    /// The label pi shows (default: pi's).
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// What is wrong with it, if anything.
+    pub(crate) fn problem(&self) -> Option<String> {
+        (self.kind == Kind::Bash && self.bash.is_none() && self.spawn_hook.is_none()).then(|| {
+            "built-in tool `bash` skipped: it has neither operations nor a spawn hook".to_string()
+        })
+    }
+
+    /// Its manifest entry.
+    pub(crate) fn manifest(&self) -> crate::manifest::BuiltinToolManifest {
+        crate::manifest::BuiltinToolManifest {
+            tool: self.name().to_string(),
+            label: self.label.clone(),
+            command_prefix: self.command_prefix.clone(),
+            operations: self.bash.is_some() || self.read.is_some(),
+            spawn_hook: self.spawn_hook.is_some(),
+        }
+    }
+}
+
+/// Builds pi's `bash` tool with Rust operations ([`BuiltinTool::bash`]).
+#[derive(Clone)]
+#[must_use = "finish it with `.operations(..)` or `.spawn_hook(..)`"]
+pub struct BashToolBuilder(BuiltinTool);
+
+impl std::fmt::Debug for BashToolBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl BashToolBuilder {
+    /// Run commands with these operations.
+    pub fn operations(mut self, operations: impl BashOperations) -> BuiltinTool {
+        self.0.bash = Some(Arc::new(operations));
+        self.0
+    }
+
+    /// Adjust commands before pi's own shell runs them.
+    pub fn spawn_hook(mut self, hook: impl SpawnHook) -> BuiltinTool {
+        self.0.spawn_hook = Some(Arc::new(hook));
+        self.0
+    }
+
+    /// A line pi puts before every command (pi's `commandPrefix`, e.g.
+    /// `shopt -s expand_aliases`).
+    pub fn command_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.0.command_prefix = Some(prefix.into());
+        self
+    }
+}
+
+impl BuiltinTool {
+    /// Also adjust commands with a spawn hook before the operations run them.
+    pub fn spawn_hook(mut self, hook: impl SpawnHook) -> Self {
+        self.spawn_hook = Some(Arc::new(hook));
+        self
+    }
+
+    /// A line pi puts before every command (bash only).
+    pub fn command_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.command_prefix = Some(prefix.into());
+        self
+    }
+}
+
+/// What pi runs for a `!command` typed in its terminal, answered by a
+/// `user_bash` hook (pi emits the event in interactive mode only).
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub enum UserBashAction {
+    /// Run it as pi would.
+    #[default]
+    Continue,
+    /// Do not run it: this is its result.
+    Result(BashResult),
+    /// Run it with these operations ([`UserBashAction::operations`]).
+    Operations(OpsHandle),
+}
+
+impl std::fmt::Debug for UserBashAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UserBashAction::Continue => f.write_str("Continue"),
+            UserBashAction::Result(r) => f.debug_tuple("Result").field(r).finish(),
+            UserBashAction::Operations(h) => f.debug_tuple("Operations").field(&h.0).finish(),
+        }
+    }
+}
+
+/// Operations handed to pi for one `!command` (see [`UserBashAction::operations`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct OpsHandle(u64);
+
+/// The result of a `!command` a hook ran itself (pi's `BashResult`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BashResult {
+    /// The output pi shows (and, unless `!!`, sends the model).
+    pub output: String,
+    /// The exit code (`None` if killed).
+    pub exit_code: Option<i32>,
+    /// Whether it was cancelled.
+    pub cancelled: bool,
+    /// Whether `output` was truncated.
+    pub truncated: bool,
+    /// Where the full output is, if truncated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_output_path: Option<String>,
+}
+
+/// The bash operations of a `user_bash` answer, kept until the bridge is done with them.
+pub(crate) struct UserBashOps(pub(crate) Arc<dyn ErasedBash>);
+
+impl UserBashAction {
+    /// Run the `!command` with `operations` (the event's `ctx` keeps them
+    /// for pi until the command ends).
+    pub fn operations(ctx: &Ctx, operations: impl BashOperations) -> Self {
+        let state: Arc<dyn Any + Send + Sync> = Arc::new(UserBashOps(Arc::new(operations)));
+        UserBashAction::Operations(OpsHandle(ctx.shared().keep_handle(state)))
+    }
+}
+
+impl crate::events::HookOutput for UserBashAction {
+    fn into_json(self) -> Value {
+        match self {
+            UserBashAction::Continue => Value::Null,
+            UserBashAction::Result(r) => json!({ "result": r }),
+            UserBashAction::Operations(h) => json!({ "operations": { "handle": h.0 } }),
+        }
+    }
+}
+
+/// Runs commands the way pi's own bash tool does: `bash -c` (`/bin/bash`,
+/// else `bash` on `PATH`, else `sh`) in its own process group, stdout and
+/// stderr to the sink as they come; on [`BashRun::cancel`] or the timeout
+/// the whole group is killed. For operations that rewrite a command and run
+/// it locally (a sandbox, a remote shell's client).
+#[derive(Debug, Clone)]
+pub struct LocalShell {
+    shell: PathBuf,
+}
+
+impl Default for LocalShell {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LocalShell {
+    /// pi's choice of shell.
+    pub fn new() -> Self {
+        let shell = if Path::new("/bin/bash").exists() {
+            PathBuf::from("/bin/bash")
+        } else if let Some(bash) = std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join("bash"))
+                .find(|p| p.is_file())
+        }) {
+            bash
+        } else {
+            PathBuf::from("sh")
+        };
+        Self { shell }
+    }
+
+    /// A shell of your choice (run as `<shell> -c <command>`).
+    pub fn with_shell(shell: impl Into<PathBuf>) -> Self {
+        Self {
+            shell: shell.into(),
+        }
+    }
+
+    /// Run `run` and stream its output to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`BashError::Aborted`], [`BashError::TimedOut`], or
+    /// [`BashError::Failed`] when it cannot start (pi's text for a missing
+    /// working directory).
+    pub async fn exec(&self, run: BashRun, out: &OutputSink) -> Result<Option<i32>, BashError> {
+        local_exec(&self.shell, run, out).await
+    }
+}
+
+#[cfg(unix)]
+async fn local_exec(
+    shell: &Path,
+    run: BashRun,
+    out: &OutputSink,
+) -> Result<Option<i32>, BashError> {
+    use tokio::io::AsyncReadExt;
+
+    if !run.cwd.exists() {
+        return Err(BashError::Failed(format!(
+            "Working directory does not exist: {}\nCannot execute bash commands.",
+            run.cwd.display()
+        )));
+    }
+    let mut child = tokio::process::Command::new(shell)
+        .arg("-c")
+        .arg(&run.command)
+        .current_dir(&run.cwd)
+        .env_clear()
+        .envs(&run.env)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()?;
+    let pid = child.id();
+    let pump = |pipe: Option<Box<dyn tokio::io::AsyncRead + Send + Unpin>>| {
+        let out = out.clone();
+        tokio::spawn(async move {
+            let Some(mut pipe) = pipe else { return };
+            let mut buf = vec![0u8; 64 * 1024];
+            while let Ok(n) = pipe.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                out.write(&buf[..n]);
+            }
+        })
+    };
+    let stdout = pump(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = pump(child.stderr.take().map(|p| Box::new(p) as _));
+    let kill_group = || {
+        if let Some(pid) = pid.and_then(|p| rustix::process::Pid::from_raw(p as i32)) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    };
+    let timeout = run.timeout();
+    let timer = async {
+        match timeout {
+            Some(t) => tokio::time::sleep(t).await,
+            None => std::future::pending().await,
+        }
+    };
+    let outcome = tokio::select! {
+        status = child.wait() => status.map_err(BashError::from),
+        _ = run.cancel.cancelled() => Err(BashError::Aborted),
+        _ = timer => Err(BashError::TimedOut),
+    };
+    if outcome.is_err() {
+        kill_group();
+        let _ = child.wait().await;
+    }
+    // Output still in the pipes comes first; descendants that keep them open
+    // do not hold the answer (pi's own grace after exit).
+    let drain = async {
+        let _ = stdout.await;
+        let _ = stderr.await;
+    };
+    let _ = tokio::time::timeout(Duration::from_millis(100), drain).await;
+    // No code: killed by a signal.
+    Ok(outcome?.code())
+}
+
+#[cfg(not(unix))]
+async fn local_exec(_: &Path, _: BashRun, _: &OutputSink) -> Result<Option<i32>, BashError> {
+    Err(BashError::Failed(
+        "LocalShell runs commands on Unix only".into(),
+    ))
+}
+
+// --- serving the bridge's requests -------------------------------------------
+
+/// `ops/bash` params.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BashParams {
+    #[serde(default)]
+    pub(crate) handle: Option<u64>,
+    pub(crate) command: String,
+    pub(crate) cwd: PathBuf,
+    #[serde(default)]
+    pub(crate) timeout: Option<f64>,
+    #[serde(default)]
+    pub(crate) env: EnvDelta,
+}
+
+/// `ops/spawn-hook` params.
+#[derive(Deserialize)]
+pub(crate) struct SpawnParams {
+    pub(crate) command: String,
+    pub(crate) cwd: PathBuf,
+    #[serde(default)]
+    pub(crate) env: EnvDelta,
+}
+
+/// `ops/read` params.
+#[derive(Deserialize)]
+pub(crate) struct ReadParams {
+    pub(crate) op: String,
+    pub(crate) path: PathBuf,
+}
+
+/// How pi's environment differs from the one this process started with.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, PartialEq, Eq)]
+pub(crate) struct EnvDelta {
+    #[serde(default)]
+    set: BTreeMap<String, String>,
+    #[serde(default)]
+    unset: Vec<String>,
+}
+
+impl EnvDelta {
+    /// This process's environment with the delta applied.
+    fn apply(&self) -> BTreeMap<String, String> {
+        let mut env: BTreeMap<String, String> = std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect();
+        for k in &self.unset {
+            env.remove(k);
+        }
+        env.extend(self.set.clone());
+        env
+    }
+
+    /// The delta from this process's environment to `env`.
+    fn of(env: &BTreeMap<String, String>) -> Self {
+        let base: BTreeMap<String, String> = std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect();
+        Self {
+            set: env
+                .iter()
+                .filter(|(k, v)| base.get(*k) != Some(v))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            unset: base
+                .keys()
+                .filter(|k| !env.contains_key(*k))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// Serve `ops/bash` with `ops`: the answer pi's bridge turns into pi's
+/// `exec` outcome.
+pub(crate) async fn serve_bash(
+    ops: Arc<dyn ErasedBash>,
+    ctx: Ctx,
+    id: u64,
+    p: BashParams,
+) -> Value {
+    let run = BashRun {
+        command: p.command,
+        cwd: p.cwd,
+        timeout_secs: p.timeout,
+        env: p.env.apply(),
+        cancel: ctx.cancellation().clone(),
+    };
+    let out = OutputSink {
+        peer: ctx.peer(),
+        call: id,
+    };
+    match ops.exec(&ctx, run, out).await {
+        Ok(code) => json!({ "exitCode": code }),
+        Err(BashError::Aborted) => json!({ "aborted": true }),
+        Err(BashError::TimedOut) => json!({ "timedOut": true }),
+        Err(BashError::Failed(message)) => json!({ "error": message }),
+    }
+}
+
+/// Serve `ops/spawn-hook`.
+pub(crate) fn serve_spawn_hook(hook: &dyn SpawnHook, p: SpawnParams) -> Value {
+    let adjusted = hook.spawn(SpawnContext {
+        command: p.command,
+        cwd: p.cwd,
+        env: p.env.apply(),
+    });
+    json!({
+        "command": adjusted.command,
+        "cwd": adjusted.cwd,
+        "env": EnvDelta::of(&adjusted.env),
+    })
+}
+
+/// Serve `ops/read`: `{data}` (base64), `{}` (accessible), `{mime}`, or `{error}`.
+pub(crate) async fn serve_read(ops: Arc<dyn ErasedRead>, ctx: Ctx, p: ReadParams) -> Value {
+    let engine = &base64::engine::general_purpose::STANDARD;
+    match p.op.as_str() {
+        "readFile" => match ops.read_file(&ctx, &p.path).await {
+            Ok(bytes) => json!({ "data": engine.encode(bytes) }),
+            Err(e) => json!({ "error": e.to_string() }),
+        },
+        "access" => match ops.access(&ctx, &p.path).await {
+            Ok(()) => json!({}),
+            Err(e) => json!({ "error": e.to_string() }),
+        },
+        "detectImageMimeType" => json!({ "mime": ops.detect(&ctx, &p.path).await }),
+        other => json!({ "error": format!("unknown read operation `{other}`") }),
+    }
+}
+
+/// The `user_bash` operations kept under `handle`.
+pub(crate) fn user_bash_ops(state: &(dyn Any + Send + Sync)) -> Option<Arc<dyn ErasedBash>> {
+    state.downcast_ref::<UserBashOps>().map(|o| o.0.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_are_told_by_their_first_bytes() {
+        assert_eq!(
+            sniff_image_mime_type(b"\x89PNG\r\n\x1a\nrest"),
+            Some("image/png")
+        );
+        assert_eq!(sniff_image_mime_type(b"GIF89a.."), Some("image/gif"));
+        assert_eq!(
+            sniff_image_mime_type(b"RIFF\0\0\0\0WEBPVP8 "),
+            Some("image/webp")
+        );
+        assert_eq!(sniff_image_mime_type(b"plain text"), None);
+    }
+
+    #[test]
+    fn an_environment_delta_round_trips() {
+        let mut env = EnvDelta::default().apply();
+        env.insert("PI_EXT_TEST_SET".into(), "1".into());
+        let removed = env.keys().next().cloned().unwrap();
+        env.remove(&removed);
+        let delta = EnvDelta::of(&env);
+        assert_eq!(
+            delta.set.get("PI_EXT_TEST_SET").map(String::as_str),
+            Some("1")
+        );
+        assert_eq!(delta.unset, [removed]);
+        assert_eq!(delta.apply(), env);
+    }
+}

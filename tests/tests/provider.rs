@@ -1,0 +1,210 @@
+//! A model provider written in Rust, in the real pi: pi talks to the
+//! scripted model *through* the `openai-proxy` example (streaming, tool
+//! calls, an upstream error, pi's abort reaching the upstream connection,
+//! the extension dying mid-stream), and the `provider-faults` test
+//! extension's misbehaving streams end with clear errors.
+
+use std::path::Path;
+
+use pi_ext_e2e::json::{final_assistant_text, system_prompt, tool_result};
+use pi_ext_e2e::{
+    install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
+};
+use serde_json::{json, Value};
+
+/// The `message_end` of the last assistant message in `events`.
+fn last_assistant(events: &[Value]) -> Value {
+    events
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "message_end" && e["message"]["role"] == "assistant")
+        .map(|e| e["message"].clone())
+        .unwrap_or_else(|| panic!("no assistant message_end in {events:?}"))
+}
+
+/// The streamed `assistantMessageEvent`s of type `kind` in `events`.
+fn streamed<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "message_update" && e["assistantMessageEvent"]["type"] == kind)
+        .map(|e| &e["assistantMessageEvent"])
+        .collect()
+}
+
+/// Live child processes of `parent` whose executable is `exe`.
+fn children_running(parent: u32, exe: &Path) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let mut fields = after.split(' ');
+        let state = fields.next().unwrap_or("");
+        let ppid: u32 = fields.next().unwrap_or("0").parse().unwrap_or(0);
+        let same_exe = std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|e| e == exe);
+        if ppid == parent && same_exe && state != "Z" {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn set_model(pi: &PiRpc, provider: &str, id: &str) {
+    pi.call(json!({"type": "set_model", "provider": provider, "modelId": id}));
+}
+
+/// Send a prompt without waiting; wait for its first streamed text delta.
+fn prompt_until_first_delta(pi: &PiRpc, text: &str) -> usize {
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": text}));
+    pi.wait_event_since(
+        mark,
+        |e| e["type"] == "message_update" && e["assistantMessageEvent"]["type"] == "text_delta",
+        DEFAULT_TIMEOUT,
+    );
+    mark
+}
+
+#[test]
+fn pi_streams_through_a_rust_provider_and_every_failure_ends_clearly() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let proxy = install_example(&env, "openai-proxy");
+    let faults = install_example(&env, "provider-faults");
+    let pi = env
+        .pi()
+        .installed(&proxy)
+        .extension(faults.join("index.js"))
+        .args(["--provider", "proxy", "--model", "proxied"])
+        .env("OPENAI_PROXY_URL", model.base_url())
+        .env("OPENAI_PROXY_MODEL", "fake-model")
+        .env("OPENAI_PROXY_API_KEY", "sk-proxy")
+        .start();
+    let state = pi.call(json!({"type": "get_state"}));
+    assert_eq!(state["model"]["provider"], "proxy", "{state}");
+    assert_eq!(state["model"]["id"], "proxied");
+
+    // Streaming: one pi delta per upstream delta, usage and stop reason from upstream.
+    model.push(Reply::deltas(["Hel", "lo", " world"]));
+    let events = pi.prompt("say hello");
+    assert_eq!(final_assistant_text(&events), "Hello world");
+    let deltas: Vec<&str> = streamed(&events, "text_delta")
+        .iter()
+        .map(|e| e["delta"].as_str().unwrap())
+        .collect();
+    assert_eq!(deltas, ["Hel", "lo", " world"]);
+    let message = last_assistant(&events);
+    assert_eq!(message["provider"], "proxy");
+    assert_eq!(message["model"], "proxied");
+    assert_eq!(message["stopReason"], "stop");
+    assert_eq!(message["usage"]["input"], 10);
+    assert_eq!(message["usage"]["output"], 3);
+    // The upstream request: pi's system prompt and the user's text, the key pi resolved.
+    let request = &model.recorded()[0];
+    assert_eq!(request.header("authorization"), Some("Bearer sk-proxy"));
+    assert_eq!(request.body["model"], "fake-model");
+    assert!(system_prompt(&request.body).is_some_and(|s| s.contains("read")));
+    assert_eq!(
+        pi_ext_e2e::json::last_user_text(&request.body).as_deref(),
+        Some("say hello")
+    );
+
+    // Tool calls: pi runs the tool and the result goes back upstream.
+    env.write_cwd_file("notes.txt", "the notes say 42");
+    model.push(Reply::tool(
+        "call_read",
+        "read",
+        json!({"path": "notes.txt"}),
+    ));
+    model.push(Reply::text("It says 42."));
+    let events = pi.prompt("what do the notes say?");
+    assert_eq!(final_assistant_text(&events), "It says 42.");
+    let second = &model.requests()[2];
+    assert!(
+        tool_result(second, "call_read").is_some_and(|r| r.contains("the notes say 42")),
+        "{second}"
+    );
+
+    // An upstream error: pi shows it, and the next prompt works.
+    model.push(Reply::status(500, "boom"));
+    let events = pi.prompt("fail please");
+    let message = last_assistant(&events);
+    assert_eq!(message["stopReason"], "error");
+    let error = message["errorMessage"].as_str().unwrap();
+    assert!(error.contains("500") && error.contains("boom"), "{error}");
+    model.push(Reply::text("recovered"));
+    assert_eq!(final_assistant_text(&pi.prompt("again")), "recovered");
+
+    // Cancellation mid-stream: pi's abort ends the answer at once and
+    // reaches Rust, which drops the upstream request: the connection closes.
+    let held = model.request_count();
+    model.push(Reply::hold(["partial"]));
+    let mark = prompt_until_first_delta(&pi, "take your time");
+    pi.call(json!({"type": "abort"}));
+    pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
+    let message = last_assistant(&pi.events_since(mark));
+    assert_eq!(message["stopReason"], "aborted", "{message}");
+    model.wait_closed(held, DEFAULT_TIMEOUT);
+
+    // Malformed events: a clear error, and nothing of the bad event reaches pi.
+    set_model(&pi, "faults", "bad-index");
+    let events = pi.prompt("go");
+    let message = last_assistant(&events);
+    assert_eq!(message["stopReason"], "error");
+    assert_eq!(
+        message["errorMessage"],
+        "pi-ext provider `faults`: sent a malformed event: text_delta for 3, which is not an open text block"
+    );
+    assert!(streamed(&events, "text_delta")
+        .iter()
+        .all(|e| e["contentIndex"] == 0 && e["delta"] == "fine so far"));
+    // Events after `done` are dropped: pi keeps the complete answer.
+    set_model(&pi, "faults", "after-done");
+    let events = pi.prompt("go");
+    assert_eq!(last_assistant(&events)["stopReason"], "stop");
+    assert_eq!(final_assistant_text(&events), "complete answer");
+    // A stream that ends without `done`, and one that panics.
+    set_model(&pi, "faults", "no-done");
+    let message = last_assistant(&pi.prompt("go"));
+    assert_eq!(
+        message["errorMessage"],
+        "pi-ext provider `faults`: the stream ended without `done`"
+    );
+    set_model(&pi, "faults", "panics");
+    let message = last_assistant(&pi.prompt("go"));
+    let error = message["errorMessage"].as_str().unwrap();
+    assert!(
+        error.contains("provider `faults` panicked: the provider broke"),
+        "{error}"
+    );
+
+    // The extension process dies mid-stream: pi's answer ends with an error
+    // naming the exit and the log, and a fresh process serves the next one.
+    set_model(&pi, "proxy", "proxied");
+    let bin = pi_ext_e2e::example_target("openai-proxy");
+    let before = children_running(pi.pid(), &bin);
+    assert_eq!(before.len(), 1, "one openai-proxy process");
+    model.push(Reply::hold(["doomed"]));
+    let mark = prompt_until_first_delta(&pi, "this will break");
+    // SAFETY: kill(2) takes plain integers; the pid is our grandchild's.
+    unsafe { libc::kill(before[0] as libc::pid_t, libc::SIGKILL) };
+    pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
+    let message = last_assistant(&pi.events_since(mark));
+    assert_eq!(message["stopReason"], "error");
+    let error = message["errorMessage"].as_str().unwrap();
+    assert!(
+        error.starts_with("pi-ext provider `proxy`: extension process exited (signal SIGKILL)")
+            && error.contains(".log"),
+        "{error}"
+    );
+    model.push(Reply::text("back again"));
+    assert_eq!(final_assistant_text(&pi.prompt("hello?")), "back again");
+    wait_until("a fresh openai-proxy process", || {
+        let now = children_running(pi.pid(), &bin);
+        now.len() == 1 && now != before
+    });
+}
