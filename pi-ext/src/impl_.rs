@@ -3,7 +3,7 @@
 //! (decoding, panics, dispatch) lives here once and the generated code stays
 //! thin. Not a public API: it changes without notice.
 
-pub use crate::cli::run_main;
+pub use crate::cli::{run_main, run_with_registry};
 pub use crate::command::{CommandReturn, FromArgs};
 pub use crate::connection::AnyState;
 pub use crate::context::LoadCtx;

@@ -26,7 +26,15 @@
 //! 6. raw throughput without pi's agent loop: the binary driven directly over its protocol, the
 //!    real JS bridge in Node with a fake `pi`, the same bridge with an ideal minimal extension
 //!    (the floor), and a CPU-heavy tool in Rust vs TS;
-//! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times.
+//! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times;
+//! 8. `context` hooks (pass-through, pruning) and a `before_provider_request` hook on sessions of
+//!    10 to 5,000 messages (`examples/bench-context`, `bench-prune`, `bench-provider` and their
+//!    TS twins, none), with the bytes over the pipe and the extension's CPU per request;
+//! 9. `session_branch()` on the same sessions;
+//! 10. 1, 5 and 20 extensions: separate Rust binaries, one Rust host binary, TypeScript files
+//!     (`examples/bench-many`): pi's startup work, total RSS, a tool call in the last-loaded one.
+//!
+//! Rows 8–10 live in `tests/src/bench/scaling.rs`.
 //!
 //! Results are printed as one Markdown table on stdout (progress goes to stderr): each figure
 //! is `median / p90 / p99` unless said otherwise, next to its target and whether it is met.
@@ -45,6 +53,12 @@ use std::time::{Duration, Instant};
 
 use pi_ext_e2e::{example_binary, fixture, repo_root, PiEnv, PiRpc, Reply, ScriptedModel};
 use serde_json::{json, Value};
+
+#[path = "../bench/scaling.rs"]
+mod scaling;
+
+/// The highest row number.
+const LAST_ROW: u32 = 10;
 
 /// When this variable is set, the binary is not the benchmark but an ideal minimal extension
 /// (one thread, no async runtime) that the bench runs behind the real bridge to find the floor.
@@ -86,14 +100,14 @@ fn main() {
 struct Options {
     /// A few iterations of everything, no build times, no verdicts.
     smoke: bool,
-    /// Which rows (1–7) to run.
+    /// Which rows (1–[`LAST_ROW`]) to run.
     rows: HashSet<u32>,
 }
 
 impl Options {
     fn parse() -> Options {
         let mut smoke = false;
-        let mut rows: HashSet<u32> = (1..=7).collect();
+        let mut rows: HashSet<u32> = (1..=LAST_ROW).collect();
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -106,7 +120,7 @@ impl Options {
                             r.trim()
                                 .parse()
                                 .ok()
-                                .filter(|n| (1..=7).contains(n))
+                                .filter(|n| (1..=LAST_ROW).contains(n))
                                 .unwrap_or_else(|| usage(&format!("bad row {r:?}")))
                         })
                         .collect();
@@ -125,7 +139,7 @@ impl Options {
 const USAGE: &str = "usage: bench [--smoke] [--rows 1,2,3,5]
   cargo run --release -p pi-ext-e2e --bin bench    the full benchmark (use --release)
   --smoke      a few iterations of every row, no build times, targets not judged
-  --rows LIST  only these rows (1-7)";
+  --rows LIST  only these rows (1-10)";
 
 fn usage(problem: &str) -> ! {
     eprintln!("bench: {problem}\n{USAGE}");
@@ -354,7 +368,14 @@ impl Report {
         println!();
         println!("| # | measurement | Rust | TypeScript | Rust/TS | target | result |");
         println!("|---|---|---|---|---|---|---|");
-        self.lines.sort_by_key(|(id, _)| *id);
+        // By row number, then by the letter after it ("9a" before "10a").
+        self.lines.sort_by_key(|(id, _)| {
+            let digits = id.len() - id.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            (
+                id[..digits].parse::<u32>().unwrap_or(0),
+                id[digits..].to_owned(),
+            )
+        });
         for (_, line) in &self.lines {
             println!("{line}");
         }
@@ -584,6 +605,12 @@ impl Bench {
         }
         if rows.contains(&7) {
             self.row7_resources();
+        }
+        if rows.contains(&8) || rows.contains(&9) {
+            self.rows8_9_session_sizes(&rows);
+        }
+        if rows.contains(&10) {
+            self.row10_many_extensions();
         }
         self.report.print();
     }
@@ -1262,15 +1289,25 @@ impl Bench {
             },
         });
         let per_answer = |ticks: u64| ticks as f64 * 1000.0 / clock_ticks_per_second() / answers;
+        // µs per streamed event.
+        let per_delta = |ticks: u64| per_answer(ticks) * 1000.0 / updates_per_answer.max(1) as f64;
         self.report.row(Row {
             id: "5c",
-            what: "… CPU time per answer (`/proc/<pid>/stat` utime+stime, summed over the counted answers): pi's Node process / the extension process".into(),
+            what: "… CPU time per answer and per `message_update` event (`/proc/<pid>/stat` utime+stime, summed over the counted answers): pi's Node process / the extension process".into(),
             rust: format!(
-                "{:.0} ms / {:.0} ms",
+                "{:.0} ms ({:.1} µs per event) / {:.0} ms ({:.1} µs per event)",
                 per_answer(pi_ticks[0]),
-                per_answer(extension_ticks)
+                per_delta(pi_ticks[0]),
+                per_answer(extension_ticks),
+                per_delta(extension_ticks)
             ),
-            ts: format!("{:.0} ms / — (no hook: {:.0} ms)", per_answer(pi_ticks[1]), per_answer(pi_ticks[2])),
+            ts: format!(
+                "{:.0} ms ({:.1} µs per event) / — (no hook: {:.0} ms, {:.1} µs per event)",
+                per_answer(pi_ticks[1]),
+                per_delta(pi_ticks[1]),
+                per_answer(pi_ticks[2]),
+                per_delta(pi_ticks[2])
+            ),
             ratio: "—".into(),
             target: "—".into(),
             verdict: Verdict::Info,
