@@ -10,7 +10,10 @@
 //!
 //! Sessions are written in pi's own format (`.jsonl`, version 3) by [`write_session`], with
 //! realistic tool output (0.3–3 KB, every 100th tool result 50 KB with truncation `details`,
-//! edit results with a diff in `details`), and opened with `--session <file>`.
+//! edit results with a diff in `details`), and opened with `--session <file>`. After each
+//! measured prompt the session's leaf goes back to the last entry of the file
+//! (`tests/fixtures/bench-reset.ts`, pi's tree navigation), so every prompt sees a conversation
+//! of the same size: the file's messages and the new prompt.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -253,12 +256,21 @@ fn conversation(n: usize) -> Vec<Value> {
                 "usage": usage(out.len() * 300, 200), "stopReason": "stop", "timestamp": ts(&out)}));
         }
     }
+    // A conversation ends with an answer: pi's tree navigation to a user message would move
+    // the leaf to its parent (see `Bench::reset_leaf`).
+    if out.last().is_some_and(|m| m["role"] == "user") {
+        let ts = out.last().map_or(Value::Null, |m| m["timestamp"].clone());
+        *out.last_mut().unwrap() = json!({"role": "assistant", "content": [{"type": "text", "text": rng.text(150, 900)}],
+            "api": "openai-completions", "provider": "fake", "model": "fake-model",
+            "usage": usage(n * 300, 200), "stopReason": "stop", "timestamp": ts});
+    }
     out
 }
 
 /// Writes a session of `n` messages in pi's format to `path` (header, a model change, one
-/// `message` entry per message, each the child of the one before); returns its size in bytes.
-pub(super) fn write_session(path: &Path, n: usize, cwd: &Path) -> u64 {
+/// `message` entry per message, each the child of the one before); returns its size in bytes
+/// and the id of its last entry.
+pub(super) fn write_session(path: &Path, n: usize, cwd: &Path) -> (u64, String) {
     let mut text = String::new();
     let header = json!({"type": "session", "version": 3, "id": "bench-session-0000-0000-000000000000",
                         "timestamp": iso(0), "cwd": cwd});
@@ -278,7 +290,7 @@ pub(super) fn write_session(path: &Path, n: usize, cwd: &Path) -> u64 {
         parent = id;
     }
     std::fs::write(path, &text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-    text.len() as u64
+    (text.len() as u64, parent)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,7 +326,7 @@ impl Bench {
             let sessions = env.root().join("sessions");
             std::fs::create_dir_all(&sessions).expect("mkdir sessions");
             let template = sessions.join("template.jsonl");
-            let file_bytes = write_session(&template, size, &env.cwd());
+            let (file_bytes, leaf) = write_session(&template, size, &env.cwd());
             let pis: Vec<(CtxSide, PiRpc)> = CTX_SIDES
                 .iter()
                 .map(|&side| {
@@ -327,7 +339,8 @@ impl Bench {
                         .arg("--session")
                         .arg(&file)
                         .env("PI_EXT_LOG_DIR", self.scratch.path())
-                        .skip_message_updates();
+                        .skip_message_updates()
+                        .extension(fixture("bench-reset.ts"));
                     if let Some((_, bridge)) = bridges.iter().find(|(s, _)| *s == side) {
                         builder = builder.extension(bridge);
                     }
@@ -359,6 +372,7 @@ impl Bench {
                         .last()
                         .map(|r| r.received)
                         .expect("the model request");
+                    reset_leaf(pi, &leaf);
                     if !counted {
                         continue;
                     }
@@ -742,6 +756,14 @@ impl Bench {
         assert_eq!(t.result_text, format!("ok {c}"), "{tool}");
         t.tool_end - t.tool_start
     }
+}
+
+/// Moves `pi`'s session leaf back to `leaf` (`/bench-reset`, `tests/fixtures/bench-reset.ts`):
+/// each measured prompt then sees the same conversation.
+fn reset_leaf(pi: &PiRpc, leaf: &str) {
+    let id = pi.send(json!({"type": "prompt", "message": format!("/bench-reset {leaf}")}));
+    let response = pi.response(&id, PROMPT_TIMEOUT);
+    assert!(response["success"] == true, "/bench-reset failed: {response}");
 }
 
 /// A TypeScript extension with one tool, `t<i>_trivial`.
