@@ -28,6 +28,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("log.js", include_str!("../bridge/lib/log.js")),
     ("main.js", include_str!("../bridge/lib/main.js")),
     ("manifest.js", include_str!("../bridge/lib/manifest.js")),
+    ("mirror.js", include_str!("../bridge/lib/mirror.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
 ];
@@ -320,6 +321,7 @@ mod tests {
             ("HANDLER_FAILED", codes::HANDLER_FAILED),
             ("BUSY", codes::BUSY),
             ("NOT_INITIALIZED", codes::NOT_INITIALIZED),
+            ("MIRROR_MISMATCH", codes::MIRROR_MISMATCH),
         ];
         let protocol_js = BRIDGE_MODULES
             .iter()

@@ -79,12 +79,17 @@
 //! 1. wire and plumbing: `wire` (wire types; documented in [`protocol`]),
 //!    `framing` (lines),
 //!    `transport` (stdio), `logging`, `runtime`, `atomic_file`, `pi_dirs`,
-//!    and the plain values `content`, `error`, `manifest`, [`schema`];
+//!    and the plain values `content`, `error`, `manifest`, [`schema`],
+//!    `raw` (JSON kept as text), [`messages`], [`session`] (typed messages
+//!    and entries), [`payload`] (provider requests), [`builtin`] (the
+//!    built-in tools' inputs);
 //! 2. the connection: `connection` (`Peer`, session facts, per-connection
-//!    state);
+//!    state), `mirror` (the lists the bridge sends as edits);
 //! 3. host calls: [`ui`], [`api`], `bus`;
 //! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
-//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command);
+//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks; the `context`,
+//!    `before_provider_request` and streaming hooks in `conversation` and
+//!    `stream`, what they are called with in `hook_io`), [`command`](mod@command);
 //! 6. registration: [`registry`] (link-time entries, load order, manifest);
 //! 7. [`lifecycle`] and [`settings`];
 //! 8. on top: `dispatch` (the dispatcher), [`cli`], [`install`],
@@ -92,19 +97,25 @@
 
 // 1. Wire and plumbing.
 mod atomic_file;
+pub mod builtin;
 mod content;
 mod error;
 mod framing;
 mod logging;
 mod manifest;
+pub mod messages;
+pub mod payload;
 mod pi_dirs;
 pub mod protocol;
+mod raw;
 mod runtime;
 pub mod schema;
+pub mod session;
 mod transport;
 mod wire;
-// 2. The connection.
+// 2. The connection, and the lists it mirrors.
 mod connection;
+mod mirror;
 // 3. Host calls.
 pub mod api;
 mod bus;
@@ -113,7 +124,10 @@ pub mod ui;
 mod context;
 // 5. Item kinds.
 pub mod command;
+mod conversation;
 pub mod events;
+mod hook_io;
+mod stream;
 mod tool;
 // 6. Registration.
 pub mod registry;

@@ -16,10 +16,7 @@ static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
 static WAITED: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 fn delta(event: &MessageUpdateEvent) -> String {
-    event.assistant_message_event["delta"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    event.text_delta().unwrap_or_default().to_string()
 }
 
 /// Record each delta; panic on "boom".

@@ -12,7 +12,7 @@ use pi_ext::prelude::*;
 /// Let the conversation through unchanged (pi waits for this answer before every model request).
 #[hook]
 async fn pass(_event: ContextEvent) -> ContextMessages {
-    ContextMessages(None)
+    ContextMessages::Unchanged
 }
 
 /// Read the current branch `N` times (default 20); notify `bench-branch {"entries":…,"us":[…]}`

@@ -8,7 +8,7 @@ use pi_ext::prelude::*;
 /// Let the provider request through unchanged (pi waits for this answer before every request).
 #[hook]
 async fn pass(_event: BeforeProviderRequestEvent) -> ProviderPayload {
-    ProviderPayload(None)
+    ProviderPayload::Unchanged
 }
 
 #[extension(

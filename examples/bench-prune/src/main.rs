@@ -4,32 +4,29 @@
 //!
 //! `tests/fixtures/bench-prune.ts` is the same extension in TypeScript.
 use pi_ext::events::*;
+use pi_ext::messages::{AgentMessage, Message};
 use pi_ext::prelude::*;
-use pi_ext::serde_json::{json, Value};
 
 /// Messages at the end of the conversation whose tool output is kept.
 const KEEP: usize = 40;
 
 /// Replace old tool output with `[output pruned]` (the session keeps it).
+/// The other messages are passed on as they came: they cost nothing to send back.
 #[hook]
 async fn prune(event: ContextEvent) -> ContextMessages {
-    let mut messages = event.messages;
-    let cut = messages.len().saturating_sub(KEEP);
-    let mut changed = false;
-    for message in &mut messages[..cut] {
-        if message["role"] != "toolResult" {
-            continue;
-        }
-        if let Value::Object(m) = message {
-            m.insert(
-                "content".into(),
-                json!([{"type": "text", "text": "[output pruned]"}]),
-            );
-            m.remove("details");
-            changed = true;
-        }
-    }
-    ContextMessages(changed.then_some(messages))
+    let cut = event.messages.len().saturating_sub(KEEP);
+    ContextMessages::replace(
+        event
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| match m.get() {
+                AgentMessage::ToolResult(r) if i < cut => {
+                    Message::new(r.with_text("[output pruned]"))
+                }
+                _ => m.clone(),
+            }),
+    )
 }
 
 #[extension(

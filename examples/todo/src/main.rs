@@ -5,8 +5,10 @@
 use std::sync::Mutex;
 
 use pi_ext::events::SessionStartEvent;
+use pi_ext::messages::AgentMessage;
 use pi_ext::prelude::*;
-use pi_ext::serde_json::{json, Value};
+use pi_ext::serde_json::json;
+use pi_ext::session::Entry;
 
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct Todo {
@@ -79,15 +81,23 @@ fn todo(
     Ok(ToolResult::text(render(&todos)).with_details(json!({ "todos": *todos })))
 }
 
+/// What a `todo` result's `details` hold.
+#[derive(serde::Deserialize)]
+struct Details {
+    todos: Vec<Todo>,
+}
+
 /// The list recorded by the last `todo` result on this branch.
-fn from_branch(entries: &[Value]) -> Vec<Todo> {
+fn from_branch(entries: &[Entry]) -> Vec<Todo> {
     entries
         .iter()
         .rev()
-        .filter(|e| e["type"] == "message")
-        .map(|e| &e["message"])
-        .find(|m| m["role"] == "toolResult" && m["toolName"] == "todo")
-        .and_then(|m| pi_ext::serde_json::from_value(m["details"]["todos"].clone()).ok())
+        .find_map(|e| match e.message()? {
+            AgentMessage::ToolResult(r) if r.tool_name == "todo" => r.details.as_ref(),
+            _ => None,
+        })
+        .and_then(|details| details.parse::<Details>().ok())
+        .map(|d| d.todos)
         .unwrap_or_default()
 }
 

@@ -22,6 +22,7 @@ export const codes = Object.freeze({
   HANDLER_FAILED: -32004,
   BUSY: -32005,
   NOT_INITIALIZED: -32006,
+  MIRROR_MISMATCH: -32010,
 });
 
 /** An error with a protocol code: from the extension's answer, or for the bridge's own answers. */

@@ -763,7 +763,10 @@ impl Bench {
 fn reset_leaf(pi: &PiRpc, leaf: &str) {
     let id = pi.send(json!({"type": "prompt", "message": format!("/bench-reset {leaf}")}));
     let response = pi.response(&id, PROMPT_TIMEOUT);
-    assert!(response["success"] == true, "/bench-reset failed: {response}");
+    assert!(
+        response["success"] == true,
+        "/bench-reset failed: {response}"
+    );
 }
 
 /// A TypeScript extension with one tool, `t<i>_trivial`.
