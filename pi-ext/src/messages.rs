@@ -47,6 +47,10 @@ json_tag!(ToolCallType = "toolCall");
 /// One message of pi's conversation (pi's `AgentMessage`, tagged by `role`).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+// Messages live once each behind the `Arc` of a `Message` (parsed once,
+// shared by every list that holds them); boxing the large variants would only
+// make matching on them clumsier.
+#[allow(clippy::large_enum_variant)]
 pub enum AgentMessage {
     /// `role: "user"`: a prompt.
     User(UserMessage),
@@ -772,10 +776,11 @@ fn now_ms() -> i64 {
 
 /// One step of a streamed answer (pi-ai's `AssistantMessageEvent`, without
 /// its `partial` copy of the message).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub enum AssistantMessageEvent {
     /// The answer started.
+    #[default]
     Start,
     /// A text block started.
     TextStart {
@@ -1026,12 +1031,6 @@ impl AssistantMessageEvent {
             ),
             _ => other(RawJson::from_raw(raw.to_owned())),
         }
-    }
-}
-
-impl Default for AssistantMessageEvent {
-    fn default() -> Self {
-        AssistantMessageEvent::Start
     }
 }
 

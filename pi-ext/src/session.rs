@@ -40,6 +40,9 @@ json_tag!(SessionInfoType = "session_info");
 /// ISO `timestamp`.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+// Entries live once each behind the `Arc` of an `Entry` (parsed once, shared
+// by every read); boxing the large variants would only make matching clumsier.
+#[allow(clippy::large_enum_variant)]
 pub enum SessionEntry {
     /// `type: "message"`: a message of the conversation.
     Message(MessageEntry),
