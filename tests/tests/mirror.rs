@@ -7,7 +7,9 @@
 //! `session_branch()` and `session_leaf_id()` returned. After every operation that changes
 //! the conversation or the session (appends, tool calls, in-place edits by an earlier handler,
 //! tree navigation, compaction, fork, new session, switching back, `/reload`, a killed
-//! extension process) the two files must agree, call by call.
+//! extension process) the two files must agree, call by call. The Rust hook also prunes (its
+//! answer goes back as edits), and `tests/fixtures/mirror-after.ts`, loaded after it, writes
+//! what pi made of each answer.
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +49,17 @@ impl Probe {
             assert_eq!(
                 t["messages"], r["messages"],
                 "{step}: context call {i} differs"
+            );
+        }
+        // What the hook answered (edits of its input) is what pi passed on.
+        let twin_out = self.twin("context-out");
+        let rust_out = self.rust("context-out");
+        assert_eq!(twin_out.len(), rust_out.len(), "{step}: context answers");
+        assert_eq!(twin_out.len(), twin.len(), "{step}: every call answered");
+        for (i, (t, r)) in twin_out.iter().zip(&rust_out).enumerate() {
+            assert_eq!(
+                t["messages"], r["messages"],
+                "{step}: what pi made of context answer {i} differs"
             );
         }
         let twin = self.twin("provider");
@@ -139,7 +152,9 @@ fn the_mirror_and_the_session_copy_equal_pis_view_through_every_change() {
         .session_dir(&sessions)
         .extension(pi_ext_e2e::fixture("mirror-twin.ts"))
         .installed(&dir)
+        .extension(pi_ext_e2e::fixture("mirror-after.ts"))
         .env("MIRROR_PROBE_DIR", &probe.dir)
+        .env("MIRROR_PROBE_PRUNE", "1")
         .env("MIRROR_TWIN_MUTATE", "1")
         .env("PI_EXT_LOG_TRAFFIC", "1")
         .start();
@@ -158,6 +173,14 @@ fn the_mirror_and_the_session_copy_equal_pis_view_through_every_change() {
     pi.prompt("and again");
     let calls = probe.assert_calls_equal("appends and in-place edits");
     assert!(calls >= 4, "{calls} context calls");
+    // The pruned tool output reached the model, and the first message was dropped.
+    let last = model.requests().pop().unwrap().to_string().to_lowercase();
+    assert!(
+        last.contains("[pruned]")
+            && !last.contains("line 599 of the file")
+            && !last.contains("hello there"),
+        "{last}"
+    );
     // After the first call of a process, a call sends what changed: the calls after the one
     // that first carried the tool output (~15 KB) are far smaller than it.
     let bytes = probe.context_call_bytes(&env);

@@ -12,6 +12,7 @@
 use std::io::Write;
 
 use pi_ext::events::*;
+use pi_ext::messages::{AgentMessage, Message};
 use pi_ext::prelude::*;
 
 /// Append one line to `rust.jsonl`.
@@ -34,15 +35,36 @@ fn json_array<'a>(items: impl Iterator<Item = &'a str>) -> String {
     format!("[{}]", items.collect::<Vec<_>>().join(","))
 }
 
-/// Write the messages as this process holds them; let them through unchanged.
+/// Write the messages as this process holds them. Let them through unchanged, or with
+/// `MIRROR_PROBE_PRUNE=1` prune them (every tool result's output replaced, the first message
+/// dropped once there are more than four) and write the answer too: pi gets it as edits of
+/// the input, and `tests/fixtures/mirror-after.ts`, loaded after this extension, writes what pi
+/// made of them.
 #[hook]
 async fn view(event: ContextEvent) -> ContextMessages {
+    let pid = std::process::id();
     let messages = json_array(event.messages.iter().map(|m| m.raw_json()));
     record(format!(
-        r#"{{"kind":"context","pid":{},"messages":{messages}}}"#,
-        std::process::id()
+        r#"{{"kind":"context","pid":{pid},"messages":{messages}}}"#
     ));
-    ContextMessages::Unchanged
+    if std::env::var_os("MIRROR_PROBE_PRUNE").is_none() {
+        return ContextMessages::Unchanged;
+    }
+    let skip = usize::from(event.messages.len() > 4);
+    let out: Vec<Message> = event
+        .messages
+        .iter()
+        .skip(skip)
+        .map(|m| match m.get() {
+            AgentMessage::ToolResult(r) => Message::new(r.with_text("[pruned]")),
+            _ => m.clone(),
+        })
+        .collect();
+    let written = json_array(out.iter().map(|m| m.raw_json()));
+    record(format!(
+        r#"{{"kind":"context-out","pid":{pid},"messages":{written}}}"#
+    ));
+    ContextMessages::replace(out)
 }
 
 /// Write the request body as this process holds it; let it through unchanged.
