@@ -1318,7 +1318,8 @@ impl Bench {
 
     /// Row 5b: `pi` has `bench-hook-gate` (no `message_update` hook) and `bench-hook-stream`,
     /// both with `PI_EXT_LOG_TRAFFIC=1` (each runtime logs `received hook/call <id>` or, for
-    /// streaming events, `received hook/notify <id>` per hook call to its log file in `logs`);
+    /// streamed events, `received hook/update <id>` (`hook/notify` from an older bridge) per
+    /// hook call to its log file in `logs`);
     /// it streams one long answer and the hook calls each binary received are counted.
     fn row5_traffic(&mut self, pi: &PiRpc, model: &ScriptedModel, logs: &Path) {
         progress("row 5: counting forwarded message_update calls (PI_EXT_LOG_TRAFFIC=1)");
@@ -1326,7 +1327,11 @@ impl Bench {
             std::fs::read_to_string(logs.join(format!("{name}.log")))
                 .unwrap_or_default()
                 .lines()
-                .filter(|l| l.contains("received hook/call") || l.contains("received hook/notify"))
+                .filter(|l| {
+                    l.contains("received hook/call")
+                        || l.contains("received hook/notify")
+                        || l.contains("received hook/update")
+                })
                 .count()
         };
         let before = (
