@@ -25,5 +25,8 @@ cargo fmt --all -- --check
 echo "==> cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "==> cargo doc (warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
 echo "==> cargo test"
 cargo test --workspace --locked

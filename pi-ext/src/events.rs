@@ -717,7 +717,7 @@ impl HookOutput for UserBashResult {
 }
 
 /// Names of every event pi 0.73.1 lets extensions hook (`pi.on`).
-pub const ALL_EVENTS: &[&str] = &[
+pub(crate) const ALL_EVENTS: &[&str] = &[
     SessionStartEvent::NAME,
     ResourcesDiscoverEvent::NAME,
     SessionBeforeSwitchEvent::NAME,

@@ -31,6 +31,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("mirror.js", include_str!("../bridge/lib/mirror.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
+    ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
+    ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
+    ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
+    ("tui.js", include_str!("../bridge/lib/tui.js")),
 ];
 
 /// The bridge as `install` writes it: the entry module with the modules it
@@ -120,6 +124,7 @@ const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
 
 /// Where to install.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InstallTarget {
     /// `$PI_CODING_AGENT_DIR/extensions/` (default `~/.pi/agent/extensions/`):
     /// every pi session of this user.
@@ -132,29 +137,43 @@ pub enum InstallTarget {
 
 /// What `install` did.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct InstallReport {
     /// The directory written (`…/extensions/<name>/`).
     pub dir: PathBuf,
     /// The binary the bridge will run.
     pub binary: PathBuf,
+    /// Whether pi finds it by itself (global and project installs); an
+    /// install into a directory of your choice needs `pi -e <dir>/index.js`.
+    pub discovered: bool,
 }
 
 impl fmt::Display for InstallReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bridge = self.dir.join("index.js");
         write!(
             f,
-            "installed pi extension into {}\n  bridge: {}\n  binary: {}\nstart `pi` to use it (no -e flag needed)",
+            "installed pi extension into {}\n  bridge: {}\n  binary: {}\n",
             self.dir.display(),
-            self.dir.join("index.js").display(),
+            bridge.display(),
             self.binary.display()
-        )
+        )?;
+        if self.discovered {
+            write!(f, "start `pi` to use it (no -e flag needed)")
+        } else {
+            write!(
+                f,
+                "pi does not look in that directory by itself: start `pi -e {}`",
+                bridge.display()
+            )
+        }
     }
 }
 
 /// The bridge source configured for `name` and `binary` (absolute, or
 /// relative to the bridge's directory). `dev`: reload when the binary changes.
 /// `cache`: see [`manifest_cache`].
-pub fn bridge_source(
+pub(crate) fn bridge_source(
     name: &str,
     binary: &Path,
     log: &Path,
@@ -184,7 +203,7 @@ pub fn bridge_source(
 ///
 /// A packed extension records no modification time: package managers do not
 /// keep it, and a package's files do not change after packing.
-pub fn manifest_cache(
+pub(crate) fn manifest_cache(
     manifest: &crate::Manifest,
     binary: &Path,
     with_mtime: bool,
@@ -221,7 +240,12 @@ fn check_name(name: &str) -> io::Result<()> {
 /// Install the running binary as the extension `manifest` describes. With
 /// `dev`, the bridge watches the binary and switches to a rebuilt one while
 /// pi runs (hot reload; see [`crate::lifecycle`]); otherwise the bridge
-/// keeps the manifest (see [`manifest_cache`]).
+/// keeps the manifest it was installed with, so pi registers the tools
+/// without waiting for the binary.
+///
+/// # Errors
+///
+/// An invalid extension name, or the I/O error of writing the files.
 pub fn install(
     manifest: &crate::Manifest,
     target: InstallTarget,
@@ -229,6 +253,7 @@ pub fn install(
 ) -> io::Result<InstallReport> {
     let name = &manifest.name;
     check_name(name)?;
+    let discovered = !matches!(target, InstallTarget::Dir(_));
     let extensions = match target {
         InstallTarget::Global => agent_dir()?.join("extensions"),
         InstallTarget::Project => std::env::current_dir()?.join(".pi").join("extensions"),
@@ -245,13 +270,21 @@ pub fn install(
     };
     let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
     write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
-    Ok(InstallReport { dir, binary })
+    Ok(InstallReport {
+        dir,
+        binary,
+        discovered,
+    })
 }
 
 /// Write a pi package into `dir`: `package.json` (with
 /// `"pi": {"extensions": ["./index.js"]}` and the `pi-package` keyword), the
 /// bridge, and a copy of the running binary in `bin/`. `pi install ./dir`
 /// accepts it; the binary only runs on this platform.
+///
+/// # Errors
+///
+/// An invalid extension name, or the I/O error of writing the files.
 pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let name = &manifest.name;
     check_name(name)?;

@@ -85,7 +85,8 @@
 //!    built-in tools' inputs);
 //! 2. the connection: `connection` (`Peer`, session facts, per-connection
 //!    state), `mirror` (the lists the bridge sends as edits);
-//! 3. host calls: [`ui`], [`api`], `bus`;
+//! 3. host calls: [`ui`], [`api`], `bus`, and [`tui`] (pi's terminal UI:
+//!    its value types, components and the calls that show them);
 //! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
 //! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks; the `context`,
 //!    `before_provider_request` and streaming hooks in `conversation` and
@@ -119,6 +120,7 @@ mod mirror;
 // 3. Host calls.
 pub mod api;
 mod bus;
+pub mod tui;
 pub mod ui;
 // 4. The contexts.
 mod context;
@@ -161,14 +163,21 @@ pub use tokio_util::sync::CancellationToken;
 
 /// tokio's tasks, for work that outlives a call (e.g. receiving from an
 /// event-bus [`api::Subscription`]): `pi_ext::task::spawn`.
-pub use tokio::task;
+pub mod task {
+    pub use tokio::task::{spawn, spawn_blocking, yield_now, JoinError, JoinHandle};
+}
 
 /// tokio's timers: `pi_ext::time::sleep`, `timeout`, `interval`.
-pub use tokio::time;
+pub mod time {
+    pub use tokio::time::{
+        error::Elapsed, interval, sleep, sleep_until, timeout, Duration, Instant, Interval,
+    };
+}
 
-/// tokio's async locks and channels: `pi_ext::sync::{Mutex, RwLock, mpsc,
-/// oneshot, watch, Notify}`.
-pub use tokio::sync;
+/// tokio's async locks and channels, for state shared by concurrent calls.
+pub mod sync {
+    pub use tokio::sync::{mpsc, oneshot, watch, Mutex, Notify, RwLock, Semaphore};
+}
 
 /// Internals for pi-ext's own benchmarks and tests (feature `internals`).
 /// Not a public API: it changes without notice.
@@ -233,6 +242,40 @@ pub use pi_ext_macros::tool;
 /// explicit registration ([`registry::Registry::hook`]).
 pub use pi_ext_macros::hook;
 
+/// How a custom message type looks in pi's terminal (pi's
+/// `registerMessageRenderer`): a function of the message and whether it is
+/// expanded, returning a [`tui::View`] (or `Option<View>`: `None` keeps pi's
+/// default look).
+///
+/// ```
+/// use pi_ext::prelude::*;
+/// use pi_ext::tui::{span, Bg, Fg, MessageOpts, RenderedMessage, View};
+///
+/// #[derive(serde::Deserialize)]
+/// struct Status { level: String }
+///
+/// #[message_renderer("status-update")]
+/// fn status(msg: &RenderedMessage<Status>, opts: MessageOpts) -> Option<View> {
+///     let level = &msg.details.as_ref()?.level;
+///     let color = if level == "error" { Fg::Error } else { Fg::Success };
+///     let mut view = View::text(span(format!("[{}] ", level.to_uppercase())).fg(color) + span(&*msg.content));
+///     if opts.expanded {
+///         view = view.line(span("  (expanded)").fg(Fg::Dim));
+///     }
+///     Some(view.boxed(Bg::CustomMessageBg, 1, 1))
+/// }
+/// # fn main() {}
+/// ```
+///
+/// Registered by custom type in the manifest, so pi knows it before the
+/// process starts. When the extension sends a message of a type it renders
+/// ([`api::Api::send_message`]), both views go with it and pi paints it in
+/// its own look at once; messages pi shows later (a resumed session) are
+/// rendered on request, with pi's default look for the moment in between.
+/// Only the terminal UI renders messages. `#[message_renderer] fn status`
+/// also generates `status_message_renderer()` for explicit registration.
+pub use pi_ext_macros::message_renderer;
+
 /// Register a slash command (`/name args`). See [`command`](mod@command)
 /// for the argument types.
 ///
@@ -258,7 +301,8 @@ pub use serde_json;
 pub mod prelude {
     pub use crate::ui::{Level, Placement, UiError};
     pub use crate::{
-        command, extension, hook, tool, CommandCtx, Content, Ctx, Error, Mode, Params, ToolResult,
+        command, extension, hook, message_renderer, tool, CommandCtx, Content, Ctx, Error, Mode,
+        Params, ToolResult,
     };
 }
 

@@ -69,7 +69,7 @@ pub fn portable_schema_for<T: JsonSchema + ?Sized>() -> Result<Value, SchemaErro
 
 /// schemars' draft-07 schema of `T`, subschemas inlined, no `$schema`: the
 /// input of [`make_portable`].
-pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
+pub(crate) fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
     SchemaSettings::draft07()
         .with(|s| {
             s.meta_schema = None;
@@ -86,7 +86,7 @@ pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
 /// # Errors
 ///
 /// [`SchemaError`] when the schema cannot be made portable (recursion, a non-object root, ...).
-pub fn make_portable(mut schema: Value) -> Result<Value, SchemaError> {
+pub(crate) fn make_portable(mut schema: Value) -> Result<Value, SchemaError> {
     let defs = take_definitions(&mut schema);
     // The root's name, for a `"$ref": "#"` (a type containing itself).
     let root_name = schema

@@ -73,6 +73,15 @@ pub enum UiError {
     /// pi refused, or the connection to pi failed (pi is shutting down).
     #[error("{0}")]
     Failed(String),
+    /// The call needs pi's terminal UI and pi runs in RPC mode (its client
+    /// has no terminal: pi ignores custom components, footers, editors and
+    /// autocomplete there).
+    #[error("this needs pi's terminal UI; pi runs in RPC mode")]
+    NoTerminal,
+    /// A custom component was closed by pi or the user, not by the
+    /// component ([`crate::tui::Cx::done`]).
+    #[error("the component was closed: {0}")]
+    Closed(crate::tui::ClosedBy),
 }
 
 /// Severity of a [`Ui::notify`] message.
@@ -122,6 +131,10 @@ pub struct Ui {
     pub(crate) has_ui: bool,
     /// The call's cancellation: dialogs end when the call is aborted.
     pub(crate) call_cancel: CancellationToken,
+    /// How pi runs (the terminal UI's calls need the interactive mode).
+    pub(crate) mode: crate::connection::Mode,
+    /// The connection's state (where the terminal UI's objects live).
+    pub(crate) shared: Arc<crate::connection::Shared>,
 }
 
 impl std::fmt::Debug for Ui {

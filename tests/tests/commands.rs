@@ -82,6 +82,10 @@ fn commands_are_listed_and_run_with_their_arguments_and_dialogs() {
     let error = pi.wait_event_since(mark, |e| e["type"] == "extension_error", DEFAULT_TIMEOUT);
     let message = error["error"].as_str().unwrap();
     assert!(message.contains("invalid argument \"many\""), "{message}");
+    // pi names the command itself ("command:roll"); the message does not
+    // say it again.
+    assert_eq!(error["extensionPath"], "command:roll", "{error}");
+    assert!(!message.contains("/roll"), "a doubled prefix: {message}");
     // No model call for any of it.
     assert_eq!(model.request_count(), 0);
 }

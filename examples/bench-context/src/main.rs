@@ -1,4 +1,4 @@
-//! Rows 8 and 9 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 8,9`):
+//! Rows 9 and 10 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 10,10`):
 //! a `context` hook that lets the conversation through unchanged, and `/bench-branch N`, which
 //! reads the session's branch N times and reports how long each read took.
 //!

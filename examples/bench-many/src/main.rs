@@ -1,4 +1,4 @@
-//! Row 10 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 10`):
+//! Row 11 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 11`):
 //! many Rust extensions in one pi.
 //!
 //! The benchmark copies this binary under several names and installs each copy: a copy named

@@ -1,4 +1,4 @@
-//! Row 8 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 8`): a
+//! Row 9 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 10`): a
 //! `before_provider_request` hook that lets every request body through unchanged.
 //!
 //! `tests/fixtures/bench-provider.ts` is the same extension in TypeScript.

@@ -1,4 +1,4 @@
-//! Row 8 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 8`): a
+//! Row 9 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 10`): a
 //! `context` hook that replaces the output of every tool result older than the last
 //! [`KEEP`] messages with a short placeholder (what people write context hooks for).
 //!

@@ -177,6 +177,8 @@ export async function activate(pi, options) {
   const subscribed = new Set();
   /** @type {Set<string>} command names registered with pi */
   const commands = new Set();
+  /** @type {Set<string>} custom message types with a renderer registered */
+  const renderers = new Set();
   /** @param {CommandManifest} command */
   const registerCommand = (command) => {
     const completions = command.completions ?? [];
@@ -209,6 +211,7 @@ export async function activate(pi, options) {
   /** Whether pi runs bridge.onMessageUpdate (one handler for every message_update hook). */
   let updates = false;
   const registerHandlers = (/** @type {Manifest | undefined} */ m) => {
+    attempt("message renderers", () => bridge.tui.registerMessageRenderers(m?.messageRenderers, renderers));
     for (const hook of m?.hooks ?? []) {
       if (subscribed.has(hook.id)) continue;
       if (hook.event === "message_update") {

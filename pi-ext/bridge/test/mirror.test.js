@@ -147,7 +147,7 @@ test("a provider request: changed fields, removed fields and lists as edits; the
 function mirroring(ext, answer) {
   /** @type {Map<string, { gen: number | null, texts: string[] }>} */
   const slots = new Map();
-  ext.handle("initialize", () => ({ protocol: 1, sdk: "0.1.0", manifest: ext.manifest, mirror: 1 }));
+  ext.handle("initialize", () => ({ protocol: 2, sdk: "0.1.0", manifest: ext.manifest, mirror: 1 }));
   ext.handle("hook/call", (p) => {
     const u = p.context;
     const slot = slots.get(p.hook) ?? { gen: null, texts: [] };
@@ -218,7 +218,7 @@ test("streamed message_updates: one hook/updates line per turn for all hooks, de
     { id: "x::b", event: "message_update" },
   ];
   const h = await startBridge(manifestWith({ hooks }), {
-    script: (ext) => ext.handle("initialize", () => ({ protocol: 1, sdk: "0.1.0", manifest: ext.manifest, mirror: 1 })),
+    script: (ext) => ext.handle("initialize", () => ({ protocol: 2, sdk: "0.1.0", manifest: ext.manifest, mirror: 1 })),
   });
   const { ctx } = fakeCtx();
   await h.startSession(ctx);

@@ -127,7 +127,7 @@
 //!
 //! ## The schema
 //!
-//! [`settings_schema`] is [`crate::schema::make_portable`]'s draft-07 schema
+//! [`settings_schema`] is the portable draft-07 schema ([`crate::schema`])
 //! (no `$ref`, `Option<T>` as plain `T`, unit enums as string `enum`s,
 //! integer formats as `minimum`/`maximum`), adapted for a settings file
 //! edited by hand:

@@ -1,4 +1,4 @@
-//! Rows 8–10 of the benchmark: costs that could grow with the session or with the number of
+//! Rows 9–11 of the benchmark: costs that could grow with the session or with the number of
 //! extensions.
 //!
 //! - 8: `context` hooks (pass-through, pruning) and a `before_provider_request` hook on sessions
@@ -28,26 +28,26 @@ use super::{
     PROMPT_TIMEOUT,
 };
 
-/// Session sizes (messages) of rows 8 and 9.
+/// Session sizes (messages) of rows 9 and 10.
 const SIZES: [usize; 4] = [10, 100, 1_000, 5_000];
 
 /// Row ids per session size: pass-through `context`, pruning `context`,
 /// `before_provider_request`, `session_branch()`.
-const PASS_IDS: [&str; 4] = ["8a", "8b", "8c", "8d"];
-const PRUNE_IDS: [&str; 4] = ["8e", "8f", "8g", "8h"];
-const PROVIDER_IDS: [&str; 4] = ["8i", "8j", "8k", "8l"];
-const BRANCH_IDS: [&str; 4] = ["9a", "9b", "9c", "9d"];
+const PASS_IDS: [&str; 4] = ["9a", "9b", "9c", "9d"];
+const PRUNE_IDS: [&str; 4] = ["9e", "9f", "9g", "9h"];
+const PROVIDER_IDS: [&str; 4] = ["9i", "9j", "9k", "9l"];
+const BRANCH_IDS: [&str; 4] = ["10a", "10b", "10c", "10d"];
 
-/// Extension counts of row 10, and the row ids per count (startup, RSS, tool call).
+/// Extension counts of row 11, and the row ids per count (startup, RSS, tool call).
 const MANY: [usize; 3] = [1, 5, 20];
-const MANY_STARTUP_IDS: [&str; 3] = ["10a", "10b", "10c"];
-const MANY_RSS_IDS: [&str; 3] = ["10d", "10e", "10f"];
-const MANY_CALL_IDS: [&str; 3] = ["10g", "10h", "10i"];
+const MANY_STARTUP_IDS: [&str; 3] = ["11a", "11b", "11c"];
+const MANY_RSS_IDS: [&str; 3] = ["11d", "11e", "11f"];
+const MANY_CALL_IDS: [&str; 3] = ["11g", "11h", "11i"];
 
 /// `session_branch()` reads per `/bench-branch` command.
 const BRANCH_READS: usize = 20;
 
-/// One pi of row 8: which extension it loads.
+/// One pi of row 9: which extension it loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CtxSide {
     None,
@@ -91,7 +91,7 @@ impl CtxSide {
     }
 }
 
-/// What one side of row 8 measured over its counted prompts.
+/// What one side of row 9 measured over its counted prompts.
 #[derive(Default)]
 struct CtxSamples {
     /// `prompt` sent → the model request arrived.
@@ -294,19 +294,19 @@ pub(super) fn write_session(path: &Path, n: usize, cwd: &Path) -> (u64, String) 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rows 8 and 9
+// Rows 9 and 10
 // ---------------------------------------------------------------------------------------------
 
 impl Bench {
-    /// Rows 8 and 9: hooks on the conversation and session reads, at each session size.
-    pub(super) fn rows8_9_session_sizes(&mut self, rows: &std::collections::HashSet<u32>) {
-        progress("rows 8/9: building and installing bench-context, bench-prune, bench-provider");
+    /// Rows 9 and 10: hooks on the conversation and session reads, at each session size.
+    pub(super) fn rows9_10_session_sizes(&mut self, rows: &std::collections::HashSet<u32>) {
+        progress("rows 9/10: building and installing bench-context, bench-prune, bench-provider");
         let bridges: Vec<(CtxSide, PathBuf)> = CTX_SIDES
             .iter()
             .filter_map(|&s| s.package().map(|p| (s, self.install_bridge(p))))
             .collect();
         let sizes: &[usize] = if self.opts.smoke { &SIZES[..1] } else { &SIZES };
-        let (warmup, samples) = match (rows.contains(&8), self.opts.smoke) {
+        let (warmup, samples) = match (rows.contains(&9), self.opts.smoke) {
             (false, _) => (0, 0),
             (true, true) => (1, 2),
             (true, false) => (3, 30),
@@ -315,7 +315,7 @@ impl Bench {
         let mut first_pass = None;
         for (k, &size) in sizes.iter().enumerate() {
             progress(&format!(
-                "rows 8/9: a session of {size} messages, seven pis (Rust, TS, none × pass-through context, pruning context, before_provider_request)"
+                "rows 9/10: a session of {size} messages, seven pis (Rust, TS, none × pass-through context, pruning context, before_provider_request)"
             ));
             let model = ScriptedModel::start();
             let env = PiEnv::new(&model);
@@ -391,7 +391,7 @@ impl Bench {
             if samples > 0 {
                 self.report_sizes(k, size, file_bytes, &measured, &mut first_pass);
             }
-            if rows.contains(&9) {
+            if rows.contains(&10) {
                 self.row9_branch(k, size, &pis);
             }
             drop(pis);
@@ -500,7 +500,7 @@ impl Bench {
         });
     }
 
-    /// Row 9 at one size: `/bench-branch` in the Rust pass-through pi and in the TS one.
+    /// Row 10 at one size: `/bench-branch` in the Rust pass-through pi and in the TS one.
     fn row9_branch(&mut self, k: usize, size: usize, pis: &[(CtxSide, PiRpc)]) {
         let run = |side: CtxSide| -> (usize, Vec<f64>) {
             let (_, pi) = pis.iter().find(|(s, _)| *s == side).expect("the pi");
@@ -577,12 +577,12 @@ impl Bench {
     }
 
     // -----------------------------------------------------------------------------------------
-    // Row 10
+    // Row 11
     // -----------------------------------------------------------------------------------------
 
-    /// Row 10: many extensions in one pi.
-    pub(super) fn row10_many_extensions(&mut self) {
-        progress("row 10: building bench-many and installing its copies");
+    /// Row 11: many extensions in one pi.
+    pub(super) fn row11_many_extensions(&mut self) {
+        progress("row 11: building bench-many and installing its copies");
         let binary = example_binary("bench-many");
         let counts: &[usize] = if self.opts.smoke { &[1, 2] } else { &MANY };
         let max = *counts.iter().max().unwrap();
@@ -625,7 +625,7 @@ impl Bench {
         let env = PiEnv::new(&model);
         for (k, &n) in counts.iter().enumerate() {
             progress(&format!(
-                "row 10: {n} extension(s): separate Rust binaries, one Rust host, TypeScript"
+                "row 11: {n} extension(s): separate Rust binaries, one Rust host, TypeScript"
             ));
             // [separate, host, ts]
             let mut work: [Vec<Duration>; 3] = Default::default();

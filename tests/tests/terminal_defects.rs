@@ -1,0 +1,171 @@
+//! What a person in pi's terminal ran into (issue 10), each seen on the
+//! screen of the real interactive pi: two dialogs at once, a hook's
+//! deadline while its dialog waits, the settings editor's Enter, and a
+//! footer that follows the todo list.
+
+use std::time::Duration;
+
+use pi_ext_e2e::json::tool_result;
+use pi_ext_e2e::{install_example, Key, PiEnv, Reply, ScriptedModel, ToolCall};
+use serde_json::json;
+
+const COLS: u16 = 120;
+const ROWS: u16 = 40;
+
+#[test]
+fn two_tools_asking_at_once_get_their_dialogs_one_after_the_other() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tools([
+        ToolCall::new("c1", "ask", json!({"title": "First?", "question": "one"})),
+        ToolCall::new("c2", "ask", json!({"title": "Second?", "question": "two"})),
+    ]));
+    model.push(Reply::text("Both answered."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "dialogs");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    pi.type_text("ask me twice");
+    pi.press(Key::Enter);
+
+    // One dialog at a time (pi runs both tools at once, so either may ask
+    // first), and the other is not lost: it shows once the first is answered.
+    let first = pi.wait_for("a dialog", |s| {
+        s.contains("First?") || s.contains("Second?")
+    });
+    let (shown, waiting, shown_id, waiting_id) = if first.contains("First?") {
+        ("First?", "Second?", "c1", "c2")
+    } else {
+        ("Second?", "First?", "c2", "c1")
+    };
+    assert!(!first.contains(waiting), "two dialogs at once:\n{first}");
+    pi.press(Key::Enter); // Yes
+    let second = pi.wait_for_text(waiting);
+    assert!(
+        !second.contains(shown),
+        "the first is still open:\n{second}"
+    );
+    pi.press(Key::Down);
+    pi.press(Key::Enter); // No
+    pi.wait_for_text("Both answered.");
+    let requests = model.requests();
+    assert_eq!(
+        tool_result(&requests[1], shown_id).as_deref(),
+        Some("answer: true")
+    );
+    assert_eq!(
+        tool_result(&requests[1], waiting_id).as_deref(),
+        Some("answer: false")
+    );
+    pi.exit();
+}
+
+#[test]
+fn the_permission_gate_waits_for_the_user_past_its_hook_deadline() {
+    let model = ScriptedModel::start();
+    let target = tempfile::tempdir().unwrap();
+    let doomed = target.path().join("doomed");
+    std::fs::create_dir(&doomed).unwrap();
+    model.push(Reply::tool(
+        "c1",
+        "bash",
+        json!({"command": format!("rm -rf {}", doomed.display())}),
+    ));
+    model.push(Reply::text("Cleaned up."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "permission-gate");
+    // A 1 s hook deadline: the user takes longer to answer.
+    let pi = env
+        .pi()
+        .installed(&dir)
+        .env("PI_EXT_HOOK_TIMEOUT_MS", "1000")
+        .terminal(COLS, ROWS);
+    pi.type_text("clean up");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Dangerous command");
+    std::thread::sleep(Duration::from_millis(2500));
+    // Still there, and answering it still counts.
+    let screen = pi.screen();
+    assert!(
+        screen.contains("Dangerous command"),
+        "the dialog went away:\n{screen}"
+    );
+    assert!(!screen.contains("timed out"), "{screen}");
+    pi.press(Key::Enter); // Yes
+    pi.wait_for_text("Cleaned up.");
+    assert!(!doomed.exists(), "the allowed command did not run");
+    pi.exit();
+}
+
+#[test]
+fn enter_in_the_settings_editor_keeps_a_text_value() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "greeter");
+    let file = env.agent_dir().join("pi-ext/settings/greeter.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "{\"greeting\": \"Howdy\"}\n").unwrap();
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    pi.type_text("/greeter-settings");
+    pi.press(Key::Enter);
+    let list = pi.wait_for_text("greeting = Howdy");
+    // Go to the greeting field and open it.
+    let rows = list.rows();
+    let picked = rows
+        .iter()
+        .position(|r| r.contains("greeting = Howdy"))
+        .unwrap();
+    let cursor = rows.iter().position(|r| r.contains('→')).unwrap_or(picked);
+    for _ in cursor..picked {
+        pi.press(Key::Down);
+    }
+    pi.wait_for("the greeting field selected", |s| {
+        s.rows()
+            .iter()
+            .any(|r| r.contains('→') && r.contains("greeting = Howdy"))
+    });
+    pi.press(Key::Enter);
+    // The input shows the current value (pi never shows a placeholder) and
+    // Enter without typing keeps it.
+    let input = pi.wait_for_text("Enter keeps it");
+    assert!(input.contains("Howdy"), "{input}");
+    pi.press(Key::Enter);
+    // Back on the list, on the same field, still "Howdy".
+    let back = pi.wait_for("the list again", |s| {
+        s.rows()
+            .iter()
+            .any(|r| r.contains('→') && r.contains("greeting = Howdy"))
+    });
+    assert!(back.contains("greeting = Howdy"), "{back}");
+    pi.press(Key::Escape);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("Howdy"), "the value was lost: {saved}");
+    pi.exit();
+}
+
+#[test]
+fn the_todo_footer_follows_every_change() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool(
+        "t1",
+        "todo",
+        json!({"action": "add", "text": "write tests"}),
+    ));
+    model.push(Reply::text("Added."));
+    model.push(Reply::tool(
+        "t2",
+        "todo",
+        json!({"action": "done", "index": 1}),
+    ));
+    model.push(Reply::text("Done."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "todo");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    pi.wait_for_text("0/0 todo(s) open");
+    pi.type_text("add one");
+    pi.press(Key::Enter);
+    pi.wait_for_text("1/1 todo(s) open");
+    pi.type_text("finish it");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("0/1 todo(s) open");
+    assert!(!screen.contains("1/1 todo(s) open"), "{screen}");
+    pi.exit();
+}
