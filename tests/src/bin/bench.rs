@@ -21,8 +21,9 @@
 //!    in its own pi (`examples/bench-hook-gate`, `tests/fixtures/bench-hook-gate.ts`);
 //! 4. extension load: pi spawn → `get_state` answered, with the Rust extension, the TS one, none;
 //! 5. a `message_update` hook while thousands of deltas stream (`examples/bench-hook-stream`,
-//!    `tests/fixtures/bench-hook-stream.ts`, none), and the proof that without such a hook the
-//!    bridge forwards no `message_update` to the binary;
+//!    `tests/fixtures/bench-hook-stream.ts`, none, and the batch form
+//!    `examples/bench-hook-batch`), and the proof that without such a hook the bridge forwards
+//!    no `message_update` to the binary;
 //! 6. raw throughput without pi's agent loop: the binary driven directly over its protocol, the
 //!    real JS bridge in Node with a fake `pi`, the same bridge with an ideal minimal extension
 //!    (the floor), and a CPU-heavy tool in Rust vs TS;
@@ -1231,8 +1232,9 @@ impl Bench {
     /// Then [`Bench::row5_traffic`] proves that without such a hook the bridge forwards no
     /// `message_update` at all.
     fn row5_message_update_hook(&mut self) {
-        progress("row 5: building and installing examples/bench-hook-stream");
+        progress("row 5: building and installing examples/bench-hook-stream and bench-hook-batch");
         let rust_bridge = self.install_bridge("bench-hook-stream");
+        let batch_bridge = self.install_bridge("bench-hook-batch");
         let gate_bridge = self.install_bridge("bench-hook-gate");
         progress("row 5: three pis (Rust message_update hook, TS one, no hook)");
         let model = ScriptedModel::start();
@@ -1251,15 +1253,31 @@ impl Bench {
             .env("PI_EXT_LOG_TRAFFIC", "1")
             .skip_message_updates()
             .spawn();
-        let pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-stream.ts"));
+        let mut pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-stream.ts"));
+        // A fourth pi: the Rust hook in its batch form (5d).
+        pis.push(
+            env.pi()
+                .no_extensions()
+                .env("PI_EXT_LOG_DIR", self.scratch.path())
+                .skip_message_updates()
+                .extension(&batch_bridge)
+                .spawn(),
+        );
+        const BATCH: usize = 3;
+        pis[BATCH].wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
         let deltas = self.sizes.deltas;
-        let mut whole: [Vec<Duration>; 3] = Default::default();
-        let mut updates: [Vec<usize>; 3] = Default::default();
-        // CPU time (clock ticks) of each pi, and of the Rust side's extension process, over
+        let mut whole: [Vec<Duration>; 4] = Default::default();
+        let mut updates: [Vec<usize>; 4] = Default::default();
+        // CPU time (clock ticks) of each pi, and of the Rust sides' extension processes, over
         // the counted answers: where the added time goes.
-        let mut pi_ticks = [0u64; 3];
-        let mut extension_ticks = 0u64;
-        let extension_comm = process_comm("bench-hook-stream");
+        let mut pi_ticks = [0u64; 4];
+        let mut extension_ticks = [0u64; 4];
+        let extension_comm = [
+            process_comm("bench-hook-stream"),
+            String::new(),
+            String::new(),
+            process_comm("bench-hook-batch"),
+        ];
         rounds_over_pis(
             &pis,
             self.sizes.stream_warmup,
@@ -1268,7 +1286,11 @@ impl Bench {
             |side, _round, counted| {
                 let pid = pis[side].pid();
                 // The extension process is replaced with each new session: look it up.
-                let child = find_child(pid, &extension_comm);
+                let child = if extension_comm[side].is_empty() {
+                    None
+                } else {
+                    find_child(pid, &extension_comm[side])
+                };
                 let before = (cpu_ticks(pid), child.and_then(cpu_ticks));
                 let (took, n) = stream_prompt(&pis[side], &model, deltas);
                 if counted {
@@ -1276,14 +1298,14 @@ impl Bench {
                     updates[side].push(n);
                     pi_ticks[side] += cpu_ticks(pid).unwrap_or(0) - before.0.unwrap_or(0);
                     if let (Some(child), Some(start)) = (child, before.1) {
-                        extension_ticks += cpu_ticks(child).unwrap_or(start) - start;
+                        extension_ticks[side] += cpu_ticks(child).unwrap_or(start) - start;
                     }
                 }
             },
         );
         drop(pis);
         let answers = whole[0].len().max(1) as f64;
-        let [rust, ts, none] = whole.map(|v| summarize(&v));
+        let [rust, ts, none, batch] = whole.map(|v| summarize(&v));
         let added = |s: &Summary| (ms(s.median) / ms(none.median) - 1.0) * 100.0;
         let updates_per_answer = updates[2].iter().copied().max().unwrap_or(0);
         self.report.row(Row {
@@ -1318,8 +1340,8 @@ impl Bench {
                 "{:.0} ms ({:.1} µs per event) / {:.0} ms ({:.1} µs per event)",
                 per_answer(pi_ticks[0]),
                 per_delta(pi_ticks[0]),
-                per_answer(extension_ticks),
-                per_delta(extension_ticks)
+                per_answer(extension_ticks[0]),
+                per_delta(extension_ticks[0])
             ),
             ts: format!(
                 "{:.0} ms ({:.1} µs per event) / — (no hook: {:.0} ms, {:.1} µs per event)",
@@ -1331,6 +1353,27 @@ impl Bench {
             ratio: "—".into(),
             target: "—".into(),
             verdict: Verdict::Info,
+        });
+        self.report.row(Row {
+            id: "5d",
+            what: "… the Rust hook in its batch form (`MessageUpdateBatch`: one call per turn of pi's event loop, `examples/bench-hook-batch`): `prompt` → `agent_end`; CPU per answer and per event of pi's Node process / the extension process".into(),
+            rust: format!(
+                "{} ({:+.1}% vs none); {:.0} ms ({:.1} µs per event) / {:.0} ms ({:.1} µs per event)",
+                fmt_summary(&batch),
+                added(&batch),
+                per_answer(pi_ticks[BATCH]),
+                per_delta(pi_ticks[BATCH]),
+                per_answer(extension_ticks[BATCH]),
+                per_delta(extension_ticks[BATCH])
+            ),
+            ts: format!("{} ({:+.1}% vs none) (the per-event TS hook)", fmt_summary(&ts), added(&ts)),
+            ratio: ratio(batch.median, ts.median),
+            target: "Rust hook ≤ 5% slower than none (median)".into(),
+            verdict: if added(&batch) <= 5.0 {
+                Verdict::Met
+            } else {
+                Verdict::Missed(format!("the batch hook adds {:+.1}% (> 5%)", added(&batch)))
+            },
         });
         traffic_pi.wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
         self.row5_traffic(&traffic_pi, &model, logs.path());
