@@ -81,7 +81,32 @@ pub enum UiError {
     /// A custom component was closed by pi or the user, not by the
     /// component ([`crate::tui::Cx::done`]).
     #[error("the component was closed: {0}")]
-    Closed(crate::tui::ClosedBy),
+    Closed(ClosedBy),
+}
+
+/// Why a custom component ended without [`crate::tui::Cx::done`]:
+/// [`UiError::Closed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClosedBy {
+    /// The user pressed Escape and the extension did not react within a
+    /// second (the way out of a stuck component).
+    Unresponsive,
+    /// pi's session ended or was replaced (new, resume, fork, reload).
+    SessionEnded,
+    /// Something else closed it (another component replaced it, pi's
+    /// terminal stopped); pi's reason.
+    Other(String),
+}
+
+impl std::fmt::Display for ClosedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClosedBy::Unresponsive => f.write_str("the extension did not answer Escape"),
+            ClosedBy::SessionEnded => f.write_str("pi's session ended"),
+            ClosedBy::Other(why) => f.write_str(why),
+        }
+    }
 }
 
 /// Severity of a [`Ui::notify`] message.

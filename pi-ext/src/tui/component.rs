@@ -18,7 +18,7 @@ use super::key::Key;
 use super::overlay::Overlay;
 use super::view::Frame;
 use crate::connection::{Mode, UiMessage};
-use crate::ui::{Ui, UiError};
+use crate::ui::{ClosedBy, Ui, UiError};
 
 /// Where a component is drawn: its width, the terminal's height, and
 /// whether it has the keyboard focus.
@@ -41,30 +41,6 @@ impl Area {
             width,
             rows,
             focused: true,
-        }
-    }
-}
-
-/// Why a component ended without [`Cx::done`]: [`UiError::Closed`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ClosedBy {
-    /// The user pressed Escape and the extension did not react within a
-    /// second (the way out of a stuck component).
-    Unresponsive,
-    /// pi's session ended or was replaced (new, resume, fork, reload).
-    SessionEnded,
-    /// Something else closed it (another component replaced it, pi's
-    /// terminal stopped); pi's reason.
-    Other(String),
-}
-
-impl std::fmt::Display for ClosedBy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ClosedBy::Unresponsive => f.write_str("the extension did not answer Escape"),
-            ClosedBy::SessionEnded => f.write_str("pi's session ended"),
-            ClosedBy::Other(why) => f.write_str(why),
         }
     }
 }

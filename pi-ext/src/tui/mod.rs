@@ -153,7 +153,7 @@ mod view;
 
 pub use autocomplete::{Query, Suggestion, Suggestions};
 pub use chrome::{Chrome, FooterData};
-pub use component::{Area, ClosedBy, Component, Custom, Cx, Handle};
+pub use component::{Area, Component, Custom, Cx, Handle};
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
 pub use key::{Key, KeyKind};
 pub use overlay::{Anchor, Margin, Overlay, Size};
