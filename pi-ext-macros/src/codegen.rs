@@ -332,6 +332,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
     let id = id.trim_start_matches("r#");
     let (states, args) = handler_args(&model.args, &private, "IsCtx", quote!(__event));
     let event_name = quote_spanned!(event.span()=> <#event as #private::Event>::NAME);
+    let event_batch = quote_spanned!(event.span()=> <#event as #private::Event>::BATCH);
     // The result type is spelled out, so that an error about it points at
     // the user's return type; the rest of the call is spanned at the event,
     // where an error about the event points (and only there: the entry's
@@ -369,7 +370,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
         #[allow(non_upper_case_globals, clippy::all)]
         const #entry: #private::HookEntry = {
             #[allow(unused_variables)]
-            fn __pi_ext_hook(__ctx: #krate::Ctx, __payload: #private::Value) -> #private::HandlerFuture {
+            fn __pi_ext_hook(__ctx: #krate::Ctx, __payload: #private::HookInput) -> #private::HookFuture {
                 #body
             }
 
@@ -380,6 +381,7 @@ pub fn hook(model: &HookModel) -> TokenStream {
                 id: ::core::concat!(::core::module_path!(), "::", #id),
                 priority: #priority,
                 timeout_ms: #timeout_ms,
+                batch: #event_batch,
                 call: __pi_ext_hook,
             }
         };

@@ -100,8 +100,24 @@ pub fn run_main(bin: BinInfo) -> ExitCode {
     run_with_args(bin, std::env::args_os())
 }
 
+/// Entry point of a binary that builds its [`Registry`] at run time instead of
+/// from what is linked in (pi-ext's own benchmark names its tools after the
+/// binary's file name). Not a public API: it changes without notice.
+#[doc(hidden)]
+pub fn run_with_registry(bin: BinInfo, registry: Registry) -> ExitCode {
+    run_registry_with_args(bin, registry, std::env::args_os())
+}
+
 fn run_with_args(bin: BinInfo, args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let registry = Registry::from_inventory(Some(&bin));
+    run_registry_with_args(bin, registry, args)
+}
+
+fn run_registry_with_args(
+    bin: BinInfo,
+    registry: Registry,
+    args: impl IntoIterator<Item = OsString>,
+) -> ExitCode {
     let matches = match command(&bin, &registry).try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => {

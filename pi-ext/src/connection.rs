@@ -12,18 +12,22 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::transport::LineSink;
-use crate::wire::{codes, notification_line, request_line, RpcError};
+use crate::wire::{codes, from_raw, notification_line, request_line, RpcError};
+
+/// The answer to one of this side's requests: its result as JSON text.
+type Outcome = Result<Box<RawValue>, RpcError>;
 
 /// The outgoing half of the connection: sends lines and matches responses
 /// to the requests this side made.
 pub(crate) struct Peer {
     out: LineSink,
     next_id: AtomicU64,
-    pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Outcome>>>,
     /// The connection is gone: a new request fails at once instead of
     /// waiting for an answer nobody will read.
     closed: std::sync::atomic::AtomicBool,
@@ -74,6 +78,39 @@ impl Peer {
         u64,
         impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
     ) {
+        let (id, answer) = self.start_request_raw_with(method, params, before_send);
+        let answer = async move {
+            answer.await.and_then(|raw| {
+                from_raw(&raw).map_err(|e| {
+                    RpcError::new(codes::INTERNAL_ERROR, format!("unreadable answer: {e}"))
+                })
+            })
+        };
+        (id, answer)
+    }
+
+    /// Send a request; returns its id and a future of the answer as JSON text.
+    pub(crate) fn start_request_raw(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (
+        u64,
+        impl std::future::Future<Output = Outcome> + Send + 'static,
+    ) {
+        self.start_request_raw_with(method, params, |_| {})
+    }
+
+    /// [`Peer::start_request_raw`] with [`Peer::start_request_with`]'s `before_send`.
+    fn start_request_raw_with(
+        &self,
+        method: &str,
+        params: Value,
+        before_send: impl FnOnce(u64),
+    ) -> (
+        u64,
+        impl std::future::Future<Output = Outcome> + Send + 'static,
+    ) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         {
@@ -101,12 +138,17 @@ impl Peer {
         self.start_request(method, params).1.await
     }
 
+    /// Send a request and wait for its response, as JSON text.
+    pub(crate) async fn request_raw(&self, method: &str, params: Value) -> Outcome {
+        self.start_request_raw(method, params).1.await
+    }
+
     /// Stop waiting for request `id`; a late answer is dropped quietly.
     pub(crate) fn forget(&self, id: u64) {
         self.pending.lock().unwrap().remove(&id);
     }
 
-    pub(crate) fn complete(&self, id: u64, outcome: Result<Value, RpcError>) {
+    pub(crate) fn complete(&self, id: u64, outcome: Outcome) {
         // No waiter means we stopped waiting (a dismissed dialog): drop it.
         if let Some(tx) = self.pending.lock().unwrap().remove(&id) {
             let _ = tx.send(outcome);
@@ -142,6 +184,8 @@ pub(crate) struct Shared {
     /// Tools added with `Api::register_tool`.
     pub(crate) dynamic_tools:
         std::sync::RwLock<std::collections::BTreeMap<String, crate::tool::ToolDef>>,
+    /// This process's copy of pi's session (reads send only what is new).
+    pub(crate) session: tokio::sync::Mutex<crate::session::SessionCopy>,
     /// The terminal UI's live objects (components, footers, autocomplete
     /// providers): where their messages go.
     pub(crate) ui_routes: UiRoutes,

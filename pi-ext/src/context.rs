@@ -14,8 +14,9 @@ use crate::api::{call_api, Api, ApiError};
 pub use crate::connection::Mode;
 use crate::connection::{Peer, Session, Shared};
 use crate::content::ToolResult;
+use crate::session::{Entry, SessionCopy, SyncAnswer};
 use crate::ui::Ui;
-use crate::wire::CallRef;
+use crate::wire::{from_raw, CallRef};
 
 /// Which call from pi a [`Ctx`] belongs to.
 #[derive(Debug)]
@@ -228,22 +229,68 @@ impl Ctx {
         })
     }
 
-    /// All entries of the session file (`ctx.sessionManager.getEntries()`).
+    /// All entries of the session (`ctx.sessionManager.getEntries()`), typed
+    /// ([`Entry`] dereferences to a [`SessionEntry`](crate::session::SessionEntry)).
+    ///
+    /// Read from this process's copy of the session: pi sends only the
+    /// entries appended since the last read (the whole session after a
+    /// switch, fork or restart), so a read costs what changed.
     ///
     /// # Errors
     ///
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
-    pub async fn session_entries(&self) -> Result<Vec<Value>, ApiError> {
-        self.ctx_get("getEntries", json!([])).await
+    pub async fn session_entries(&self) -> Result<Vec<Entry>, ApiError> {
+        match self.read_session(|copy| copy.entries()).await? {
+            Some(entries) => Ok(entries),
+            None => self.ctx_get("getEntries", json!([])).await,
+        }
     }
 
-    /// The entries from the root to the current leaf (or to `from`).
+    /// The entries from the root to the current leaf (or to `from`), as
+    /// `ctx.sessionManager.getBranch(from)`; from the copy of
+    /// [`Ctx::session_entries`].
     ///
     /// # Errors
     ///
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
-    pub async fn session_branch(&self, from: Option<&str>) -> Result<Vec<Value>, ApiError> {
-        self.ctx_get("getBranch", json!([from])).await
+    pub async fn session_branch(&self, from: Option<&str>) -> Result<Vec<Entry>, ApiError> {
+        match self.read_session(|copy| copy.branch(from)).await? {
+            Some(entries) => Ok(entries),
+            None => self.ctx_get("getBranch", json!([from])).await,
+        }
+    }
+
+    /// Bring this process's copy of the session up to date (one request,
+    /// which carries the entries appended since the last one) and read it.
+    /// `None`: the bridge has no `session/sync` (it is older than this
+    /// runtime); the caller asks pi the old way.
+    async fn read_session<R>(
+        &self,
+        read: impl FnOnce(&SessionCopy) -> R,
+    ) -> Result<Option<R>, ApiError> {
+        let mut copy = self.inner.shared.session.lock().await;
+        let cursor = copy.cursor();
+        let call = self.call_ref();
+        let params = json!({
+            "call": call.call,
+            "session": call.session,
+            "sessionId": cursor.session_id,
+            "count": cursor.count,
+            "lastId": cursor.last_id,
+        });
+        let fail = |message: String| ApiError {
+            method: "session/sync".into(),
+            message,
+        };
+        let raw = match self.inner.peer.request_raw("session/sync", params).await {
+            Ok(raw) => raw,
+            Err(e) if e.code == crate::wire::codes::METHOD_NOT_FOUND => return Ok(None),
+            Err(e) => return Err(fail(e.message)),
+        };
+        let answer: SyncAnswer =
+            from_raw(&raw).map_err(|e| fail(format!("unexpected answer: {e}")))?;
+        copy.apply(answer).map_err(fail)?;
+        Ok(Some(read(&copy)))
     }
 
     /// The id of the current leaf entry.
@@ -252,7 +299,13 @@ impl Ctx {
     ///
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_leaf_id(&self) -> Result<Option<String>, ApiError> {
-        self.ctx_get("getLeafId", json!([])).await
+        match self
+            .read_session(|copy| copy.leaf_id().map(str::to_owned))
+            .await?
+        {
+            Some(leaf) => Ok(leaf),
+            None => self.ctx_get("getLeafId", json!([])).await,
+        }
     }
 
     /// The label of an entry.
@@ -261,7 +314,13 @@ impl Ctx {
     ///
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn session_label(&self, entry_id: &str) -> Result<Option<String>, ApiError> {
-        self.ctx_get("getLabel", json!([entry_id])).await
+        match self
+            .read_session(|copy| copy.label(entry_id).map(str::to_owned))
+            .await?
+        {
+            Some(label) => Ok(label),
+            None => self.ctx_get("getLabel", json!([entry_id])).await,
+        }
     }
 
     /// The session file (`None` with `--no-session`).

@@ -6,19 +6,29 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::connection::{Mode, Peer, Session, Shared};
 use crate::context::{CallInfo, CallKind, CommandCtx, Ctx};
 use crate::framing::Frame;
-use crate::registry::Registry;
+use crate::hook_io::HookInput;
+use crate::messages::{AssistantMessage, AssistantMessageEvent, Message, Messages};
+use crate::mirror::{ListMirror, ListUpdate, PayloadMirror, PayloadUpdate};
+use crate::registry::{HookEntry, Registry};
 use crate::tool::ToolOutcome;
 use crate::transport::{LineSink, LineSource};
 use crate::wire::{
-    codes, response_line, Classified, Incoming, RpcError, Unreadable, PROTOCOL_VERSION, SDK_VERSION,
+    codes, from_raw, response_line, Classified, Incoming, RpcError, Unreadable, PROTOCOL_VERSION,
+    SDK_VERSION,
 };
+
+/// The version of the mirrored forms this runtime reads (`context` and
+/// `provider` edits in `hook/call`, `hook/updates`, `session/sync`); the
+/// bridge uses them only when the handshake's answer names it.
+const MIRROR_VERSION: u32 = 1;
 
 pub(crate) use crate::logging::warn as log;
 
@@ -41,6 +51,18 @@ pub(crate) struct Dispatcher {
     unloaded: std::sync::atomic::AtomicBool,
     /// The most calls in flight at once (`PI_EXT_MAX_CALLS`).
     max_calls: usize,
+    /// What the bridge sent last, per hook: it sends edits against it.
+    mirrors: Mutex<Mirrors>,
+}
+
+/// The lists the bridge mirrors to this process, per hook, and the
+/// metadata of the message being streamed.
+#[derive(Default)]
+struct Mirrors {
+    context: HashMap<String, ListMirror<Message>>,
+    provider: HashMap<String, PayloadMirror>,
+    /// The streamed message's metadata (`hook/updates` sends it when it changes).
+    streamed: Option<Arc<AssistantMessage>>,
 }
 
 /// Default of `PI_EXT_MAX_CALLS`.
@@ -88,8 +110,29 @@ struct HookCallParams {
     hook: String,
     #[serde(default)]
     session: Option<u64>,
+    /// The event as JSON.
     #[serde(default)]
-    payload: Value,
+    payload: Option<Box<RawValue>>,
+    /// A `context` event's messages, as edits of the previous call's.
+    #[serde(default)]
+    context: Option<ListUpdate>,
+    /// A `before_provider_request` event's body, as edits of the previous call's.
+    #[serde(default)]
+    provider: Option<PayloadUpdate>,
+}
+
+/// `hook/updates`: the streamed `message_update`s of one turn of pi's event loop.
+#[derive(Deserialize)]
+struct UpdatesParams {
+    /// The `message_update` hooks to run, in order.
+    hooks: Vec<String>,
+    #[serde(default)]
+    session: Option<u64>,
+    /// The message's metadata, when it changed since the last line.
+    #[serde(default)]
+    meta: Option<AssistantMessage>,
+    /// The events, in order.
+    ev: Vec<AssistantMessageEvent>,
 }
 
 #[derive(Deserialize)]
@@ -153,6 +196,17 @@ struct ModelEventParams {
     events: Vec<Value>,
 }
 
+/// The names a traffic log line gives a request.
+#[derive(Deserialize)]
+struct TraceParams {
+    #[serde(default)]
+    tool: Option<String>,
+    #[serde(default)]
+    hook: Option<String>,
+    #[serde(default)]
+    command: Option<String>,
+}
+
 /// What `initialize` set up before the extensions load.
 struct StartedSession {
     cwd: std::path::PathBuf,
@@ -186,6 +240,7 @@ impl Dispatcher {
                 .and_then(|v| v.parse().ok())
                 .filter(|&n: &usize| n > 0)
                 .unwrap_or(DEFAULT_MAX_CALLS),
+            mirrors: Mutex::default(),
         })
     }
 
@@ -246,19 +301,21 @@ impl Dispatcher {
                     error.message,
                     line.len()
                 ));
-                self.peer.send(response_line(id, &Err(error)));
+                self.peer.send(response_line::<Value>(id, &Err(error)));
                 return;
             }
         };
         match msg.classify() {
-            Ok(Classified::Request { id, method, params }) => self.on_request(id, &method, params),
+            Ok(Classified::Request { id, method, params }) => {
+                self.on_request(id, &method, params, line.len())
+            }
             Ok(Classified::Notification { method, params }) => {
                 self.on_notification(&method, params)
             }
             Ok(Classified::Response { id, outcome }) => self.peer.complete(id, outcome),
             Err((id, e)) => {
                 log(&e.message);
-                self.peer.send(response_line(id, &Err(e)));
+                self.peer.send(response_line::<Value>(id, &Err(e)));
             }
         }
     }
@@ -274,28 +331,28 @@ impl Dispatcher {
             ),
         );
         log(&error.message);
-        self.peer
-            .send(response_line(crate::wire::leading_id(head), &Err(error)));
+        self.peer.send(response_line::<Value>(
+            crate::wire::leading_id(head),
+            &Err(error),
+        ));
     }
 
-    fn respond(&self, id: u64, outcome: Result<Value, RpcError>) {
+    fn respond<T: Serialize>(&self, id: u64, outcome: Result<T, RpcError>) {
         self.peer.send(response_line(Some(id), &outcome));
     }
 
-    fn on_request(self: &Arc<Self>, id: u64, method: &str, params: Value) {
+    fn on_request(self: &Arc<Self>, id: u64, method: &str, params: Box<RawValue>, bytes: usize) {
         if self.trace {
-            let what = params
-                .get("tool")
-                .or_else(|| params.get("hook"))
-                .or_else(|| params.get("command"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            crate::logging::traffic(&format!("received {method} {what}"));
+            let what = from_raw::<TraceParams>(&params)
+                .ok()
+                .and_then(|p| p.tool.or(p.hook).or(p.command))
+                .unwrap_or_default();
+            crate::logging::traffic(&format!("received {method} {what} ({bytes} bytes)"));
         }
         if self.session.get().is_none() && !matches!(method, "initialize" | "ping") {
             // A session set by default now would make the real `initialize`
             // fail later and leave every state unloaded.
-            return self.respond(
+            return self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::NOT_INITIALIZED,
@@ -319,7 +376,7 @@ impl Dispatcher {
                             this.respond(id, Ok(outcome));
                         });
                     }
-                    Err(e) => self.respond(id, Err(e)),
+                    Err(e) => self.respond::<Value>(id, Err(e)),
                 }
             }
             "unload" => {
@@ -330,33 +387,39 @@ impl Dispatcher {
                     this.respond(id, Ok(json!({ "snapshots": snapshots })));
                 });
             }
-            "tool/call" => match serde_json::from_value::<ToolCallParams>(params) {
+            "tool/call" => match from_raw::<ToolCallParams>(&params) {
                 Ok(p) => self.start_tool_call(id, p),
-                Err(e) => self.respond(id, Err(bad_params("tool/call", e))),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("tool/call", e))),
             },
-            "hook/call" => match serde_json::from_value::<HookCallParams>(params) {
+            "hook/call" => match from_raw::<HookCallParams>(&params) {
                 Ok(p) => self.start_hook_call(id, p),
-                Err(e) => self.respond(id, Err(bad_params("hook/call", e))),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("hook/call", e))),
             },
-            "command/call" => match serde_json::from_value::<CommandCallParams>(params) {
+            "command/call" => match from_raw::<CommandCallParams>(&params) {
                 Ok(p) => self.start_command_call(id, p),
-                Err(e) => self.respond(id, Err(bad_params("command/call", e))),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("command/call", e))),
             },
-            m if tui::is_request(m) => self.on_tui_request(id, m, params),
-            "ops/bash" | "ops/read" | "ops/spawn-hook" => self.start_ops_call(id, method, params),
-            "command/complete" => match serde_json::from_value::<CompleteParams>(params) {
+            m if tui::is_request(m) => match from_raw::<Value>(&params) {
+                Ok(params) => self.on_tui_request(id, m, params),
+                Err(e) => self.respond::<Value>(id, Err(bad_params(m, e))),
+            },
+            "ops/bash" | "ops/read" | "ops/spawn-hook" => match from_raw::<Value>(&params) {
+                Ok(params) => self.start_ops_call(id, method, params),
+                Err(e) => self.respond::<Value>(id, Err(bad_params(method, e))),
+            },
+            "command/complete" => match from_raw::<CompleteParams>(&params) {
                 Ok(p) => self.start_completion(id, p),
-                Err(e) => self.respond(id, Err(bad_params("command/complete", e))),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("command/complete", e))),
             },
-            "session/with" => match serde_json::from_value::<WithSessionParams>(params) {
+            "session/with" => match from_raw::<WithSessionParams>(&params) {
                 Ok(p) => self.start_with_session(id, p),
-                Err(e) => self.respond(id, Err(bad_params("session/with", e))),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("session/with", e))),
             },
-            "provider/stream" => match serde_json::from_value::<ProviderStreamParams>(params) {
+            "provider/stream" => match from_raw::<ProviderStreamParams>(&params) {
                 Ok(p) => self.start_provider_stream(id, p),
-                Err(e) => self.respond(id, Err(bad_params("provider/stream", e))),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("provider/stream", e))),
             },
-            other => self.respond(
+            other => self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::METHOD_NOT_FOUND,
@@ -366,9 +429,9 @@ impl Dispatcher {
         }
     }
 
-    fn on_notification(&self, method: &str, params: Value) {
+    fn on_notification(&self, method: &str, params: Box<RawValue>) {
         match method {
-            "cancel" => match serde_json::from_value::<CancelParams>(params) {
+            "cancel" => match from_raw::<CancelParams>(&params) {
                 Ok(CancelParams { id }) => {
                     if let Some(token) = self.calls.lock().unwrap().get(&id) {
                         token.cancel();
@@ -377,15 +440,19 @@ impl Dispatcher {
                 Err(e) => log(&format!("bad cancel params: {e}")),
             },
             "shutdown" => self.shutdown.cancel(),
-            "ops/release" => match serde_json::from_value::<CancelParams>(params) {
+            "ops/release" => match from_raw::<CancelParams>(&params) {
                 Ok(CancelParams { id }) => self.shared.release_handle(id),
                 Err(e) => log(&format!("bad ops/release params: {e}")),
             },
-            "hook/notify" => match serde_json::from_value::<HookCallParams>(params) {
+            "hook/notify" => match from_raw::<HookCallParams>(&params) {
                 Ok(p) => self.start_hook_notification(p),
                 Err(e) => log(&format!("bad hook/notify params: {e}")),
             },
-            "models/event" => match serde_json::from_value::<ModelEventParams>(params) {
+            "hook/updates" => match from_raw::<UpdatesParams>(&params) {
+                Ok(p) => self.start_updates(p),
+                Err(e) => log(&format!("bad hook/updates params: {e}")),
+            },
+            "models/event" => match from_raw::<ModelEventParams>(&params) {
                 Ok(p) => {
                     let streams = self.shared.model_streams.lock().unwrap();
                     if let Some(tx) = streams.get(&p.id) {
@@ -394,11 +461,14 @@ impl Dispatcher {
                 }
                 Err(e) => log(&format!("bad models/event params: {e}")),
             },
-            "bus/event" => match serde_json::from_value::<BusEventParams>(params) {
+            "bus/event" => match from_raw::<BusEventParams>(&params) {
                 Ok(p) => self.shared.subscribers.deliver(&p.channel, p.data),
                 Err(e) => log(&format!("bad bus/event params: {e}")),
             },
-            m if tui::is_notification(m) => self.on_tui_notification(m, params),
+            m if tui::is_notification(m) => match from_raw::<Value>(&params) {
+                Ok(params) => self.on_tui_notification(m, params),
+                Err(e) => log(&format!("bad {m} params: {e}")),
+            },
             other => log(&format!("ignoring unknown notification `{other}`")),
         }
     }
@@ -413,8 +483,8 @@ impl Dispatcher {
 
     /// The synchronous half of `initialize`: check the protocol version and
     /// set the session.
-    fn begin_session(&self, params: Value) -> Result<StartedSession, RpcError> {
-        let p: InitializeParams = serde_json::from_value(params).map_err(|e| {
+    fn begin_session(&self, params: Box<RawValue>) -> Result<StartedSession, RpcError> {
+        let p: InitializeParams = from_raw(&params).map_err(|e| {
             RpcError::new(codes::INVALID_PARAMS, format!("bad initialize params: {e}"))
         })?;
         if p.protocol != PROTOCOL_VERSION {
@@ -489,6 +559,7 @@ impl Dispatcher {
             "protocol": PROTOCOL_VERSION,
             "sdk": SDK_VERSION,
             "manifest": manifest,
+            "mirror": MIRROR_VERSION,
         })
     }
 
@@ -514,19 +585,19 @@ impl Dispatcher {
 
     /// Run `fut` for request `id` in its own task, cancellable by `token`,
     /// and answer with what `finish` makes of its outcome.
-    fn run_call<T: Send + 'static>(
+    fn run_call<T: Send + 'static, A: Serialize>(
         self: &Arc<Self>,
         id: u64,
         name: String,
         token: CancellationToken,
         fut: impl std::future::Future<Output = T> + Send + 'static,
-        finish: impl FnOnce(Result<T, CallFailure>) -> Result<Value, RpcError> + Send + 'static,
+        finish: impl FnOnce(Result<T, CallFailure>) -> Result<A, RpcError> + Send + 'static,
     ) {
         {
             let mut calls = self.calls.lock().unwrap();
             if calls.len() >= self.max_calls {
                 drop(calls);
-                return self.respond(
+                return self.respond::<Value>(
                     id,
                     Err(RpcError::new(
                         codes::BUSY,
@@ -561,7 +632,7 @@ impl Dispatcher {
             .as_ref()
             .or_else(|| self.registry.tools.get(&p.tool))
         else {
-            self.respond(
+            self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::UNKNOWN_TOOL,
@@ -611,9 +682,49 @@ impl Dispatcher {
         });
     }
 
+    fn find_hook(&self, id: &str) -> Option<&'static HookEntry> {
+        self.registry.hooks.iter().find(|h| h.id == id).copied()
+    }
+
+    /// What the hook is called with: the event as JSON, or, for a mirrored
+    /// list, the list after the bridge's edits (applied here, in line order,
+    /// so that the next line finds it).
+    fn hook_input(&self, p: HookCallParams) -> Result<HookInput, RpcError> {
+        let mismatch = |m: crate::mirror::Mismatch| RpcError::new(codes::MIRROR_MISMATCH, m.0);
+        if let Some(update) = p.context {
+            let mut mirrors = self.mirrors.lock().unwrap();
+            let items = mirrors
+                .context
+                .entry(p.hook)
+                .or_default()
+                .apply(update)
+                .map_err(mismatch)?;
+            return Ok(HookInput::Context {
+                messages: Messages::from_arc(items),
+                mirrored: true,
+            });
+        }
+        if let Some(update) = p.provider {
+            let mut mirrors = self.mirrors.lock().unwrap();
+            let request = mirrors
+                .provider
+                .entry(p.hook)
+                .or_default()
+                .apply(update)
+                .map_err(mismatch)?;
+            return Ok(HookInput::Provider {
+                request,
+                mirrored: true,
+            });
+        }
+        Ok(HookInput::Json(
+            p.payload.unwrap_or_else(crate::wire::raw_null),
+        ))
+    }
+
     fn start_hook_call(self: &Arc<Self>, id: u64, p: HookCallParams) {
-        let Some(hook) = self.registry.hooks.iter().find(|h| h.id == p.hook) else {
-            self.respond(
+        let Some(hook) = self.find_hook(&p.hook) else {
+            self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::METHOD_NOT_FOUND,
@@ -625,9 +736,14 @@ impl Dispatcher {
             );
             return;
         };
+        let session = p.session;
+        let input = match self.hook_input(p) {
+            Ok(input) => input,
+            Err(e) => return self.respond::<Value>(id, Err(e)),
+        };
         let token = CancellationToken::new();
-        let ctx = self.new_ctx(id, CallKind::Hook, p.session, &token);
-        let fut = (hook.call)(ctx, p.payload);
+        let ctx = self.new_ctx(id, CallKind::Hook, session, &token);
+        let fut = (hook.call)(ctx, input);
         let name = format!("hook `{}`", hook.id);
         self.run_call(id, name.clone(), token, fut, move |outcome| {
             handler_answer(&name, outcome)
@@ -639,41 +755,76 @@ impl Dispatcher {
         if self.trace {
             crate::logging::traffic(&format!("received hook/notify {}", p.hook));
         }
-        let Some(hook) = self.registry.hooks.iter().find(|h| h.id == p.hook) else {
+        let Some(hook) = self.find_hook(&p.hook) else {
             log(&format!("hook/notify for unknown hook `{}`", p.hook));
             return;
         };
-        let token = CancellationToken::new();
-        let ctx = Ctx::new(
+        let ctx = self.notification_ctx(p.session);
+        let input = HookInput::Json(p.payload.unwrap_or_else(crate::wire::raw_null));
+        poll_in_place(hook, ctx, input);
+    }
+
+    /// The streamed updates of one turn: every per-event hook for each
+    /// event, in order, then every batch hook once.
+    fn start_updates(&self, p: UpdatesParams) {
+        let message = {
+            let mut mirrors = self.mirrors.lock().unwrap();
+            if let Some(meta) = p.meta {
+                mirrors.streamed = Some(Arc::new(meta));
+            }
+            mirrors.streamed.clone().unwrap_or_default()
+        };
+        let hooks: Vec<&'static HookEntry> = p
+            .hooks
+            .iter()
+            .filter_map(|id| {
+                let hook = self.find_hook(id);
+                if hook.is_none() {
+                    log(&format!("hook/updates for unknown hook `{id}`"));
+                }
+                hook
+            })
+            .collect();
+        let ctx = self.notification_ctx(p.session);
+        let events: Arc<[AssistantMessageEvent]> = p.ev.into();
+        for event in events.iter() {
+            for hook in hooks.iter().filter(|h| !h.batch) {
+                if self.trace {
+                    crate::logging::traffic(&format!("received hook/update {}", hook.id));
+                }
+                let input = HookInput::Update {
+                    message: message.clone(),
+                    event: event.clone(),
+                };
+                poll_in_place(hook, ctx.clone(), input);
+            }
+        }
+        for hook in hooks.iter().filter(|h| h.batch) {
+            if self.trace {
+                crate::logging::traffic(&format!(
+                    "received hook/update {} ({} events)",
+                    hook.id,
+                    events.len()
+                ));
+            }
+            let input = HookInput::Batch {
+                message: message.clone(),
+                events: events.clone(),
+            };
+            poll_in_place(hook, ctx.clone(), input);
+        }
+    }
+
+    /// The context of a streamed hook: no call of pi's waits for it.
+    fn notification_ctx(&self, session: Option<u64>) -> Ctx {
+        Ctx::new(
             self.session(),
             self.peer.clone(),
             self.shared.clone(),
             None,
-            p.session,
-            token.clone(),
-        );
-        let fut = (hook.call)(ctx, p.payload);
-        let id = hook.id;
-        // No cancellation to supervise: nobody waits for the answer.
-        let mut task = Box::pin(async move {
-            match CatchUnwind(fut).await {
-                Ok(Ok(_)) => {}
-                Ok(Err(msg)) => log(&format!("hook `{id}` failed: {msg}")),
-                Err(panic) => log(&format!("hook `{id}` panicked: {}", panic_message(&*panic))),
-            }
-        });
-        // A streaming hook runs once per delta and nearly always finishes
-        // without waiting on anything: poll it here, in the reading task, in
-        // order, and spawn only one that has to wait. A task per delta cost a
-        // spawn and often a wake-up of another worker (~30 µs of CPU per
-        // delta, taken from pi while it streams).
-        // A waker that does nothing: the runtime re-polls the task with its
-        // own waker if it is spawned after all.
-        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-        if std::future::Future::poll(task.as_mut(), &mut cx).is_pending() {
-            // Polled again at once by the runtime, with a real waker.
-            tokio::spawn(task);
-        }
+            session,
+            CancellationToken::new(),
+        )
     }
 
     /// `command/complete`: a command's argument completions for a prefix.
@@ -684,7 +835,7 @@ impl Dispatcher {
             .get(&p.command)
             .and_then(|c| c.complete)
         else {
-            return self.respond(
+            return self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::METHOD_NOT_FOUND,
@@ -718,7 +869,7 @@ impl Dispatcher {
                 .and_then(|slot| slot.take())
         });
         let Some(closure) = closure else {
-            return self.respond(
+            return self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::METHOD_NOT_FOUND,
@@ -740,7 +891,7 @@ impl Dispatcher {
         use crate::builtin_tools as ops;
         let call: OpsCallParams = match serde_json::from_value(params.clone()) {
             Ok(c) => c,
-            Err(e) => return self.respond(id, Err(bad_params(method, e))),
+            Err(e) => return self.respond::<Value>(id, Err(bad_params(method, e))),
         };
         let token = CancellationToken::new();
         let kind = match (call.tool_call_id, call.tool) {
@@ -762,7 +913,7 @@ impl Dispatcher {
             "ops/bash" => {
                 let p: ops::BashParams = match serde_json::from_value(params) {
                     Ok(p) => p,
-                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                    Err(e) => return self.respond::<Value>(id, Err(bad_params(method, e))),
                 };
                 let bash = match p.handle {
                     Some(h) => self
@@ -772,27 +923,27 @@ impl Dispatcher {
                     None => builtin("bash").and_then(|t| t.bash.clone()),
                 };
                 let Some(bash) = bash else {
-                    return self.respond(id, missing("bash operations"));
+                    return self.respond::<Value>(id, missing("bash operations"));
                 };
                 Box::pin(ops::serve_bash(bash, ctx, id, p))
             }
             "ops/read" => {
                 let p: ops::ReadParams = match serde_json::from_value(params) {
                     Ok(p) => p,
-                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                    Err(e) => return self.respond::<Value>(id, Err(bad_params(method, e))),
                 };
                 let Some(read) = builtin("read").and_then(|t| t.read.clone()) else {
-                    return self.respond(id, missing("read operations"));
+                    return self.respond::<Value>(id, missing("read operations"));
                 };
                 Box::pin(ops::serve_read(read, ctx, p))
             }
             _ => {
                 let p: ops::SpawnParams = match serde_json::from_value(params) {
                     Ok(p) => p,
-                    Err(e) => return self.respond(id, Err(bad_params(method, e))),
+                    Err(e) => return self.respond::<Value>(id, Err(bad_params(method, e))),
                 };
                 let Some(hook) = builtin("bash").and_then(|t| t.spawn_hook.clone()) else {
-                    return self.respond(id, missing("spawn hook"));
+                    return self.respond::<Value>(id, missing("spawn hook"));
                 };
                 Box::pin(async move { ops::serve_spawn_hook(&*hook, p) })
             }
@@ -814,7 +965,7 @@ impl Dispatcher {
             .get(&p.provider)
             .and_then(|d| d.stream.clone())
         else {
-            return self.respond(
+            return self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::METHOD_NOT_FOUND,
@@ -857,7 +1008,7 @@ impl Dispatcher {
 
     fn start_command_call(self: &Arc<Self>, id: u64, p: CommandCallParams) {
         let Some(command) = self.registry.commands.get(&p.command).copied() else {
-            self.respond(
+            self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::METHOD_NOT_FOUND,
@@ -889,10 +1040,10 @@ fn cancelled(name: &str) -> RpcError {
 
 /// The answer to a hook or command call: its JSON result, or its error as a
 /// JSON-RPC error (the bridge turns that into pi's failure semantics).
-fn handler_answer(
+fn handler_answer<A>(
     name: &str,
-    outcome: Result<Result<Value, String>, CallFailure>,
-) -> Result<Value, RpcError> {
+    outcome: Result<Result<A, String>, CallFailure>,
+) -> Result<A, RpcError> {
     match outcome {
         Ok(Ok(v)) => Ok(v),
         // Only the message: pi prefixes it with the handler's name already
@@ -903,6 +1054,32 @@ fn handler_answer(
             format!("{name} panicked: {msg}"),
         )),
         Err(CallFailure::Cancelled) => Err(cancelled(name)),
+    }
+}
+
+/// Run a streamed hook up to its first `.await`, in place: a streaming hook
+/// runs once per token and nearly always finishes without waiting on
+/// anything, so it is polled here, in the reading task, in order, and
+/// spawned only if it has to wait. A task per token cost a spawn and often a
+/// wake-up of another worker (~30 µs of CPU per token, taken from pi while
+/// it streams).
+fn poll_in_place(hook: &'static HookEntry, ctx: Ctx, input: HookInput) {
+    let fut = (hook.call)(ctx, input);
+    let id = hook.id;
+    // No cancellation to supervise: nobody waits for the answer.
+    let mut task = Box::pin(async move {
+        match CatchUnwind(fut).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(msg)) => log(&format!("hook `{id}` failed: {msg}")),
+            Err(panic) => log(&format!("hook `{id}` panicked: {}", panic_message(&*panic))),
+        }
+    });
+    // A waker that does nothing: the runtime re-polls the task with its
+    // own waker if it is spawned after all.
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    if std::future::Future::poll(task.as_mut(), &mut cx).is_pending() {
+        // Polled again at once by the runtime, with a real waker.
+        tokio::spawn(task);
     }
 }
 

@@ -101,7 +101,7 @@ impl Dispatcher {
     /// `autocomplete/suggest`: to the provider, cancellable by `cancel`.
     fn suggest(self: &Arc<Self>, id: u64, params: Value) {
         let Some(provider) = params["provider"].as_u64() else {
-            return self.respond(
+            return self.respond::<Value>(
                 id,
                 Err(RpcError::new(
                     codes::INVALID_PARAMS,

@@ -20,8 +20,14 @@
 //!
 //! Every event struct keeps the fields it does not know in `extra`, so an
 //! extension built against pi 0.73.1 keeps working when a newer pi adds
-//! fields. Messages, entries and models are left as JSON ([`Value`]): they
-//! are large, open-ended shapes and pi adds to them often.
+//! fields. Messages are typed ([`crate::messages`]), session entries too
+//! ([`crate::session`]), and a built-in tool's input is one call away
+//! ([`ToolCallEvent::builtin`]); all of them keep what they do not know.
+//! Models and pi's preparation objects are left as JSON ([`Value`]).
+//!
+//! The `context` and `before_provider_request` hooks see the whole
+//! conversation (or request) but cost what changed since their previous
+//! call: see [`ContextEvent`] and [`BeforeProviderRequestEvent`].
 //!
 //! **Order and chaining.** The bridge registers one pi handler per Rust hook,
 //! in the order of `#[hook(priority = N)]` (lower first, default 0) and then
@@ -39,6 +45,14 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use crate::conversation::{
+    BeforeProviderRequestEvent, ContextEvent, ContextMessages, ProviderPayload,
+};
+use crate::hook_io::{Answer, AnswerShape, HookInput};
+use crate::messages::{AgentMessage, ContentBlock};
+use crate::session::SessionEntry;
+pub use crate::stream::{MessageUpdateBatch, MessageUpdateEvent};
+
 /// A pi event a `#[hook]` can subscribe to.
 ///
 /// Implemented by every event struct in this module; `NAME` is pi's event
@@ -53,6 +67,30 @@ pub trait Event: serde::de::DeserializeOwned + Send + 'static {
     const NAME: &'static str;
     /// What a hook may return.
     type Output: HookOutput;
+    /// Hooks on it get the streamed updates of one turn of pi's event loop
+    /// at once. Not a public API.
+    #[doc(hidden)]
+    const BATCH: bool = false;
+
+    /// The event from what the dispatcher received, and how the answer is
+    /// to be written. Not a public API.
+    ///
+    /// # Errors
+    ///
+    /// When the input does not decode as this event.
+    #[doc(hidden)]
+    fn from_input(input: HookInput) -> Result<(Self, AnswerShape), String> {
+        match input {
+            HookInput::Json(raw) => crate::wire::from_raw::<Self>(&raw)
+                .map(|event| (event, AnswerShape::Json))
+                .map_err(|e| format!("could not decode the `{}` event: {e}", Self::NAME)),
+            other => Err(format!(
+                "the `{}` event cannot come as {}",
+                Self::NAME,
+                other.kind()
+            )),
+        }
+    }
 }
 
 /// A value a hook may return for its event. Serialized into what pi's
@@ -60,6 +98,16 @@ pub trait Event: serde::de::DeserializeOwned + Send + 'static {
 pub trait HookOutput: Send + 'static {
     /// The JSON handed back to pi.
     fn into_json(self) -> Value;
+
+    /// The answer as sent, in the shape the call asked for. Not a public API.
+    #[doc(hidden)]
+    fn into_answer(self, shape: AnswerShape) -> Answer
+    where
+        Self: Sized,
+    {
+        let _ = shape;
+        Answer::Json(self.into_json())
+    }
 }
 
 /// What a hook function may return for an event whose result type is `O`:
@@ -169,7 +217,7 @@ event! {
         /// pi's `CompactionPreparation`.
         preparation: Value,
         /// The entries of the branch being compacted.
-        branch_entries: Vec<Value>,
+        branch_entries: Vec<SessionEntry>,
         /// Instructions given to `/compact`.
         custom_instructions: Option<String>,
     }
@@ -178,8 +226,8 @@ event! {
 event! {
     /// A compaction entry was saved.
     SessionCompactEvent = "session_compact" -> () {
-        /// The saved `CompactionEntry`.
-        compaction_entry: Value,
+        /// The saved entry ([`SessionEntry::Compaction`]).
+        compaction_entry: SessionEntry,
         /// Whether an extension supplied the summary.
         from_extension: bool,
     }
@@ -200,8 +248,8 @@ event! {
         new_leaf_id: Option<String>,
         /// The old leaf.
         old_leaf_id: Option<String>,
-        /// The summary entry, if one was made.
-        summary_entry: Option<Value>,
+        /// The summary entry ([`SessionEntry::BranchSummary`]), if one was made.
+        summary_entry: Option<SessionEntry>,
         /// Whether an extension made the summary.
         from_extension: Option<bool>,
     }
@@ -257,7 +305,7 @@ event! {
     /// The agent run ended.
     AgentEndEvent = "agent_end" -> () {
         /// The messages of this run.
-        messages: Vec<Value>,
+        messages: Vec<AgentMessage>,
     }
 }
 
@@ -277,9 +325,9 @@ event! {
         /// Index of the turn in this run.
         turn_index: u64,
         /// The assistant message.
-        message: Value,
+        message: AgentMessage,
         /// The tool results of this turn.
-        tool_results: Vec<Value>,
+        tool_results: Vec<AgentMessage>,
     }
 }
 
@@ -287,29 +335,7 @@ event! {
     /// A message started (user, assistant, tool result, custom).
     MessageStartEvent = "message_start" -> () {
         /// The message.
-        message: Value,
-    }
-}
-
-event! {
-    /// A streaming update of an assistant message: one per delta.
-    ///
-    /// Unlike pi's TypeScript event, `message` comes **without its
-    /// `content`** and `assistant_message_event` without its `partial` copy:
-    /// resending the whole partial message with every delta would make a
-    /// streamed answer cost O(n²) bytes across the process boundary. Build
-    /// the text from the deltas, or take the full message from
-    /// [`MessageEndEvent`]. Hooks on this event (and on
-    /// [`ToolExecutionUpdateEvent`]) are notifications pi does not wait for.
-    ///
-    /// They run one after another, in the order of the deltas, on the task
-    /// that reads pi's messages, up to their first `.await`: keep them quick
-    /// and hand heavy work to [`crate::task::spawn`], or other calls wait for it.
-    MessageUpdateEvent = "message_update" -> () {
-        /// The message's metadata (role, model, …), without `content`.
-        message: Value,
-        /// The streaming event (`text_delta` with `delta`, `toolcall_end`, …).
-        assistant_message_event: Value,
+        message: AgentMessage,
     }
 }
 
@@ -317,25 +343,7 @@ event! {
     /// A message ended; a hook may replace it (same role).
     MessageEndEvent = "message_end" -> MessageReplacement {
         /// The message.
-        message: Value,
-    }
-}
-
-event! {
-    /// Before every model call: the messages about to be sent; a hook may
-    /// replace them (the session itself is not changed).
-    ContextEvent = "context" -> ContextMessages {
-        /// The messages (a copy).
-        messages: Vec<Value>,
-    }
-}
-
-event! {
-    /// The provider-specific request body about to be sent; a hook may
-    /// replace it.
-    BeforeProviderRequestEvent = "before_provider_request" -> ProviderPayload {
-        /// The request body.
-        payload: Value,
+        message: AgentMessage,
     }
 }
 
@@ -396,7 +404,7 @@ event! {
         /// The arguments it ran with.
         input: Value,
         /// Its content blocks.
-        content: Vec<Value>,
+        content: Vec<ContentBlock>,
         /// Its details.
         details: Value,
         /// Whether it failed.
@@ -483,6 +491,62 @@ impl ToolCallAction {
             reason: reason.into(),
         }
     }
+
+    /// Run with this input instead (e.g. a changed
+    /// [`BuiltinInput`](crate::builtin::BuiltinInput) or a struct of yours).
+    /// A value that does not serialize to JSON blocks the call instead,
+    /// saying why.
+    pub fn replace_input(input: impl Serialize) -> Self {
+        match serde_json::to_value(input) {
+            Ok(v) => ToolCallAction::ReplaceInput(v),
+            Err(e) => ToolCallAction::block(format!("the replaced input does not serialize: {e}")),
+        }
+    }
+}
+
+impl ToolCallEvent {
+    /// The input of a built-in tool, typed (as TypeScript's
+    /// `isToolCallEventType`): `None` when `tool_name` is not one of pi's
+    /// built-in tools, an error when the input does not have the built-in
+    /// tool's shape (an extension may override a built-in tool with another
+    /// schema).
+    pub fn builtin(
+        &self,
+    ) -> Option<Result<crate::builtin::BuiltinInput, crate::builtin::InputError>> {
+        crate::builtin::BuiltinInput::parse(&self.tool_name, &self.input)
+    }
+
+    /// The input as `T` (a tool of yours, or of another extension).
+    ///
+    /// # Errors
+    ///
+    /// When the input does not have `T`'s shape.
+    pub fn input_as<T: serde::de::DeserializeOwned>(
+        &self,
+    ) -> Result<T, crate::builtin::InputError> {
+        T::deserialize(&self.input).map_err(|e| crate::builtin::InputError {
+            tool: self.tool_name.clone(),
+            message: e.to_string(),
+        })
+    }
+}
+
+impl ToolResultEvent {
+    /// The result's `details` as `T` (e.g. a built-in tool's truncation
+    /// report): `None` when it has none.
+    pub fn details_as<T: serde::de::DeserializeOwned>(
+        &self,
+    ) -> Option<Result<T, crate::builtin::InputError>> {
+        if self.details.is_null() {
+            return None;
+        }
+        Some(
+            T::deserialize(&self.details).map_err(|e| crate::builtin::InputError {
+                tool: self.tool_name.clone(),
+                message: e.to_string(),
+            }),
+        )
+    }
 }
 
 impl HookOutput for ToolCallAction {
@@ -567,15 +631,7 @@ pub use crate::content::CustomMessage;
 
 /// Result of a `message_end` hook: a replacement message (same role).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct MessageReplacement(pub Option<Value>);
-
-/// Result of a `context` hook: replacement messages for this model call.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ContextMessages(pub Option<Vec<Value>>);
-
-/// Result of a `before_provider_request` hook: a replacement request body.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ProviderPayload(pub Option<Value>);
+pub struct MessageReplacement(pub Option<AgentMessage>);
 
 /// Result of a `resources_discover` hook: paths to add.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
@@ -646,20 +702,6 @@ impl HookOutput for MessageReplacement {
     fn into_json(self) -> Value {
         self.0
             .map_or(Value::Null, |m| serde_json::json!({ "message": m }))
-    }
-}
-impl HookOutput for ContextMessages {
-    fn into_json(self) -> Value {
-        self.0
-            .map_or(Value::Null, |m| serde_json::json!({ "messages": m }))
-    }
-}
-impl HookOutput for ProviderPayload {
-    fn into_json(self) -> Value {
-        // The bridge unwraps `payload`: pi takes any non-undefined value as
-        // the replacement, so it cannot be sent bare (null would replace).
-        self.0
-            .map_or(Value::Null, |p| serde_json::json!({ "payload": p }))
     }
 }
 impl HookOutput for ResourcesDiscovered {

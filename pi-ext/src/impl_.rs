@@ -3,15 +3,17 @@
 //! (decoding, panics, dispatch) lives here once and the generated code stays
 //! thin. Not a public API: it changes without notice.
 
-pub use crate::cli::run_main;
+pub use crate::cli::{run_main, run_with_registry};
 pub use crate::command::{CommandReturn, FromArgs};
 pub use crate::connection::AnyState;
 pub use crate::context::LoadCtx;
 pub use crate::events::{Event, HookOutput, HookReturn};
+pub use crate::hook_io::{Answer, AnswerShape, HookInput};
 pub use crate::lifecycle::{LoadReturn, UnloadReturn};
 pub use crate::registry::{
     BinInfo, BuiltinToolEntry, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry,
-    HandlerFuture, HookEntry, LoadFuture, ProviderEntry, SettingsDecl, ToolEntry, UnloadFuture,
+    HandlerFuture, HookEntry, HookFuture, LoadFuture, ProviderEntry, SettingsDecl, ToolEntry,
+    UnloadFuture,
 };
 pub use crate::tool::ToolFuture;
 
@@ -395,43 +397,37 @@ async fn on_blocking_pool<R: Send + 'static>(
 ///
 /// `R` is the hook's declared result type, spelled out by the generated
 /// code so that an error about it points at the user's return type.
-pub fn call_hook<E, R, F, Fut>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
+pub fn call_hook<E, R, F, Fut>(ctx: Ctx, input: HookInput, body: F) -> HookFuture
 where
     E: Event,
     R: HookReturn<E::Output>,
     F: FnOnce(Ctx, E) -> Fut,
     Fut: Future<Output = R> + Send + 'static,
 {
-    match serde_json::from_value::<E>(payload) {
-        Ok(event) => {
+    match E::from_input(input) {
+        Ok((event, shape)) => {
             let fut = body(ctx, event);
-            Box::pin(async move { fut.await.into_hook().map(HookOutput::into_json) })
+            Box::pin(async move { fut.await.into_hook().map(|out| out.into_answer(shape)) })
         }
-        Err(e) => Box::pin(std::future::ready(Err(format!(
-            "could not decode the `{}` event: {e}",
-            E::NAME
-        )))),
+        Err(e) => Box::pin(std::future::ready(Err(e))),
     }
 }
 
 /// Decode an event and run a synchronous hook body on the blocking pool.
-pub fn call_hook_blocking<E, R, F>(ctx: Ctx, payload: Value, body: F) -> HandlerFuture
+pub fn call_hook_blocking<E, R, F>(ctx: Ctx, input: HookInput, body: F) -> HookFuture
 where
     E: Event,
     R: HookReturn<E::Output> + Send + 'static,
     F: FnOnce(Ctx, E) -> R + Send + 'static,
 {
-    match serde_json::from_value::<E>(payload) {
-        Ok(event) => Box::pin(async move {
+    match E::from_input(input) {
+        Ok((event, shape)) => Box::pin(async move {
             on_blocking_pool("the hook", move || body(ctx, event))
                 .await?
                 .into_hook()
-                .map(HookOutput::into_json)
+                .map(|out| out.into_answer(shape))
         }),
-        Err(e) => Box::pin(std::future::ready(Err(format!(
-            "could not decode the `{}` event: {e}",
-            E::NAME
-        )))),
+        Err(e) => Box::pin(std::future::ready(Err(e))),
     }
 }
 

@@ -28,6 +28,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("log.js", include_str!("../bridge/lib/log.js")),
     ("main.js", include_str!("../bridge/lib/main.js")),
     ("manifest.js", include_str!("../bridge/lib/manifest.js")),
+    ("mirror.js", include_str!("../bridge/lib/mirror.js")),
     ("models.js", include_str!("../bridge/lib/models.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
@@ -360,6 +361,7 @@ mod tests {
             ("MODEL_AUTH", codes::MODEL_AUTH),
             ("SESSION_ENDED", codes::SESSION_ENDED),
             ("NO_MODEL", codes::NO_MODEL),
+            ("MIRROR_MISMATCH", codes::MIRROR_MISMATCH),
         ];
         let protocol_js = BRIDGE_MODULES
             .iter()

@@ -80,14 +80,19 @@
 //!    `framing` (lines),
 //!    `transport` (stdio), `logging`, `runtime`, `atomic_file`, `pi_dirs`,
 //!    and the plain values `content`, `error`, `manifest`, [`schema`],
-//!    [`llm`] (pi-ai's message types), [`truncate`] (pi's truncation);
+//!    [`llm`] (pi-ai's message types), [`truncate`] (pi's truncation),
+//!    `raw` (JSON kept as text), [`messages`], [`session`] (typed messages
+//!    and entries), [`payload`] (provider requests), [`builtin`] (the
+//!    built-in tools' inputs);
 //! 2. the connection: `connection` (`Peer`, session facts, per-connection
-//!    state);
+//!    state), `mirror` (the lists the bridge sends as edits);
 //! 3. host calls: [`ui`], [`api`], `bus`, [`models`] (pi's models), and
 //!    [`tui`] (pi's terminal UI: its value types, components and the calls
 //!    that show them);
 //! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
-//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command)
+//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks; the `context`,
+//!    `before_provider_request` and streaming hooks in `conversation` and
+//!    `stream`, what they are called with in `hook_io`), [`command`](mod@command)
 //!    and its [`session_change`]s, [`mod@provider`], [`builtin_tools`];
 //! 6. registration: [`registry`] (link-time entries, load order, manifest);
 //! 7. [`lifecycle`] and [`settings`];
@@ -96,21 +101,27 @@
 
 // 1. Wire and plumbing.
 mod atomic_file;
+pub mod builtin;
 mod content;
 mod error;
 mod framing;
 pub mod llm;
 mod logging;
 mod manifest;
+pub mod messages;
+pub mod payload;
 mod pi_dirs;
 pub mod protocol;
+mod raw;
 mod runtime;
 pub mod schema;
+pub mod session;
 mod transport;
 pub mod truncate;
 mod wire;
-// 2. The connection.
+// 2. The connection, and the lists it mirrors.
 mod connection;
+mod mirror;
 // 3. Host calls.
 pub mod api;
 mod bus;
@@ -122,9 +133,12 @@ mod context;
 // 5. Item kinds.
 pub mod builtin_tools;
 pub mod command;
+mod conversation;
 pub mod events;
+mod hook_io;
 pub mod provider;
 pub mod session_change;
+mod stream;
 mod tool;
 // 6. Registration.
 pub mod registry;

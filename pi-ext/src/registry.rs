@@ -203,6 +203,11 @@ impl std::fmt::Debug for MessageRendererDef {
 /// pi, or an error message.
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'static>>;
 
+/// What a hook returns, type-erased: its answer ready to send, or an error
+/// message.
+pub type HookFuture =
+    Pin<Box<dyn Future<Output = Result<crate::hook_io::Answer, String>> + Send + 'static>>;
+
 /// A `#[hook]` registration, collected at link time. Not for direct use.
 #[doc(hidden)]
 pub struct HookEntry {
@@ -216,7 +221,9 @@ pub struct HookEntry {
     pub priority: i32,
     /// How long pi waits for it, if not the default.
     pub timeout_ms: Option<u64>,
-    pub call: fn(Ctx, Value) -> HandlerFuture,
+    /// It takes the streamed updates of a turn at once ([`crate::events::MessageUpdateBatch`]).
+    pub batch: bool,
+    pub call: fn(Ctx, crate::hook_io::HookInput) -> HookFuture,
 }
 
 /// A `#[command]` registration, collected at link time. Not for direct use.

@@ -216,7 +216,14 @@ impl TestHost {
                 .and_then(|m| m.classify().map_err(|(_, e)| e))
             {
                 if got == id {
-                    return outcome;
+                    return outcome.and_then(|raw| {
+                        crate::wire::from_raw(&raw).map_err(|e| {
+                            RpcError::new(
+                                crate::wire::codes::INTERNAL_ERROR,
+                                format!("unreadable answer: {e}"),
+                            )
+                        })
+                    });
                 }
             }
         }

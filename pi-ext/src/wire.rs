@@ -2,7 +2,9 @@
 //! lines are encoded and read. The protocol itself is documented in
 //! [`crate::protocol`].
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// The protocol version this runtime speaks. The bridge sends its own in
@@ -46,6 +48,9 @@ pub mod codes {
     pub const SESSION_ENDED: i64 = -32022;
     /// A model call asked for the current model, and none is selected.
     pub const NO_MODEL: i64 = -32023;
+    /// Mirrored edits apply to a list this process does not have (another
+    /// generation, out of range): the bridge sends the whole list again.
+    pub const MIRROR_MISMATCH: i64 = -32010;
 }
 
 /// A JSON-RPC error object.
@@ -90,6 +95,8 @@ pub struct Unreadable {
 ///
 /// Kept deliberately loose (every field optional) so that one malformed
 /// field produces a precise error instead of an opaque parse failure.
+/// `params` and `result` stay JSON text: each method reads its own shape
+/// from them, with no intermediate [`Value`].
 #[derive(Debug, Default, Deserialize)]
 pub struct Incoming {
     /// Request or response id.
@@ -100,10 +107,10 @@ pub struct Incoming {
     pub method: Option<String>,
     /// Parameters of a request or notification.
     #[serde(default)]
-    pub params: Option<Value>,
+    pub params: Option<Box<RawValue>>,
     /// Result of a successful response.
     #[serde(default)]
-    pub result: Option<Value>,
+    pub result: Option<Box<RawValue>>,
     /// Error of a failed response.
     #[serde(default)]
     pub error: Option<RpcError>,
@@ -118,23 +125,78 @@ pub enum Classified {
         id: u64,
         /// Method name.
         method: String,
-        /// Parameters (`null` when absent).
-        params: Value,
+        /// Parameters (`null` when absent), as JSON text.
+        params: Box<RawValue>,
     },
     /// A notification (no answer).
     Notification {
         /// Method name.
         method: String,
-        /// Parameters (`null` when absent).
-        params: Value,
+        /// Parameters (`null` when absent), as JSON text.
+        params: Box<RawValue>,
     },
     /// A response to one of our requests.
     Response {
         /// The id of our request.
         id: u64,
-        /// Its outcome.
-        outcome: Result<Value, RpcError>,
+        /// Its outcome (the result as JSON text).
+        outcome: Result<Box<RawValue>, RpcError>,
     },
+}
+
+/// JSON `null` as raw text.
+pub(crate) fn raw_null() -> Box<RawValue> {
+    RawValue::from_string("null".to_owned()).expect("null is JSON")
+}
+
+/// Read `T` from JSON text that came in a protocol line (a request's
+/// `params`, an answer's `result`), as JavaScript writes it: lone UTF-16
+/// surrogate escapes become U+FFFD and arrays and objects may nest up to
+/// [`MAX_DEPTH`] levels. Nearly all text parses in one pass; only text that
+/// fails is looked at again (for depth and surrogates) and parsed once more
+/// without serde_json's limit of 128 levels (the runtime's threads have the
+/// stack for it; the depth was checked first).
+///
+/// # Errors
+///
+/// When the text does not have `T`'s shape, or nests deeper than [`MAX_DEPTH`].
+pub fn from_raw<T: DeserializeOwned>(raw: &RawValue) -> serde_json::Result<T> {
+    let text = raw.get().as_bytes();
+    let first = match serde_json::from_slice(text) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    let shape = LineShape::of(text);
+    if shape.depth > MAX_DEPTH {
+        return Err(serde::de::Error::custom(format!(
+            "it nests arrays and objects {} levels deep; pi-ext reads at most {MAX_DEPTH}",
+            shape.depth
+        )));
+    }
+    if shape.depth <= SERDE_DEPTH && shape.well_formed.is_none() {
+        return Err(first);
+    }
+    let text = shape.well_formed.as_deref().unwrap_or(text);
+    let mut de = serde_json::Deserializer::from_slice(text);
+    // Sound: the depth was checked above.
+    de.disable_recursion_limit();
+    let value = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Read `T` from JSON text pi wrote, with lone UTF-16 surrogate escapes
+/// made U+FFFD (as [`from_raw`]) but serde_json's own nesting limit kept:
+/// for values parsed later, on any thread (a message's typed form).
+pub(crate) fn from_js_text<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    let first = match serde_json::from_str(text) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    match LineShape::of(text.as_bytes()).well_formed {
+        Some(fixed) => serde_json::from_slice(&fixed),
+        None => Err(first),
+    }
 }
 
 impl Incoming {
@@ -195,7 +257,7 @@ impl Incoming {
                 }
             },
         };
-        let params = self.params.unwrap_or(Value::Null);
+        let params = self.params.unwrap_or_else(raw_null);
         match (id, self.method) {
             (Some(id), Some(method)) => Ok(Classified::Request { id, method, params }),
             (None, Some(method)) => Ok(Classified::Notification { method, params }),
@@ -203,7 +265,7 @@ impl Incoming {
                 let outcome = match (self.result, self.error) {
                     (_, Some(err)) => Err(err),
                     (Some(result), None) => Ok(result),
-                    (None, None) => Ok(Value::Null),
+                    (None, None) => Ok(raw_null()),
                 };
                 Ok(Classified::Response { id, outcome })
             }
@@ -379,11 +441,11 @@ pub fn notification_line(method: &str, params: &Value) -> Vec<u8> {
 }
 
 /// Encode a response as one protocol line.
-pub fn response_line(id: Option<u64>, outcome: &Result<Value, RpcError>) -> Vec<u8> {
+pub fn response_line<T: Serialize>(id: Option<u64>, outcome: &Result<T, RpcError>) -> Vec<u8> {
     #[derive(Serialize)]
-    struct Ok<'a> {
+    struct Ok<'a, T> {
         id: Option<u64>,
-        result: &'a Value,
+        result: &'a T,
     }
     #[derive(Serialize)]
     struct Err<'a> {
@@ -491,7 +553,9 @@ mod tests {
 
     fn args_name(line: &[u8]) -> Value {
         match Incoming::parse(line).unwrap().classify().unwrap() {
-            Classified::Request { params, .. } => params["args"]["name"].clone(),
+            Classified::Request { params, .. } => {
+                from_raw::<Value>(&params).unwrap()["args"]["name"].clone()
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -538,11 +602,20 @@ mod tests {
             .join()
             .unwrap();
         assert_eq!(depth, MAX_DEPTH - 4);
+        // Beyond the limit the line is still read (its params stay text),
+        // and its params are refused with the limit named: the request is
+        // answered.
         let too_deep = nested(MAX_DEPTH + 10);
-        let err = Incoming::parse(too_deep.as_bytes()).unwrap_err();
-        assert_eq!(err.id, Some(5));
-        assert_eq!(err.error.code, codes::PARSE_ERROR);
-        assert!(err.error.message.contains("4096"), "{}", err.error.message);
+        let Classified::Request { id, params, .. } = Incoming::parse(too_deep.as_bytes())
+            .unwrap()
+            .classify()
+            .unwrap()
+        else {
+            panic!("a request")
+        };
+        assert_eq!(id, 5);
+        let err = from_raw::<Value>(&params).unwrap_err();
+        assert!(err.to_string().contains("4096"), "{err}");
     }
 
     #[test]

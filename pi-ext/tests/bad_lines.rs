@@ -74,7 +74,8 @@ fn arguments_nested_too_deep_are_answered_with_a_clear_error() {
     let host = TestHost::new();
     host.send_line(nested_call(4, MAX_DEPTH + 1).as_bytes());
     let msg = answer(&host, 4);
-    assert_eq!(msg["error"]["code"], codes::PARSE_ERROR, "{msg}");
+    // The line is JSON; its params are read (and refused) by the method.
+    assert_eq!(msg["error"]["code"], codes::INVALID_PARAMS, "{msg}");
     let text = msg["error"]["message"].as_str().unwrap();
     assert!(
         text.contains("levels deep") && text.contains("4096"),

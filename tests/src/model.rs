@@ -105,6 +105,8 @@ pub struct RecordedRequest {
     pub connection: usize,
     /// The reply that was sent (the fallback text reply if the queue was empty).
     pub reply: Reply,
+    /// When the whole request (head and body) had been read.
+    pub received: Instant,
 }
 
 impl RecordedRequest {
@@ -217,6 +219,12 @@ impl ScriptedModel {
     /// All chat-completions requests received so far, with headers and connection info.
     pub fn recorded(&self) -> Vec<RecordedRequest> {
         self.shared.lock().requests.clone()
+    }
+
+    /// Removes and returns the requests recorded so far (a long run keeps memory bounded;
+    /// [`ScriptedModel::request_count`] then counts from zero again).
+    pub fn take_recorded(&self) -> Vec<RecordedRequest> {
+        std::mem::take(&mut self.shared.lock().requests)
     }
 
     /// Number of chat-completions requests received so far.
@@ -370,6 +378,7 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
         let Some(request) = read_request(&mut reader, &mut writer)? else {
             return Ok(());
         };
+        let received = Instant::now();
         if shared.stop.load(Ordering::SeqCst) {
             return Ok(());
         }
@@ -394,6 +403,7 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                     body,
                     connection: index,
                     reply: reply.clone(),
+                    received,
                 });
                 (reply, state.requests.len() - 1)
             };

@@ -235,7 +235,7 @@ fn permission_gate_blocks_without_ui_in_print_mode() {
 
 #[test]
 fn a_streaming_hook_gets_every_delta() {
-    // `message_update` hooks are notifications, sent in batches per event-loop
+    // `message_update` hooks get `hook/updates` notifications, one line per event-loop
     // turn: none may be lost or held back.
     let model = ScriptedModel::start();
     model.push(Reply::deltas((0..400).map(|i| format!("w{i} "))));
@@ -251,7 +251,7 @@ fn a_streaming_hook_gets_every_delta() {
         std::fs::read_to_string(&log_file)
             .unwrap_or_default()
             .lines()
-            .filter(|l| l.contains("received hook/notify bench_hook_stream::count"))
+            .filter(|l| l.contains("received hook/update bench_hook_stream::count"))
             .count()
     };
     wait_until("every update to reach the extension", || {

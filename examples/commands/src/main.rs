@@ -4,6 +4,7 @@ use pi_ext::command::Parsed;
 use pi_ext::events::SessionStartEvent;
 use pi_ext::prelude::*;
 use pi_ext::serde_json::json;
+use pi_ext::session::SessionEntry;
 
 /// Greet someone (asks for the name when none is given).
 #[command(completions = ["Ada", "Grace"])]
@@ -51,7 +52,7 @@ async fn note(ctx: &CommandCtx, text: String) -> Result<(), Error> {
         .session_entries()
         .await?
         .iter()
-        .filter(|e| e["type"] == "custom" && e["customType"] == "commands:note")
+        .filter(|e| matches!(e.get(), SessionEntry::Custom(c) if c.custom_type == "commands:note"))
         .count();
     ctx.ui()
         .notify(format!("{notes} note(s) in this session"), Level::Info);

@@ -10,6 +10,7 @@
 use std::sync::Mutex;
 
 use pi_ext::events::TurnEndEvent;
+use pi_ext::messages::AgentMessage;
 use pi_ext::prelude::*;
 use pi_ext::serde_json::Value;
 use pi_ext::tui::{span, Chrome, Fg, View};
@@ -43,12 +44,10 @@ fn tokens(n: u64) -> String {
 async fn read(ctx: &Ctx) -> Result<Shown, Error> {
     let mut shown = Shown::default();
     for e in ctx.session_branch(None).await? {
-        let m = &e["message"];
-        if e["type"] == "message" && m["role"] == "assistant" {
-            let usage = &m["usage"];
-            shown.input += usage["input"].as_u64().unwrap_or(0);
-            shown.output += usage["output"].as_u64().unwrap_or(0);
-            shown.cost += usage["cost"]["total"].as_f64().unwrap_or(0.0);
+        if let Some(AgentMessage::Assistant(m)) = e.message() {
+            shown.input += m.usage.input;
+            shown.output += m.usage.output;
+            shown.cost += m.usage.cost.total;
         }
     }
     shown.model = ctx

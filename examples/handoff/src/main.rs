@@ -83,7 +83,14 @@ async fn handoff(ctx: &CommandCtx, goal: String) -> Result<(), Error> {
         ui.notify("Usage: /handoff <goal for new thread>", Level::Error);
         return Ok(());
     }
-    let messages = handoff_messages(&ctx.session_branch(None).await?);
+    // pi's entries as JSON, as handoff.ts walks them.
+    let branch: Vec<Value> = ctx
+        .session_branch(None)
+        .await?
+        .iter()
+        .map(|e| e.to_value())
+        .collect();
+    let messages = handoff_messages(&branch);
     if messages.is_empty() {
         ui.notify("No conversation to hand off", Level::Error);
         return Ok(());

@@ -2,7 +2,9 @@
 //! The end-to-end tests check every one of them.
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use pi_ext::builtin::BuiltinInput;
 use pi_ext::events::*;
+use pi_ext::messages::{ContentBlock, Message};
 use pi_ext::prelude::*;
 use pi_ext::serde_json::{json, Value};
 
@@ -96,16 +98,19 @@ fn redact(v: &mut Value) {
     }
 }
 
-/// Redact `SECRET` from what the model sees (the session keeps it).
+/// Redact `SECRET` from what the model sees (the session keeps it). Only
+/// the messages that hold it are changed; the others are passed on as they
+/// came (they cost nothing to send back).
 #[hook]
 async fn redact_context(event: ContextEvent) -> ContextMessages {
-    let mut messages = event.messages;
-    let before = Value::Array(messages.clone());
-    messages.iter_mut().for_each(redact);
-    if Value::Array(messages.clone()) == before {
-        return ContextMessages(None);
-    }
-    ContextMessages(Some(messages))
+    ContextMessages::replace(event.messages.iter().map(|m| {
+        if !m.raw_json().contains("SECRET") {
+            return m.clone();
+        }
+        let mut v = m.to_value();
+        redact(&mut v);
+        Message::from_json(v).unwrap_or_else(|_| m.clone())
+    }))
 }
 
 // ---- tool_call, tool_result
@@ -113,17 +118,15 @@ async fn redact_context(event: ContextEvent) -> ContextMessages {
 /// Block `rm -rf`; rewrite `echo original` to `echo rewritten`.
 #[hook]
 async fn police_bash(event: ToolCallEvent) -> ToolCallAction {
-    if event.tool_name != "bash" {
+    let Some(Ok(BuiltinInput::Bash(mut bash))) = event.builtin() else {
         return ToolCallAction::Continue;
-    }
-    let command = event.input["command"].as_str().unwrap_or_default();
-    if command.contains("rm -rf") {
+    };
+    if bash.command.contains("rm -rf") {
         return ToolCallAction::block("blocked by a Rust hook: rm -rf is not allowed");
     }
-    if command == "echo original" {
-        let mut input = event.input.clone();
-        input["command"] = json!("echo rewritten");
-        return ToolCallAction::ReplaceInput(input);
+    if bash.command == "echo original" {
+        bash.command = "echo rewritten".into();
+        return ToolCallAction::replace_input(bash);
     }
     ToolCallAction::Continue
 }
@@ -137,7 +140,11 @@ async fn sign_bash(event: ToolResultEvent) -> ToolResultPatch {
     let mut content: Vec<Content> = event
         .content
         .iter()
-        .filter_map(|c| pi_ext::serde_json::from_value(c.clone()).ok())
+        .filter_map(|c| match c {
+            ContentBlock::Text(t) => Some(Content::text(&t.text)),
+            ContentBlock::Image(i) => Some(Content::image(&i.data, &i.mime_type)),
+            _ => None,
+        })
         .collect();
     content.push(Content::text("[checked by Rust]"));
     ToolResultPatch {
@@ -152,8 +159,8 @@ async fn sign_bash(event: ToolResultEvent) -> ToolResultPatch {
 #[hook]
 async fn tag_request(event: BeforeProviderRequestEvent) -> ProviderPayload {
     let mut payload = event.payload;
-    payload["user"] = json!("pi-ext-hooks-tour");
-    ProviderPayload(Some(payload))
+    payload.set_field("user", json!("pi-ext-hooks-tour"));
+    ProviderPayload::Replace(payload)
 }
 
 #[extension(name = "hooks-tour")]

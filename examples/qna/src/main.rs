@@ -64,7 +64,14 @@ async fn qna(ctx: &CommandCtx) -> Result<(), Error> {
         ui.notify("No model selected", Level::Error);
         return Ok(());
     };
-    let text = match last_assistant_text(&ctx.session_branch(None).await?) {
+    // pi's entries as JSON, as qna.ts walks them.
+    let branch: Vec<Value> = ctx
+        .session_branch(None)
+        .await?
+        .iter()
+        .map(|e| e.to_value())
+        .collect();
+    let text = match last_assistant_text(&branch) {
         Ok(Some(text)) => text,
         Ok(None) => {
             ui.notify("No assistant messages found", Level::Error);

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use pi_ext::api::Api;
 use pi_ext::prelude::*;
+use pi_ext::session::SessionEntry;
 use pi_ext::tui::{span, Ansi, Area, Component, Cx, Frame, Key, Line, Span};
 
 const GAME_WIDTH: i32 = 40;
@@ -327,8 +328,11 @@ async fn snake(ctx: &CommandCtx) -> Result<(), Error> {
     let saved = entries
         .iter()
         .rev()
-        .find(|e| e["type"] == "custom" && e["customType"] == SAVE_TYPE)
-        .and_then(|e| pi_ext::serde_json::from_value::<GameState>(e["data"].clone()).ok());
+        .find_map(|e| match e.get() {
+            SessionEntry::Custom(c) if c.custom_type == SAVE_TYPE => Some(c),
+            _ => None,
+        })
+        .and_then(|c| c.data.as_ref()?.parse::<GameState>().ok());
     match ctx.ui().custom(Snake::new(saved, ctx.api())).await {
         Ok(()) => Ok(()),
         Err(UiError::NoUi | UiError::NoTerminal) => {

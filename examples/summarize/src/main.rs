@@ -91,7 +91,14 @@ fn summary_prompt(conversation: &str) -> String {
 #[command]
 async fn summarize(ctx: &CommandCtx) -> Result<(), Error> {
     let ui = ctx.ui();
-    let conversation = conversation_text(&ctx.session_branch(None).await?);
+    // pi's entries as JSON, as summarize.ts walks them.
+    let branch: Vec<Value> = ctx
+        .session_branch(None)
+        .await?
+        .iter()
+        .map(|e| e.to_value())
+        .collect();
+    let conversation = conversation_text(&branch);
     if conversation.trim().is_empty() {
         if ctx.has_ui() {
             ui.notify("No conversation text found", Level::Warning);

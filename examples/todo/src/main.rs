@@ -9,8 +9,10 @@
 use std::sync::Mutex;
 
 use pi_ext::events::SessionStartEvent;
+use pi_ext::messages::AgentMessage;
 use pi_ext::prelude::*;
-use pi_ext::serde_json::{json, Value};
+use pi_ext::serde_json::json;
+use pi_ext::session::Entry;
 use pi_ext::tui::{
     span, Area, CallRow, Component, Cx, Fg, Frame, Key, Line, ResultRow, ToolRender, View,
 };
@@ -243,14 +245,16 @@ async fn todos(ctx: &CommandCtx, list: &TodoState) -> Result<(), Error> {
 }
 
 /// The list recorded by the last `todo` result on this branch.
-fn from_branch(entries: &[Value]) -> Vec<Todo> {
+fn from_branch(entries: &[Entry]) -> Vec<Todo> {
     entries
         .iter()
         .rev()
-        .filter(|e| e["type"] == "message")
-        .map(|e| &e["message"])
-        .find(|m| m["role"] == "toolResult" && m["toolName"] == "todo")
-        .and_then(|m| pi_ext::serde_json::from_value(m["details"]["todos"].clone()).ok())
+        .find_map(|e| match e.message()? {
+            AgentMessage::ToolResult(r) if r.tool_name == "todo" => r.details.as_ref(),
+            _ => None,
+        })
+        .and_then(|details| details.parse::<Details>().ok())
+        .map(|d| d.todos)
         .unwrap_or_default()
 }
 

@@ -9,11 +9,12 @@ import { ChildConnection } from "./child.js";
 import { Deadline } from "./clock.js";
 import { Connection } from "./connection.js";
 import { Dialogs } from "./dialogs.js";
-import { hookResult, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
+import { hookResult, sameMeta, shortUpdate, slimMeta, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
 import { jsonText } from "./json.js";
 import { ModelCalls } from "./models.js";
 import { providerIdleMs } from "./provider.js";
 import { userBashResult } from "./tools.js";
+import { ListMirror, PayloadMirror } from "./mirror.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
 import { TuiHost } from "./tui.js";
@@ -48,7 +49,11 @@ import { TuiHost } from "./tui.js";
  * @property {AbortSignal} [signal] pi's abort
  * @property {Call["onEvents"]} [onEvents]
  * @property {(id: number) => void} [onId] the request's id, before it is written
+ * @property {() => void} [onSent] the request is being written (not called when it could not be)
  */
+
+/** The version of the mirrored forms this bridge sends (see PROTOCOL.md, "Mirrored payloads"). */
+const MIRROR = 1;
 
 /** The call was ended by pi's abort signal. */
 export class CallAborted extends Error {}
@@ -70,6 +75,7 @@ export class CallAborted extends Error {}
  * @property {import("./dialogs.js").Queue} dialogQueue
  * @property {() => Promise<import("./dialogs.js").PiModule>} loadPi
  * @property {() => Promise<import("./models.js").PiAi>} loadAi pi's own pi-ai module (model calls)
+ * @property {boolean} [mirrorCheck] PI_EXT_MIRROR_CHECK=1: mirrored lists carry their whole JSON, for the extension to check
  */
 
 export class Bridge {
@@ -96,6 +102,8 @@ export class Bridge {
     this.session = { generation: 0, ctx: undefined, startEvent: undefined };
     /** @type {Set<ChildConnection>} processes not retired yet */
     this.children = new Set();
+    /** @type {{ manifest: Manifest | undefined, hooks: HookManifest[], ids: string[] } | undefined} */
+    this.updateCache = undefined;
     this.bus = new BusListeners(
       () => this.pi.events,
       (child, channel, data) => child.notify("bus/event", { channel, data: data ?? null }),
@@ -178,6 +186,7 @@ export class Bridge {
       hasUI: mode === "interactive" || mode === "rpc",
       cwd: process.cwd(),
       extensionDir: this.o.here,
+      mirror: MIRROR,
       ...(snapshots ? { snapshots } : {}),
     });
     const timer = this.o.clock.setTimeout(() => {
@@ -196,6 +205,7 @@ export class Bridge {
           `run \`${this.o.binary} install\` again`,
       );
     }
+    child.mirror = result.mirror === MIRROR;
     this.setManifest(result.manifest);
   }
 
@@ -398,6 +408,7 @@ export class Bridge {
       onId: (requestId) => {
         child.calls.set(requestId, call);
         o.onId?.(requestId);
+        o.onSent?.();
       },
     });
     id = request.id;
@@ -589,14 +600,18 @@ export class Bridge {
    */
   async callHook(hook, event, ctx) {
     if (!this.hasHook(hook)) return undefined;
-    let payload;
-    try {
-      payload = jsonText(hook.event === "message_update" ? slimUpdate(event) : event, `the ${hook.event} event`) ?? "null";
-    } catch (err) {
-      return this.hookFailed(hook, err);
+    const mirrored = hook.event === "context" || hook.event === "before_provider_request";
+    /** @type {string | undefined} */
+    let params;
+    if (!mirrored) {
+      try {
+        const payload = jsonText(hook.event === "message_update" ? slimUpdate(event) : event, `the ${hook.event} event`) ?? "null";
+        params = this.hookParams(hook, payload);
+      } catch (err) {
+        return this.hookFailed(hook, err);
+      }
     }
-    const params = this.hookParams(hook, payload);
-    if (STREAMING_EVENTS.has(hook.event)) {
+    if (params !== undefined && STREAMING_EVENTS.has(hook.event)) {
       // Streaming notifications (one per delta) are not awaited: pi's agent
       // loop must not wait on a process round trip per token.
       const line = `{"method":"hook/notify","params":${params}}`;
@@ -606,24 +621,28 @@ export class Bridge {
       return undefined;
     }
     const timeoutMs = this.hookTimeout(hook);
+    /** @type {CallOptions} */
+    const options = {
+      ctx,
+      timeoutMs,
+      pausable: true,
+      onTimeout: () => {
+        this.notifyTimeout(hook, timeoutMs, ctx);
+        return new Error(`hook ${hook.id} timed out after ${seconds(timeoutMs)}`);
+      },
+      // An event with its own signal (session_before_compact, _tree: the
+      // user cancelled) cancels the hook, else the run's.
+      signal: event?.signal instanceof AbortSignal && !event.signal.aborted ? event.signal : signalOf(ctx),
+    };
     let out;
     try {
       if (this.connection.starting) await this.connection.starting; // the live manifest decides
       if (!this.hasHook(hook)) return undefined;
       const child = await this.connect();
-      out = await this.call(child, "hook/call", undefined, {
-        raw: params,
-        ctx,
-        timeoutMs,
-        pausable: true,
-        onTimeout: () => {
-          this.notifyTimeout(hook, timeoutMs, ctx);
-          return new Error(`hook ${hook.id} timed out after ${seconds(timeoutMs)}`);
-        },
-        // An event with its own signal (session_before_compact, _tree: the
-        // user cancelled) cancels the hook, else the run's.
-        signal: event?.signal instanceof AbortSignal && !event.signal.aborted ? event.signal : signalOf(ctx),
-      });
+      out =
+        params === undefined
+          ? await this.callMirrored(child, hook, event, options)
+          : await this.call(child, "hook/call", undefined, { ...options, raw: params });
     } catch (err) {
       if (err instanceof CallAborted) {
         // pi aborted the run: settle at once; a tool_call is blocked (fail closed).
@@ -631,8 +650,115 @@ export class Bridge {
       }
       return this.hookFailed(hook, err);
     }
-    if (hook.event === "user_bash") return userBashResult(out, this.opsHost(), ctx);
-    return hookResult(hook.event, event, out);
+    try {
+      if (hook.event === "user_bash") return userBashResult(out, this.opsHost(), ctx);
+      return hookResult(hook.event, event, out);
+    } catch (err) {
+      return this.hookFailed(hook, err);
+    }
+  }
+
+  /**
+   * A `context` or `before_provider_request` hook: its list (the messages,
+   * the request body) as edits of what this hook was sent last, when the
+   * process reads them; the whole event otherwise. A process that has
+   * another list (restarted, or out of step) answers MIRROR_MISMATCH, and
+   * the call is sent again once with the whole list.
+   * @param {ChildConnection} child
+   * @param {HookManifest} hook
+   * @param {any} event
+   * @param {CallOptions} options
+   * @private
+   */
+  async callMirrored(child, hook, event, options) {
+    const isContext = hook.event === "context";
+    const list = isContext ? event?.messages : event?.payload;
+    const fits = isContext ? Array.isArray(list) : list !== null && typeof list === "object" && !Array.isArray(list);
+    if (!child.mirror || !fits) {
+      const payload = jsonText(event, `the ${hook.event} event`) ?? "null";
+      return this.call(child, "hook/call", undefined, { ...options, raw: this.hookParams(hook, payload) });
+    }
+    for (let attempt = 0; ; attempt++) {
+      let slot = child.mirrors.get(hook.id);
+      if (!slot) {
+        slot = isContext ? new ListMirror() : new PayloadMirror();
+        child.mirrors.set(hook.id, slot);
+      }
+      if (attempt > 0) slot.reset();
+      const { update, commit } = slot.diff(list, this.o.mirrorCheck === true);
+      const text = jsonText(update, `the ${hook.event} event`) ?? "null";
+      const raw = `{"hook":${JSON.stringify(hook.id)},"session":${this.session.generation},"${isContext ? "context" : "provider"}":${text}}`;
+      try {
+        return await this.call(child, "hook/call", undefined, { ...options, raw, onSent: commit });
+      } catch (err) {
+        if (attempt === 0 && err instanceof RpcError && err.code === codes.MIRROR_MISMATCH) {
+          this.log.line("info", `hook ${hook.id}: the extension's copy was out of step (${err.message}); sending the whole list`);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * pi's handler of `message_update` when the extension has hooks on it
+   * (one handler for all of them): the event joins this turn's
+   * `hook/updates` line, as a short tuple for a delta, with the message's
+   * metadata only when it changed. Nothing waits for the extension.
+   * @param {any} event
+   */
+  onMessageUpdate(event) {
+    const hooks = this.updateHooks();
+    if (hooks.length === 0) return undefined;
+    const child = this.connection.child;
+    if (child && !child.exited) this.queueUpdate(child, hooks, event);
+    else this.connection.starting?.then((c) => this.queueUpdate(c, hooks, event), () => {}); // in order, after the handshake
+    return undefined;
+  }
+
+  /**
+   * @param {ChildConnection} child
+   * @param {HookManifest[]} hooks
+   * @param {any} event
+   * @private
+   */
+  queueUpdate(child, hooks, event) {
+    if (!child.mirror) {
+      // A process that predates hook/updates: one notification per hook.
+      for (const hook of hooks) void this.callHook(hook, event, undefined);
+      return;
+    }
+    const message = event?.message;
+    let meta;
+    if (!sameMeta(message, child.metaSource)) {
+      meta = slimMeta(message);
+      child.metaSource = message;
+    }
+    child.queueUpdate(this.updateHookIds(hooks), this.session.generation, shortUpdate(event?.assistantMessageEvent), meta);
+  }
+
+  /**
+   * The live manifest's `message_update` hooks (cached per manifest).
+   * @private
+   */
+  updateHooks() {
+    const manifest = this.manifest;
+    let cache = this.updateCache;
+    if (!cache || cache.manifest !== manifest) {
+      const hooks = (manifest?.hooks ?? []).filter((h) => h.event === "message_update");
+      cache = this.updateCache = { manifest, hooks, ids: hooks.map((h) => h.id) };
+    }
+    return cache.hooks;
+  }
+
+  /**
+   * The ids of `hooks` (the same array for the same manifest, which keeps
+   * one turn's events on one line).
+   * @param {HookManifest[]} hooks
+   * @private
+   */
+  updateHookIds(hooks) {
+    return this.updateCache?.hooks === hooks ? this.updateCache.ids : hooks.map((h) => h.id);
   }
 
   /**
@@ -764,6 +890,9 @@ export class Bridge {
           if (id === undefined) return fail(codes.INVALID_REQUEST, `${method} must be a request`);
           this.modelCall(child, id, method, params).catch(failWith);
           return;
+        case "session/sync":
+          if (id === undefined) return fail(codes.INVALID_REQUEST, "session/sync must be a request");
+          return this.sessionSync(child, id, params);
         default:
           if (this.tui.handles(method)) return this.tui.onMessage(child, id, method, params);
           return fail(codes.METHOD_NOT_FOUND, `the bridge has no method ${method}`);
@@ -844,6 +973,34 @@ export class Bridge {
       child.aborts.delete(id);
       this.modelCalls.delete(entry);
     }
+  }
+
+  /**
+   * `session/sync`: the session's entries after the extension's cursor (its
+   * copy's session id, count and last id), or all of them when the copy is
+   * not a prefix of pi's list (another session, a reopened file). pi's
+   * entries are append-only and replaced only together with the session id,
+   * so this is exact; the extension walks branches and labels itself.
+   * @param {ChildConnection} child
+   * @param {number} id
+   * @param {any} p
+   * @private
+   */
+  sessionSync(child, id, p) {
+    const sm = this.ctxFor(child, p).sessionManager;
+    const all = sm.getEntries();
+    const sessionId = sm.getSessionId();
+    const count = p.count;
+    const continues =
+      p.sessionId === sessionId &&
+      Number.isInteger(count) &&
+      count >= 0 &&
+      count <= all.length &&
+      (count === 0 || all[count - 1]?.id === p.lastId);
+    /** @type {Record<string, unknown>} */
+    const result = { sessionId, leafId: sm.getLeafId() ?? null, reset: !continues, entries: continues ? all.slice(count) : all };
+    if (this.o.mirrorCheck) result.check = JSON.stringify(all);
+    child.respond(id, result, "the session's entries");
   }
 
   /**

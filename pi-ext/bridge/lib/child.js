@@ -68,6 +68,19 @@ export class ChildConnection {
     this.stopping = false;
     /** @type {string[]} notification lines waiting for the end of this event-loop turn */
     this.queued = [];
+    /** Whether a flush is due at the end of this event-loop turn. */
+    this.flushDue = false;
+    /**
+     * Streamed `message_update`s of this turn, sent as one `hook/updates` line.
+     * @type {{ hooks: string[], session: number, meta?: unknown, ev: unknown[] } | null}
+     */
+    this.updates = null;
+    /** @type {unknown} the message whose metadata the extension has */
+    this.metaSource = undefined;
+    /** Whether the process reads mirrored payloads (its handshake said so). */
+    this.mirror = false;
+    /** @type {Map<string, import("./mirror.js").ListMirror | import("./mirror.js").PayloadMirror>} what each hook was sent last */
+    this.mirrors = new Map();
     /** @type {Set<number>} ids of liveness pings in flight */
     this.pings = new Set();
     /** @type {unknown} when the next ping goes out */
@@ -171,6 +184,7 @@ export class ChildConnection {
     this.exitReason = reason;
     this.stopWatching();
     this.queued = [];
+    this.updates = null;
     this.log.line("info", reason);
     const err = new Error(`${reason}; see ${this.log.file}`);
     const waiting = [...this.pending.values()];
@@ -303,7 +317,8 @@ export class ChildConnection {
   /** @param {string} line @private */
   writeLine(line) {
     if (this.exited) return;
-    if (this.queued.length > 0) {
+    if (this.queued.length > 0 || this.updates) {
+      this.closeUpdates();
       this.queued.push(line); // after the queued ones, in order
       this.flush();
     } else {
@@ -323,12 +338,59 @@ export class ChildConnection {
       this.log.line("warn", "dropped a streamed hook notification over the line limit (PI_EXT_MAX_LINE_BYTES)");
       return;
     }
+    this.closeUpdates();
     this.queued.push(line);
-    if (this.queued.length === 1) setImmediate(() => this.flush());
+    this.flushSoon();
+  }
+
+  /**
+   * Queue one streamed `message_update` for `hooks` (one `hook/updates`
+   * line per turn of the event loop). `ev` is the event in its short form;
+   * `meta` the message's metadata when it changed (it starts a new line, so
+   * that it applies to the events after it only).
+   * @param {string[]} hooks
+   * @param {number} session
+   * @param {unknown} ev
+   * @param {unknown} [meta]
+   */
+  queueUpdate(hooks, session, ev, meta) {
+    if (this.exited) return;
+    let u = this.updates;
+    if (u && (u.hooks !== hooks || u.session !== session || meta !== undefined)) {
+      this.closeUpdates();
+      u = null;
+    }
+    if (!u) {
+      u = this.updates = meta === undefined ? { hooks, session, ev: [] } : { hooks, session, meta, ev: [] };
+      this.flushSoon();
+    }
+    u.ev.push(ev);
+  }
+
+  /** The open `hook/updates` line goes into the queue. @private */
+  closeUpdates() {
+    const u = this.updates;
+    if (!u) return;
+    this.updates = null;
+    const line = `{"method":"hook/updates","params":${JSON.stringify(u)}}`;
+    if (oversize(line, this.limits.maxLineBytes) > 0) {
+      this.log.line("warn", "dropped streamed message_update events over the line limit (PI_EXT_MAX_LINE_BYTES)");
+      return;
+    }
+    this.queued.push(line);
+  }
+
+  /** @private */
+  flushSoon() {
+    if (this.flushDue) return;
+    this.flushDue = true;
+    setImmediate(() => this.flush());
   }
 
   /** @private */
   flush() {
+    this.flushDue = false;
+    this.closeUpdates();
     if (this.queued.length === 0 || this.exited) return;
     const text = `${this.queued.join("\n")}\n`;
     this.queued = [];

@@ -3,6 +3,7 @@
 // back into pi.
 
 import { assignOwnKeys } from "./json.js";
+import { applyChanges, applyOps } from "./mirror.js";
 
 /** Events pi emits once per streamed delta: their hooks are notifications. */
 export const STREAMING_EVENTS = new Set(["message_update", "tool_execution_update"]);
@@ -19,6 +20,56 @@ export function slimUpdate(event) {
   return { ...event, message, assistantMessageEvent };
 }
 
+/** The short form of the streamed deltas (`[code, contentIndex, delta]`), by type. */
+const DELTA_CODES = new Map([
+  ["text_delta", 0],
+  ["thinking_delta", 1],
+  ["toolcall_delta", 2],
+]);
+
+/**
+ * A streamed event as `hook/updates` carries it: a delta as
+ * `[code, contentIndex, delta]`, anything else as its object without the
+ * `partial` message.
+ * @param {any} a pi's `assistantMessageEvent`
+ * @returns {unknown}
+ */
+export function shortUpdate(a) {
+  const code = DELTA_CODES.get(a?.type);
+  if (code !== undefined && typeof a.delta === "string") return [code, typeof a.contentIndex === "number" ? a.contentIndex : 0, a.delta];
+  const { partial: _partial, ...rest } = a ?? {};
+  return rest;
+}
+
+/**
+ * Whether two streamed copies of a message have the same metadata: pi
+ * copies the message shallowly for every delta, so the fields other than
+ * `content` are the same values (or objects) until one changes.
+ * @param {any} a
+ * @param {any} b
+ */
+export function sameMeta(a, b) {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  let n = 0;
+  for (const k in a) {
+    if (k === "content") continue;
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const k in b) if (k !== "content") n--;
+  return n === 0;
+}
+
+/**
+ * The message without its content: what a `message_update` hook gets.
+ * @param {any} m
+ */
+export function slimMeta(m) {
+  const { content: _content, ...meta } = m ?? {};
+  return meta;
+}
+
 /**
  * @param {unknown} v
  * @returns {v is Record<string, unknown>}
@@ -28,7 +79,8 @@ function isObject(v) {
 }
 
 /**
- * What pi's handler returns for a hook's answer `out` to `event`.
+ * What pi's handler returns for a hook's answer `out` to `event` (throws
+ * when mirrored edits are not well formed: the hook failed).
  * @param {string} eventName
  * @param {any} event pi's event (a `tool_call`'s input is changed in place)
  * @param {unknown} out the extension's answer
@@ -47,7 +99,14 @@ export function hookResult(eventName, event, out) {
       return out.block ? { block: true, reason: out.reason } : undefined;
     }
     case "before_provider_request":
-      return isObject(out) ? out.payload : undefined;
+      if (!isObject(out)) return undefined;
+      // Mirrored: the changes to this call's input; otherwise the whole body.
+      if ("changes" in out) return applyChanges(isObject(event?.payload) ? event.payload : {}, out.changes);
+      return out.payload;
+    case "context":
+      // Mirrored: the messages as edits of this call's input.
+      if (isObject(out) && "ops" in out) return { messages: applyOps(Array.isArray(event?.messages) ? event.messages : [], out.ops) };
+      return out;
     default:
       return out;
   }

@@ -91,6 +91,7 @@ export async function activate(pi, options) {
     dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
     loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
+    mirrorCheck: env.PI_EXT_MIRROR_CHECK === "1",
   });
   const label = `pi-ext extension "${config.name}"`;
   /** @type {string[]} */
@@ -241,10 +242,21 @@ export async function activate(pi, options) {
   const on = /** @type {(event: string, handler: (event: any, ctx: ExtensionContext) => unknown) => void} */ (
     /** @type {unknown} */ (pi.on.bind(pi))
   );
+  /** Whether pi runs bridge.onMessageUpdate (one handler for every message_update hook). */
+  let updates = false;
   const registerHandlers = (/** @type {Manifest | undefined} */ m) => {
     attempt("message renderers", () => bridge.tui.registerMessageRenderers(m?.messageRenderers, renderers));
     for (const hook of m?.hooks ?? []) {
       if (subscribed.has(hook.id)) continue;
+      if (hook.event === "message_update") {
+        // Once per token: one handler for all of them, which only queues.
+        if (!updates) attempt(`hook ${hook.id}`, () => {
+          on("message_update", (event) => bridge.onMessageUpdate(event));
+          updates = true;
+        });
+        subscribed.add(hook.id);
+        continue;
+      }
       attempt(`hook ${hook.id}`, () => {
         on(hook.event, (event, ctx) => bridge.callHook(hook, event, ctx));
         subscribed.add(hook.id);

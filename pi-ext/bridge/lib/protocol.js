@@ -26,6 +26,7 @@ export const codes = Object.freeze({
   MODEL_AUTH: -32021,
   SESSION_ENDED: -32022,
   NO_MODEL: -32023,
+  MIRROR_MISMATCH: -32010,
 });
 
 /** An error with a protocol code: from the extension's answer, or for the bridge's own answers. */

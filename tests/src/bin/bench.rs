@@ -21,15 +21,24 @@
 //!    in its own pi (`examples/bench-hook-gate`, `tests/fixtures/bench-hook-gate.ts`);
 //! 4. extension load: pi spawn → `get_state` answered, with the Rust extension, the TS one, none;
 //! 5. a `message_update` hook while thousands of deltas stream (`examples/bench-hook-stream`,
-//!    `tests/fixtures/bench-hook-stream.ts`, none), and the proof that without such a hook the
-//!    bridge forwards no `message_update` to the binary;
+//!    `tests/fixtures/bench-hook-stream.ts`, none, and the batch form
+//!    `examples/bench-hook-batch`), and the proof that without such a hook the bridge forwards
+//!    no `message_update` to the binary;
 //! 6. raw throughput without pi's agent loop: the binary driven directly over its protocol, the
 //!    real JS bridge in Node with a fake `pi`, the same bridge with an ideal minimal extension
 //!    (the floor), and a CPU-heavy tool in Rust vs TS;
 //! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times;
 //! 8. pi's terminal UI: key press → repainted frame of a Rust component (`examples/tui-lab`'s
 //!    counter) and of its TypeScript twin (`tests/fixtures/bench-tui.ts`) in a pseudo-terminal,
-//!    and what the bridge's cached frame costs pi per repaint (`tests/src/bench_tui.rs`).
+//!    and what the bridge's cached frame costs pi per repaint (`tests/src/bench_tui.rs`);
+//! 9. `context` hooks (pass-through, pruning) and a `before_provider_request` hook on sessions of
+//!    10 to 5,000 messages (`examples/bench-context`, `bench-prune`, `bench-provider` and their
+//!    TS twins, none), with the bytes over the pipe and the extension's CPU per request;
+//! 10. `session_branch()` on the same sessions;
+//! 11. 1, 5 and 20 extensions: separate Rust binaries, one Rust host binary, TypeScript files
+//!     (`examples/bench-many`): pi's startup work, total RSS, a tool call in the last-loaded one.
+//!
+//! Rows 9–11 live in `tests/src/bench/scaling.rs`.
 //!
 //! Results are printed as one Markdown table on stdout (progress goes to stderr): each figure
 //! is `median / p90 / p99` unless said otherwise, next to its target and whether it is met.
@@ -48,6 +57,13 @@ use std::time::{Duration, Instant};
 
 use pi_ext_e2e::{example_binary, fixture, repo_root, PiEnv, PiRpc, Reply, ScriptedModel};
 use serde_json::{json, Value};
+
+#[path = "../bench/scaling.rs"]
+mod scaling;
+
+/// The highest row number.
+const LAST_ROW: u32 = 11;
+
 /// The wire protocol version (`pi_ext::protocol::PROTOCOL_VERSION`) that row 6
 /// and the ideal extension speak directly; the bench does not link pi-ext.
 const PROTOCOL_VERSION: u32 = 2;
@@ -94,14 +110,14 @@ fn main() {
 struct Options {
     /// A few iterations of everything, no build times, no verdicts.
     smoke: bool,
-    /// Which rows (1–7) to run.
+    /// Which rows (1–[`LAST_ROW`]) to run.
     rows: HashSet<u32>,
 }
 
 impl Options {
     fn parse() -> Options {
         let mut smoke = false;
-        let mut rows: HashSet<u32> = (1..=8).collect();
+        let mut rows: HashSet<u32> = (1..=LAST_ROW).collect();
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -114,7 +130,7 @@ impl Options {
                             r.trim()
                                 .parse()
                                 .ok()
-                                .filter(|n| (1..=8).contains(n))
+                                .filter(|n| (1..=LAST_ROW).contains(n))
                                 .unwrap_or_else(|| usage(&format!("bad row {r:?}")))
                         })
                         .collect();
@@ -133,7 +149,7 @@ impl Options {
 const USAGE: &str = "usage: bench [--smoke] [--rows 1,2,3,5]
   cargo run --release -p pi-ext-e2e --bin bench    the full benchmark (use --release)
   --smoke      a few iterations of every row, no build times, targets not judged
-  --rows LIST  only these rows (1-8)";
+  --rows LIST  only these rows (1-11)";
 
 fn usage(problem: &str) -> ! {
     eprintln!("bench: {problem}\n{USAGE}");
@@ -362,7 +378,14 @@ impl Report {
         println!();
         println!("| # | measurement | Rust | TypeScript | Rust/TS | target | result |");
         println!("|---|---|---|---|---|---|---|");
-        self.lines.sort_by_key(|(id, _)| *id);
+        // By row number, then by the letter after it ("9a" before "10a").
+        self.lines.sort_by_key(|(id, _)| {
+            let digits = id.len() - id.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            (
+                id[..digits].parse::<u32>().unwrap_or(0),
+                id[digits..].to_owned(),
+            )
+        });
         for (_, line) in &self.lines {
             println!("{line}");
         }
@@ -603,6 +626,12 @@ impl Bench {
         }
         if rows.contains(&8) {
             self.row8_tui();
+        }
+        if rows.contains(&9) || rows.contains(&10) {
+            self.rows9_10_session_sizes(&rows);
+        }
+        if rows.contains(&11) {
+            self.row11_many_extensions();
         }
         self.report.print();
     }
@@ -1203,8 +1232,9 @@ impl Bench {
     /// Then [`Bench::row5_traffic`] proves that without such a hook the bridge forwards no
     /// `message_update` at all.
     fn row5_message_update_hook(&mut self) {
-        progress("row 5: building and installing examples/bench-hook-stream");
+        progress("row 5: building and installing examples/bench-hook-stream and bench-hook-batch");
         let rust_bridge = self.install_bridge("bench-hook-stream");
+        let batch_bridge = self.install_bridge("bench-hook-batch");
         let gate_bridge = self.install_bridge("bench-hook-gate");
         progress("row 5: three pis (Rust message_update hook, TS one, no hook)");
         let model = ScriptedModel::start();
@@ -1223,15 +1253,31 @@ impl Bench {
             .env("PI_EXT_LOG_TRAFFIC", "1")
             .skip_message_updates()
             .spawn();
-        let pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-stream.ts"));
+        let mut pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-stream.ts"));
+        // A fourth pi: the Rust hook in its batch form (5d).
+        pis.push(
+            env.pi()
+                .no_extensions()
+                .env("PI_EXT_LOG_DIR", self.scratch.path())
+                .skip_message_updates()
+                .extension(&batch_bridge)
+                .spawn(),
+        );
+        const BATCH: usize = 3;
+        pis[BATCH].wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
         let deltas = self.sizes.deltas;
-        let mut whole: [Vec<Duration>; 3] = Default::default();
-        let mut updates: [Vec<usize>; 3] = Default::default();
-        // CPU time (clock ticks) of each pi, and of the Rust side's extension process, over
+        let mut whole: [Vec<Duration>; 4] = Default::default();
+        let mut updates: [Vec<usize>; 4] = Default::default();
+        // CPU time (clock ticks) of each pi, and of the Rust sides' extension processes, over
         // the counted answers: where the added time goes.
-        let mut pi_ticks = [0u64; 3];
-        let mut extension_ticks = 0u64;
-        let extension_comm = process_comm("bench-hook-stream");
+        let mut pi_ticks = [0u64; 4];
+        let mut extension_ticks = [0u64; 4];
+        let extension_comm = [
+            process_comm("bench-hook-stream"),
+            String::new(),
+            String::new(),
+            process_comm("bench-hook-batch"),
+        ];
         rounds_over_pis(
             &pis,
             self.sizes.stream_warmup,
@@ -1240,7 +1286,11 @@ impl Bench {
             |side, _round, counted| {
                 let pid = pis[side].pid();
                 // The extension process is replaced with each new session: look it up.
-                let child = find_child(pid, &extension_comm);
+                let child = if extension_comm[side].is_empty() {
+                    None
+                } else {
+                    find_child(pid, &extension_comm[side])
+                };
                 let before = (cpu_ticks(pid), child.and_then(cpu_ticks));
                 let (took, n) = stream_prompt(&pis[side], &model, deltas);
                 if counted {
@@ -1248,14 +1298,14 @@ impl Bench {
                     updates[side].push(n);
                     pi_ticks[side] += cpu_ticks(pid).unwrap_or(0) - before.0.unwrap_or(0);
                     if let (Some(child), Some(start)) = (child, before.1) {
-                        extension_ticks += cpu_ticks(child).unwrap_or(start) - start;
+                        extension_ticks[side] += cpu_ticks(child).unwrap_or(start) - start;
                     }
                 }
             },
         );
         drop(pis);
         let answers = whole[0].len().max(1) as f64;
-        let [rust, ts, none] = whole.map(|v| summarize(&v));
+        let [rust, ts, none, batch] = whole.map(|v| summarize(&v));
         let added = |s: &Summary| (ms(s.median) / ms(none.median) - 1.0) * 100.0;
         let updates_per_answer = updates[2].iter().copied().max().unwrap_or(0);
         self.report.row(Row {
@@ -1281,18 +1331,49 @@ impl Bench {
             },
         });
         let per_answer = |ticks: u64| ticks as f64 * 1000.0 / clock_ticks_per_second() / answers;
+        // µs per streamed event.
+        let per_delta = |ticks: u64| per_answer(ticks) * 1000.0 / updates_per_answer.max(1) as f64;
         self.report.row(Row {
             id: "5c",
-            what: "… CPU time per answer (`/proc/<pid>/stat` utime+stime, summed over the counted answers): pi's Node process / the extension process".into(),
+            what: "… CPU time per answer and per `message_update` event (`/proc/<pid>/stat` utime+stime, summed over the counted answers): pi's Node process / the extension process".into(),
             rust: format!(
-                "{:.0} ms / {:.0} ms",
+                "{:.0} ms ({:.1} µs per event) / {:.0} ms ({:.1} µs per event)",
                 per_answer(pi_ticks[0]),
-                per_answer(extension_ticks)
+                per_delta(pi_ticks[0]),
+                per_answer(extension_ticks[0]),
+                per_delta(extension_ticks[0])
             ),
-            ts: format!("{:.0} ms / — (no hook: {:.0} ms)", per_answer(pi_ticks[1]), per_answer(pi_ticks[2])),
+            ts: format!(
+                "{:.0} ms ({:.1} µs per event) / — (no hook: {:.0} ms, {:.1} µs per event)",
+                per_answer(pi_ticks[1]),
+                per_delta(pi_ticks[1]),
+                per_answer(pi_ticks[2]),
+                per_delta(pi_ticks[2])
+            ),
             ratio: "—".into(),
             target: "—".into(),
             verdict: Verdict::Info,
+        });
+        self.report.row(Row {
+            id: "5d",
+            what: "… the Rust hook in its batch form (`MessageUpdateBatch`: one call per turn of pi's event loop, `examples/bench-hook-batch`): `prompt` → `agent_end`; CPU per answer and per event of pi's Node process / the extension process".into(),
+            rust: format!(
+                "{} ({:+.1}% vs none); {:.0} ms ({:.1} µs per event) / {:.0} ms ({:.1} µs per event)",
+                fmt_summary(&batch),
+                added(&batch),
+                per_answer(pi_ticks[BATCH]),
+                per_delta(pi_ticks[BATCH]),
+                per_answer(extension_ticks[BATCH]),
+                per_delta(extension_ticks[BATCH])
+            ),
+            ts: format!("{} ({:+.1}% vs none) (the per-event TS hook)", fmt_summary(&ts), added(&ts)),
+            ratio: ratio(batch.median, ts.median),
+            target: "Rust hook ≤ 5% slower than none (median)".into(),
+            verdict: if added(&batch) <= 5.0 {
+                Verdict::Met
+            } else {
+                Verdict::Missed(format!("the batch hook adds {:+.1}% (> 5%)", added(&batch)))
+            },
         });
         traffic_pi.wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
         self.row5_traffic(&traffic_pi, &model, logs.path());
@@ -1300,7 +1381,8 @@ impl Bench {
 
     /// Row 5b: `pi` has `bench-hook-gate` (no `message_update` hook) and `bench-hook-stream`,
     /// both with `PI_EXT_LOG_TRAFFIC=1` (each runtime logs `received hook/call <id>` or, for
-    /// streaming events, `received hook/notify <id>` per hook call to its log file in `logs`);
+    /// streamed events, `received hook/update <id>` (`hook/notify` from an older bridge) per
+    /// hook call to its log file in `logs`);
     /// it streams one long answer and the hook calls each binary received are counted.
     fn row5_traffic(&mut self, pi: &PiRpc, model: &ScriptedModel, logs: &Path) {
         progress("row 5: counting forwarded message_update calls (PI_EXT_LOG_TRAFFIC=1)");
@@ -1308,7 +1390,11 @@ impl Bench {
             std::fs::read_to_string(logs.join(format!("{name}.log")))
                 .unwrap_or_default()
                 .lines()
-                .filter(|l| l.contains("received hook/call") || l.contains("received hook/notify"))
+                .filter(|l| {
+                    l.contains("received hook/call")
+                        || l.contains("received hook/notify")
+                        || l.contains("received hook/update")
+                })
                 .count()
         };
         let before = (

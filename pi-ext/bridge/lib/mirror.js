@@ -1,0 +1,310 @@
+// @ts-check
+// Mirrored lists: what a `context` or `before_provider_request` hook was
+// sent last, so that the next call sends only what changed.
+//
+// pi hands every `context` handler a fresh structuredClone of the messages,
+// and any handler may change it in place: no object survives from one call
+// to the next. What is stable is content, so each element of the new list is
+// compared with the list sent last (a deep comparison, cheap next to
+// writing and parsing the JSON), and the call carries `[0, start, len]`
+// (keep `len` elements of the previous list from `start`) and `[1, element]`
+// (a new element). The extension keeps the same list and answers with edits
+// of this call's input in the same form. See PROTOCOL.md, "Mirrored payloads".
+//
+// What stays inexact: an element kept by the hook goes on to the handlers
+// after it, which may change it in place; if pi's own copy of that message
+// then changes to exactly the same content, the next comparison finds no
+// change although the extension has the old content. PI_EXT_MIRROR_CHECK=1
+// sends the whole list along and the extension checks its copy against it.
+
+/**
+ * Whether `a` and `b` write the same JSON. Conservative: objects other than
+ * plain objects and arrays are equal only if they are the same object (a
+ * Date's JSON is not in its own keys), so "equal" is always right and
+ * "different" may only cost a few bytes.
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
+export function deepEqual(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
+  const ra = /** @type {Record<string, unknown>} */ (a);
+  const rb = /** @type {Record<string, unknown>} */ (b);
+  // The same keys in the same order: JSON text is order-sensitive.
+  const ka = Object.keys(ra);
+  const kb = Object.keys(rb);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return false;
+  for (let i = 0; i < ka.length; i++) if (!deepEqual(ra[ka[i]], rb[ka[i]])) return false;
+  return true;
+}
+
+/** @param {object} o */
+function isPlain(o) {
+  const proto = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A string that is likely different for different messages: what lines
+ * an element of the new list up with the previous one when they are not at
+ * the same index (the comparison itself is always deep).
+ * @param {unknown} m
+ */
+function keyOf(m) {
+  if (m === null || typeof m !== "object" || Array.isArray(m)) return "\0json";
+  const r = /** @type {Record<string, unknown>} */ (m);
+  return `${String(r.role ?? r.type ?? "")}\0${String(r.timestamp ?? "")}\0${String(r.toolCallId ?? r.tool_call_id ?? r.name ?? "")}`;
+}
+
+/** @typedef {[0, number, number] | [1, unknown]} Op */
+
+/**
+ * @typedef {object} ListUpdate
+ * @property {number | null} base the generation the ops apply to (null: none)
+ * @property {number} gen the generation they make
+ * @property {number} len
+ * @property {Op[]} ops
+ * @property {string} [check] PI_EXT_MIRROR_CHECK: the whole list as JSON
+ */
+
+/** The list one hook was sent last, and its generation. */
+export class ListMirror {
+  constructor() {
+    /** @type {unknown[] | null} */
+    this.prev = null;
+    this.gen = 0;
+    /** @type {Map<string, number[]> | null} positions in `prev` by key */
+    this.byKey = null;
+  }
+
+  /** Forget the list: the next update carries every element. */
+  reset() {
+    this.prev = null;
+    this.byKey = null;
+  }
+
+  /**
+   * The update that turns the previous list into `cur`, and what to do once
+   * it is sent (`commit`: `cur` is then the previous list).
+   * @param {unknown[]} cur
+   * @param {boolean} [check] add the whole list as JSON
+   * @returns {{ update: ListUpdate, commit: () => void }}
+   */
+  diff(cur, check = false) {
+    const prev = this.prev;
+    /** @type {Op[]} */
+    const ops = [];
+    /** @param {number} k */
+    const keep = (k) => {
+      const last = ops[ops.length - 1];
+      if (last && last[0] === 0 && last[1] + last[2] === k) last[2]++;
+      else ops.push([0, k, 1]);
+    };
+    let i = 0;
+    if (prev) {
+      // The common prefix: nearly everything, nearly always.
+      while (i < cur.length && i < prev.length && deepEqual(cur[i], prev[i])) i++;
+      if (i > 0) ops.push([0, 0, i]);
+      let j = i;
+      for (; i < cur.length; i++) {
+        const m = cur[i];
+        let k = -1;
+        if (j < prev.length && deepEqual(m, prev[j])) k = j;
+        else {
+          const candidates = this.index().get(keyOf(m));
+          if (candidates) for (const x of candidates) if (x > j && deepEqual(m, prev[x])) { k = x; break; }
+        }
+        if (k === -1) ops.push([1, m]);
+        else {
+          keep(k);
+          j = k + 1;
+        }
+      }
+    } else {
+      for (const m of cur) ops.push([1, m]);
+    }
+    const gen = this.gen + 1;
+    /** @type {ListUpdate} */
+    const update = { base: prev ? this.gen : null, gen, len: cur.length, ops };
+    if (check) update.check = JSON.stringify(cur);
+    return {
+      update,
+      commit: () => {
+        this.prev = cur;
+        this.gen = gen;
+        this.byKey = null;
+      },
+    };
+  }
+
+  /** @private */
+  index() {
+    if (this.byKey) return this.byKey;
+    /** @type {Map<string, number[]>} */
+    const byKey = new Map();
+    (this.prev ?? []).forEach((m, i) => {
+      const key = keyOf(m);
+      const list = byKey.get(key);
+      if (list) list.push(i);
+      else byKey.set(key, [i]);
+    });
+    this.byKey = byKey;
+    return byKey;
+  }
+}
+
+/**
+ * The list an answer's edits describe: runs of `input` and new elements.
+ * @param {unknown[]} input the call's input
+ * @param {unknown} ops
+ * @returns {unknown[]}
+ * @throws {Error} when the edits are not well formed
+ */
+export function applyOps(input, ops) {
+  if (!Array.isArray(ops)) throw new Error("the answer's ops are not a list");
+  /** @type {unknown[]} */
+  const out = [];
+  for (const op of ops) {
+    if (!Array.isArray(op)) throw new Error("an op is not a list");
+    if (op[0] === 0 && op.length === 3) {
+      const [, start, len] = op;
+      if (!Number.isInteger(start) || !Number.isInteger(len) || start < 0 || len < 0 || start + len > input.length) {
+        throw new Error(`keep ${start}+${len} is outside the input of ${input.length}`);
+      }
+      for (let k = start; k < start + len; k++) out.push(input[k]);
+    } else if (op[0] === 1 && op.length === 2) {
+      out.push(op[1]);
+    } else {
+      throw new Error(`unknown op ${JSON.stringify(op).slice(0, 40)}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * @typedef {object} PayloadUpdate
+ * @property {number | null} base
+ * @property {number} gen
+ * @property {Record<string, unknown>} fields new or changed fields (all of them without a base)
+ * @property {string[]} removed fields and lists that are gone
+ * @property {Record<string, ListUpdate>} lists every list of the request
+ * @property {string} [check]
+ */
+
+/** The provider request one hook was sent last: its fields and lists. */
+export class PayloadMirror {
+  constructor() {
+    /** @type {Record<string, unknown> | null} */
+    this.prev = null;
+    this.gen = 0;
+    /** @type {Map<string, ListMirror>} */
+    this.lists = new Map();
+  }
+
+  reset() {
+    this.prev = null;
+    this.lists = new Map();
+  }
+
+  /**
+   * @param {Record<string, unknown>} cur
+   * @param {boolean} [check]
+   * @returns {{ update: PayloadUpdate, commit: () => void }}
+   */
+  diff(cur, check = false) {
+    const prev = this.prev;
+    /** @type {Record<string, unknown>} */
+    const fields = {};
+    /** @type {string[]} */
+    const removed = [];
+    /** @type {Record<string, ListUpdate>} */
+    const lists = {};
+    /** @type {Array<() => void>} */
+    const commits = [];
+    /** @type {Map<string, ListMirror>} */
+    const nextLists = new Map();
+    for (const key of Object.keys(cur)) {
+      const v = cur[key];
+      if (Array.isArray(v)) {
+        const mirror = (prev && this.lists.get(key)) || new ListMirror();
+        const { update, commit } = mirror.diff(v);
+        lists[key] = update;
+        commits.push(commit);
+        nextLists.set(key, mirror);
+      } else if (v !== undefined && (!prev || !Object.prototype.hasOwnProperty.call(prev, key) || Array.isArray(prev[key]) || !deepEqual(prev[key], v))) {
+        fields[key] = v;
+      }
+    }
+    if (prev) {
+      for (const key of Object.keys(prev)) {
+        if (prev[key] !== undefined && (!Object.prototype.hasOwnProperty.call(cur, key) || cur[key] === undefined)) removed.push(key);
+      }
+    }
+    const gen = this.gen + 1;
+    /** @type {PayloadUpdate} */
+    const update = { base: prev ? this.gen : null, gen, fields, removed, lists };
+    if (check) update.check = JSON.stringify(cur);
+    return {
+      update,
+      commit: () => {
+        for (const c of commits) c();
+        this.prev = cur;
+        this.gen = gen;
+        this.lists = nextLists;
+      },
+    };
+  }
+}
+
+/**
+ * The request body an answer's changes describe: `input` with changed
+ * fields, without removed ones, with lists rebuilt from edits of `input`'s
+ * lists; key order as in `input`, new keys last.
+ * @param {Record<string, unknown>} input
+ * @param {unknown} changes
+ * @returns {Record<string, unknown>}
+ */
+export function applyChanges(input, changes) {
+  if (changes === null || typeof changes !== "object" || Array.isArray(changes)) throw new Error("the answer's changes are not an object");
+  const c = /** @type {{ fields?: unknown, removed?: unknown, lists?: unknown }} */ (changes);
+  const fields = /** @type {Record<string, unknown>} */ (isRecord(c.fields) ? c.fields : {});
+  const lists = /** @type {Record<string, { ops?: unknown }>} */ (isRecord(c.lists) ? c.lists : {});
+  const removed = new Set(Array.isArray(c.removed) ? c.removed.map(String) : []);
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  /** @param {string} key @param {unknown} value */
+  const set = (key, value) => {
+    // JSON.parse makes "__proto__" an own key; assigning it would set the prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  };
+  const keys = [...Object.keys(input), ...Object.keys(fields), ...Object.keys(lists)];
+  for (const key of new Set(keys)) {
+    if (removed.has(key)) continue;
+    if (Object.prototype.hasOwnProperty.call(lists, key)) {
+      const before = Array.isArray(input[key]) ? /** @type {unknown[]} */ (input[key]) : [];
+      set(key, applyOps(before, lists[key]?.ops));
+    } else if (Object.prototype.hasOwnProperty.call(fields, key)) {
+      set(key, fields[key]);
+    } else if (Object.prototype.hasOwnProperty.call(input, key)) {
+      set(key, input[key]);
+    }
+  }
+  return out;
+}
+
+/**
+ * @param {unknown} v
+ * @returns {v is Record<string, unknown>}
+ */
+function isRecord(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}

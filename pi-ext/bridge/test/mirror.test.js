@@ -1,0 +1,266 @@
+// @ts-check
+// Mirrored lists: the edits the bridge sends rebuild exactly pi's list on
+// the other side, whatever happened to it between two calls; answers as
+// edits; the provider request's fields and lists; streamed updates batched
+// per turn; session reads from a cursor.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { applyChanges, applyOps, deepEqual, ListMirror, PayloadMirror } from "../lib/mirror.js";
+import { fakeCtx, manifestWith, settle, startBridge } from "./helpers.js";
+
+/** xorshift32, for reproducible random lists. */
+/** @param {number} seed */
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return (/** @type {number} */ n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x % n;
+  };
+}
+
+/**
+ * The extension's side: what the ops make of the previous list's JSON texts.
+ * @param {string[]} prevTexts
+ * @param {import("../lib/mirror.js").ListUpdate} update
+ */
+function applyUpdate(prevTexts, update) {
+  /** @type {string[]} */
+  const out = [];
+  for (const op of update.ops) {
+    if (op[0] === 0) {
+      assert.ok(op[1] + op[2] <= prevTexts.length, "a keep inside the previous list");
+      out.push(...prevTexts.slice(op[1], op[1] + op[2]));
+    } else out.push(JSON.stringify(op[1]));
+  }
+  assert.equal(out.length, update.len);
+  return out;
+}
+
+/** A message as pi has them. @param {number} i @param {string} [text] */
+const message = (i, text = `text ${i}`) => ({
+  role: i % 3 === 0 ? "user" : i % 3 === 1 ? "assistant" : "toolResult",
+  content: [{ type: "text", text }],
+  timestamp: 1000 + i,
+  ...(i % 3 === 2 ? { toolCallId: `call_${i}`, details: { n: i, nested: [i, { deep: `x${i}` }] } } : {}),
+});
+
+test("deepEqual is JSON equality, conservative where JSON hides things", () => {
+  assert.equal(deepEqual({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] }), true);
+  assert.equal(deepEqual({ a: 1, b: 2 }, { b: 2, a: 1 }), false, "key order is part of the JSON text");
+  assert.equal(deepEqual({ a: 1 }, { a: 1, b: 2 }), false);
+  assert.equal(deepEqual([1, 2], [1, 2, 3]), false);
+  assert.equal(deepEqual(new Date(1), new Date(2)), false, "objects that are not plain compare by identity");
+  assert.equal(deepEqual(NaN, NaN), false, "never claims an equality it cannot prove");
+  assert.equal(deepEqual({ a: "same length" }, { a: "SAME length" }), false);
+});
+
+test("random edits between calls: the ops always rebuild pi's list, and unchanged messages are keeps", () => {
+  const next = rng(7);
+  for (let round = 0; round < 300; round++) {
+    const mirror = new ListMirror();
+    /** @type {any[]} */
+    let prev = Array.from({ length: next(40) }, (_, i) => message(i));
+    let texts = applyUpdate([], mirror.diff(prev).update);
+    mirror.diff(prev).commit();
+    // A fresh structuredClone per call, as pi makes, then random changes.
+    for (let call = 0; call < 4; call++) {
+      /** @type {any[]} */
+      const cur = structuredClone(prev);
+      let changed = 0;
+      for (let e = next(5); e > 0; e--) {
+        const kind = next(6);
+        const at = next(cur.length + 1);
+        if (kind === 0) cur.push(message(100 + next(1000)));
+        else if (kind === 1 && cur.length) cur.splice(at % cur.length, 1);
+        else if (kind === 2 && cur.length) cur[at % cur.length].content[0].text += "!"; // in place
+        else if (kind === 3 && cur.length) {
+          // Same length, other content (what a cheap fingerprint would miss).
+          const m = cur[at % cur.length];
+          m.content[0].text = m.content[0].text.toUpperCase();
+        } else if (kind === 4 && cur.length > 1) cur.reverse();
+        else cur.splice(at, 0, cur.length ? structuredClone(cur[next(cur.length)]) : message(5000)); // duplicates
+        changed++;
+      }
+      const { update, commit } = mirror.diff(cur);
+      const rebuilt = applyUpdate(texts, update);
+      assert.deepEqual(rebuilt, cur.map((m) => JSON.stringify(m)));
+      if (changed === 0) assert.deepEqual(update.ops, cur.length ? [[0, 0, cur.length]] : []);
+      commit();
+      texts = rebuilt;
+      prev = cur;
+    }
+  }
+});
+
+test("one new message at the end of a long conversation: one keep and one literal", () => {
+  const mirror = new ListMirror();
+  const first = Array.from({ length: 200 }, (_, i) => message(i));
+  mirror.diff(first).commit();
+  const second = [...structuredClone(first), message(200)];
+  const { update } = mirror.diff(second);
+  assert.equal(update.base, 1);
+  assert.deepEqual(update.ops, [[0, 0, 200], [1, message(200)]]);
+  assert.ok(JSON.stringify(update).length < JSON.stringify(message(200)).length + 100, "bytes follow the new message");
+});
+
+test("answers as edits: keeps of the input and new elements; malformed edits are refused", () => {
+  const input = [{ a: 1 }, { b: 2 }, { c: 3 }];
+  const out = applyOps(input, [[0, 1, 2], [1, { d: 4 }], [0, 0, 1]]);
+  assert.deepEqual(out, [{ b: 2 }, { c: 3 }, { d: 4 }, { a: 1 }]);
+  assert.equal(out[0], input[1], "kept elements are pi's own objects");
+  for (const bad of [[[0, 2, 5]], [[0, -1, 1]], [[2, 1]], [[0, 0]], "x", [["x"]]]) {
+    assert.throws(() => applyOps(input, bad), Error, JSON.stringify(bad));
+  }
+});
+
+test("a provider request: changed fields, removed fields and lists as edits; the answer's changes applied in the input's key order", () => {
+  const mirror = new PayloadMirror();
+  const body = { model: "m", messages: [message(0), message(1)], stream: true, tools: [{ name: "t" }] };
+  const first = mirror.diff(body);
+  assert.equal(first.update.base, null);
+  assert.deepEqual(first.update.fields, { model: "m", stream: true });
+  first.commit();
+  const next = { model: "n", messages: [...structuredClone(body.messages), message(2)], tools: [{ name: "t" }] };
+  const { update } = mirror.diff(next);
+  assert.deepEqual(update.fields, { model: "n" });
+  assert.deepEqual(update.removed, ["stream"]);
+  assert.deepEqual(update.lists.messages.ops, [[0, 0, 2], [1, message(2)]]);
+  assert.deepEqual(update.lists.tools.ops, [[0, 0, 1]]);
+  const replaced = applyChanges(next, { fields: { user: "me" }, removed: ["model"], lists: { messages: { ops: [[0, 2, 1]] } } });
+  assert.deepEqual(Object.keys(replaced), ["messages", "tools", "user"]);
+  assert.deepEqual(replaced.messages, [message(2)]);
+  assert.equal(replaced.tools, next.tools);
+  const polluted = applyChanges({}, JSON.parse('{"fields":{"__proto__":{"x":1}}}'));
+  assert.equal(Object.getPrototypeOf(polluted), Object.prototype);
+});
+
+/**
+ * A fake extension that reads mirrored payloads: keeps each hook's list and
+ * answers with `answer(list)`.
+ * @param {import("./helpers.js").FakeExtension} ext
+ * @param {(list: string[], params: any) => unknown} answer
+ */
+function mirroring(ext, answer) {
+  /** @type {Map<string, { gen: number | null, texts: string[] }>} */
+  const slots = new Map();
+  ext.handle("initialize", () => ({ protocol: 2, sdk: "0.1.0", manifest: ext.manifest, mirror: 1 }));
+  ext.handle("hook/call", (p) => {
+    const u = p.context;
+    const slot = slots.get(p.hook) ?? { gen: null, texts: [] };
+    if (u.base !== null && u.base !== slot.gen) throw { code: -32010, message: "out of step" };
+    const texts = applyUpdate(u.base === null ? [] : slot.texts, u);
+    slots.set(p.hook, { gen: u.gen, texts });
+    return answer(texts, p);
+  });
+  return slots;
+}
+
+test("context hooks: the first call sends the list, the next only what changed; answer edits reach pi", async () => {
+  const hook = { id: "x::ctx", event: "context" };
+  const h = await startBridge(manifestWith({ hooks: [hook] }), {
+    script: (ext) => mirroring(ext, (texts) => ({ ops: [[0, 1, texts.length - 1]] })), // drop the first message
+  });
+  const { ctx } = fakeCtx();
+  await h.startSession(ctx);
+  const messages = Array.from({ length: 50 }, (_, i) => message(i));
+  const [first] = /** @type {any[]} */ (await h.fake.emit("context", { type: "context", messages: structuredClone(messages) }, ctx));
+  assert.deepEqual(first.messages, messages.slice(1));
+  const more = [...messages, message(50)];
+  const event = { type: "context", messages: structuredClone(more) };
+  const [second] = /** @type {any[]} */ (await h.fake.emit("context", event, ctx));
+  assert.deepEqual(second.messages, more.slice(1));
+  assert.equal(second.messages[0], event.messages[1], "kept messages are the ones pi passed");
+  const calls = h.ext().sent("hook/call");
+  assert.equal(calls[0].params.context.base, null);
+  assert.deepEqual(calls[1].params.context.ops, [[0, 0, 50], [1, message(50)]]);
+  assert.ok(h.ext().lines[h.ext().lines.length - 1].length < 500, "the second line carries one message");
+});
+
+test("a process out of step answers MIRROR_MISMATCH: the call is sent again once with the whole list", async () => {
+  const hook = { id: "x::ctx", event: "context" };
+  /** @type {Map<string, any>} */
+  let slots = new Map();
+  const h = await startBridge(manifestWith({ hooks: [hook] }), {
+    script: (ext) => {
+      slots = mirroring(ext, () => null);
+    },
+  });
+  const { ctx } = fakeCtx();
+  await h.startSession(ctx);
+  const messages = [message(0), message(1)];
+  await h.fake.emit("context", { type: "context", messages: structuredClone(messages) }, ctx);
+  slots.clear(); // the process lost its copy
+  assert.deepEqual(await h.fake.emit("context", { type: "context", messages: structuredClone(messages) }, ctx), [undefined]);
+  const bases = h.ext().sent("hook/call").map((m) => m.params.context.base);
+  assert.deepEqual(bases, [null, 1, null]);
+});
+
+test("PI_EXT_MIRROR_CHECK=1 sends the whole list along", async () => {
+  const hook = { id: "x::ctx", event: "context" };
+  const h = await startBridge(manifestWith({ hooks: [hook] }), {
+    env: { PI_EXT_MIRROR_CHECK: "1" },
+    script: (ext) => mirroring(ext, () => null),
+  });
+  const { ctx } = fakeCtx();
+  await h.startSession(ctx);
+  const messages = [message(0)];
+  await h.fake.emit("context", { type: "context", messages }, ctx);
+  assert.equal(h.ext().sent("hook/call")[0].params.context.check, JSON.stringify(messages));
+});
+
+test("streamed message_updates: one hook/updates line per turn for all hooks, deltas as tuples, metadata when it changes", async () => {
+  const hooks = [
+    { id: "x::a", event: "message_update" },
+    { id: "x::b", event: "message_update" },
+  ];
+  const h = await startBridge(manifestWith({ hooks }), {
+    script: (ext) => ext.handle("initialize", () => ({ protocol: 2, sdk: "0.1.0", manifest: ext.manifest, mirror: 1 })),
+  });
+  const { ctx } = fakeCtx();
+  await h.startSession(ctx);
+  assert.equal(h.fake.handlers.get("message_update")?.length, 1, "one pi handler for both hooks");
+  const usage = { input: 1 };
+  const partial = { role: "assistant", content: [{ type: "text", text: "long text" }], model: "m", usage };
+  const update = (/** @type {any} */ a, /** @type {any} */ m = partial) => ({
+    type: "message_update",
+    message: { ...m }, // pi copies the message shallowly for every event
+    assistantMessageEvent: { ...a, partial: m },
+  });
+  await h.fake.emit("message_update", update({ type: "text_start", contentIndex: 0 }), ctx);
+  for (const delta of ["a", "b", "c"]) await h.fake.emit("message_update", update({ type: "text_delta", contentIndex: 0, delta }), ctx);
+  const done = { ...partial, usage: { input: 5 } };
+  await h.fake.emit("message_update", update({ type: "text_end", contentIndex: 0, content: "abc" }, done), ctx);
+  await settle();
+  const lines = h.ext().sent("hook/updates");
+  assert.equal(lines.length, 2, "a new metadata starts a new line");
+  assert.deepEqual(lines[0].params.hooks, ["x::a", "x::b"]);
+  assert.deepEqual(lines[0].params.meta, { role: "assistant", model: "m", usage });
+  assert.deepEqual(lines[0].params.ev, [{ type: "text_start", contentIndex: 0 }, [0, 0, "a"], [0, 0, "b"], [0, 0, "c"]]);
+  assert.deepEqual(lines[1].params.meta, { role: "assistant", model: "m", usage: { input: 5 } });
+  assert.deepEqual(lines[1].params.ev, [{ type: "text_end", contentIndex: 0, content: "abc" }]);
+  assert.ok(h.ext().lines.every((l) => !l.includes("long text")), "no content, no partial");
+});
+
+test("session/sync sends the entries after the extension's cursor, or all of them when it does not continue pi's list", async () => {
+  const h = await startBridge(manifestWith({}));
+  const { ctx } = fakeCtx();
+  const entries = [{ id: "a", parentId: null }, { id: "b", parentId: "a" }, { id: "c", parentId: "b" }];
+  ctx.sessionManager = { getSessionId: () => "s1", getEntries: () => [...entries], getLeafId: () => "c" };
+  await h.startSession(ctx);
+  const sync = async (/** @type {any} */ p) => (await h.ext().request("session/sync", { call: null, ...p })).result;
+  assert.deepEqual(await sync({ sessionId: null, count: 0, lastId: null }), { sessionId: "s1", leafId: "c", reset: true, entries });
+  assert.deepEqual(await sync({ sessionId: "s1", count: 2, lastId: "b" }), { sessionId: "s1", leafId: "c", reset: false, entries: [entries[2]] });
+  for (const stale of [
+    { sessionId: "s0", count: 2, lastId: "b" },
+    { sessionId: "s1", count: 2, lastId: "x" },
+    { sessionId: "s1", count: 9, lastId: "c" },
+  ]) {
+    const answer = await sync(stale);
+    assert.equal(answer.reset, true, JSON.stringify(stale));
+    assert.deepEqual(answer.entries, entries);
+  }
+});
