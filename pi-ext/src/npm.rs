@@ -97,8 +97,20 @@ pub(crate) const PLATFORMS: &[Platform] = &[
         Some("glibc"),
     ),
     platform("darwin-x64", "x86_64-apple-darwin", "darwin", "x64", None),
-    platform("darwin-arm64", "aarch64-apple-darwin", "darwin", "arm64", None),
-    platform("win32-x64-msvc", "x86_64-pc-windows-msvc", "win32", "x64", None),
+    platform(
+        "darwin-arm64",
+        "aarch64-apple-darwin",
+        "darwin",
+        "arm64",
+        None,
+    ),
+    platform(
+        "win32-x64-msvc",
+        "x86_64-pc-windows-msvc",
+        "win32",
+        "x64",
+        None,
+    ),
     platform(
         "win32-arm64-msvc",
         "aarch64-pc-windows-msvc",
@@ -106,7 +118,13 @@ pub(crate) const PLATFORMS: &[Platform] = &[
         "arm64",
         None,
     ),
-    platform("freebsd-x64", "x86_64-unknown-freebsd", "freebsd", "x64", None),
+    platform(
+        "freebsd-x64",
+        "x86_64-unknown-freebsd",
+        "freebsd",
+        "x64",
+        None,
+    ),
 ];
 
 /// The platform this binary was built for, if npm can name it.
@@ -142,7 +160,9 @@ pub(crate) fn find_platform(name: &str) -> Option<&'static Platform> {
 ///
 /// A message saying what is wrong, with the platforms known.
 pub(crate) fn parse_binary(arg: &str) -> Result<(&'static Platform, PathBuf), String> {
-    let Some((name, path)) = arg.split_once('=').filter(|(n, p)| !n.is_empty() && !p.is_empty())
+    let Some((name, path)) = arg
+        .split_once('=')
+        .filter(|(n, p)| !n.is_empty() && !p.is_empty())
     else {
         return Err(format!(
             "`{arg}` is not PLATFORM=PATH (e.g. aarch64-apple-darwin=target/aarch64-apple-darwin/release/my-ext)"
@@ -166,7 +186,9 @@ fn check_npm_name(name: &str) -> io::Result<()> {
         !part.is_empty()
             && !part.starts_with(['.', '_'])
             && part.bytes().all(|b| {
-                b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'_' | b'~')
+                b.is_ascii_lowercase()
+                    || b.is_ascii_digit()
+                    || matches!(b, b'-' | b'.' | b'_' | b'~')
             })
     };
     let ok = name.len() <= 214
@@ -369,7 +391,11 @@ mod tests {
                 assert!(p.key != q.key && p.target != q.target, "{p:?} {q:?}");
             }
         }
-        if cfg!(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu")) {
+        if cfg!(all(
+            target_os = "linux",
+            target_arch = "x86_64",
+            target_env = "gnu"
+        )) {
             assert_eq!(host_platform().unwrap().key, "linux-x64-gnu");
         }
     }
@@ -377,10 +403,19 @@ mod tests {
     #[test]
     fn binary_arguments_name_a_known_platform_and_a_path() {
         let (p, path) = parse_binary("x86_64-pc-windows-msvc=out/my.exe").unwrap();
-        assert_eq!((p.key, path), ("win32-x64-msvc", PathBuf::from("out/my.exe")));
+        assert_eq!(
+            (p.key, path),
+            ("win32-x64-msvc", PathBuf::from("out/my.exe"))
+        );
         let err = parse_binary("mips-plan9=x").unwrap_err();
-        assert!(err.contains("unknown platform `mips-plan9`") && err.contains("darwin-arm64 (aarch64-apple-darwin)"), "{err}");
-        assert!(parse_binary("darwin-arm64").unwrap_err().contains("PLATFORM=PATH"));
+        assert!(
+            err.contains("unknown platform `mips-plan9`")
+                && err.contains("darwin-arm64 (aarch64-apple-darwin)"),
+            "{err}"
+        );
+        assert!(parse_binary("darwin-arm64")
+            .unwrap_err()
+            .contains("PLATFORM=PATH"));
         assert!(parse_binary("=x").is_err() && parse_binary("darwin-arm64=").is_err());
     }
 
@@ -389,7 +424,17 @@ mod tests {
         for good in ["my-ext", "@me/my-ext", "a.b_c~d", "x1"] {
             check_npm_name(good).unwrap();
         }
-        for bad in ["My-Ext", "", "@me", "@/x", "a b", ".x", "_x", "@me/", &"a".repeat(215)] {
+        for bad in [
+            "My-Ext",
+            "",
+            "@me",
+            "@/x",
+            "a b",
+            ".x",
+            "_x",
+            "@me/",
+            &"a".repeat(215),
+        ] {
             let err = check_npm_name(bad).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{bad}");
         }
@@ -426,11 +471,20 @@ mod tests {
 
         let main = read(&out.join("probe/package.json"));
         assert_eq!(main["pi"]["extensions"], json!(["./index.js"]));
-        assert_eq!(main["optionalDependencies"]["@me/probe-darwin-arm64"], "1.2.3");
-        assert_eq!(main["optionalDependencies"]["@me/probe-win32-x64-msvc"], "1.2.3");
+        assert_eq!(
+            main["optionalDependencies"]["@me/probe-darwin-arm64"],
+            "1.2.3"
+        );
+        assert_eq!(
+            main["optionalDependencies"]["@me/probe-win32-x64-msvc"],
+            "1.2.3"
+        );
         let index = std::fs::read_to_string(out.join("probe/index.js")).unwrap();
         assert!(index.contains(r#""darwin-arm64":{"bin":"bin/probe","cpu":"arm64","os":"darwin","package":"@me/probe-darwin-arm64","size":23}"#), "{index}");
-        assert!(!index.contains(r#""binary":"#), "no binary next to the bridge");
+        assert!(
+            !index.contains(r#""binary":"#),
+            "no binary next to the bridge"
+        );
 
         if let Some(host) = host_platform() {
             let host_dir = out.join(format!("probe-{}", host.key));
@@ -438,7 +492,9 @@ mod tests {
             assert_eq!(package["cpu"], json!([host.cpu]));
             assert_eq!(package["libc"], json!(host.libc.map(|l| vec![l])));
             let copied = std::fs::metadata(host_dir.join("bin/probe")).unwrap().len();
-            let me = std::fs::metadata(std::env::current_exe().unwrap()).unwrap().len();
+            let me = std::fs::metadata(std::env::current_exe().unwrap())
+                .unwrap()
+                .len();
             assert_eq!(copied, me, "the running binary for its own platform");
             assert_eq!(packed.platforms.len(), 3);
         }
@@ -456,14 +512,24 @@ mod tests {
         let darwin = find_platform("darwin-arm64").unwrap();
         let missing = [(darwin, dir.path().join("nowhere"))];
         let err = pack_npm(&manifest("probe"), &out, None, &missing).unwrap_err();
-        assert!(err.to_string().contains("the binary for darwin-arm64 is not a file"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("the binary for darwin-arm64 is not a file"),
+            "{err}"
+        );
         let file = dir.path().join("bin");
         std::fs::write(&file, b"x").unwrap();
         let twice = [(darwin, file.clone()), (darwin, file)];
         let err = pack_npm(&manifest("probe"), &out, None, &twice).unwrap_err();
-        assert!(err.to_string().contains("two binaries for darwin-arm64"), "{err}");
+        assert!(
+            err.to_string().contains("two binaries for darwin-arm64"),
+            "{err}"
+        );
         let err = pack_npm(&manifest("probe"), &out, Some("Bad Name"), &[]).unwrap_err();
-        assert!(err.to_string().contains("invalid npm package name"), "{err}");
+        assert!(
+            err.to_string().contains("invalid npm package name"),
+            "{err}"
+        );
         let err = pack_npm(&manifest("../x"), &out, None, &[]).unwrap_err();
         assert!(err.to_string().contains("invalid extension name"), "{err}");
         assert!(!out.exists());
