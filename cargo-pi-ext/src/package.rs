@@ -43,8 +43,8 @@ pub(crate) struct PackageArgs {
     /// Instead of packaging: write a GitHub Actions workflow that builds
     /// every platform and publishes the packages (at PATH, default
     /// .github/workflows/pi-ext-npm.yml in the workspace).
-    #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = "")]
-    ci_workflow: Option<PathBuf>,
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    ci_workflow: Option<Option<PathBuf>>,
 }
 
 pub(crate) fn run(args: &PackageArgs) -> Result<()> {
@@ -54,7 +54,7 @@ pub(crate) fn run(args: &PackageArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| project.name().to_string());
     if let Some(path) = &args.ci_workflow {
-        return write_workflow(&project, &npm_name, path);
+        return write_workflow(&project, &npm_name, path.as_deref());
     }
     let packer = if args.no_build {
         if args.binaries.is_empty() {
@@ -161,13 +161,12 @@ fn describe(dir: &Path, project: &Project, readme: Option<&Path>) -> Result<()> 
     std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
 }
 
-fn write_workflow(project: &Project, npm_name: &str, path: &Path) -> Result<()> {
-    let path = if path.as_os_str().is_empty() {
-        project
+fn write_workflow(project: &Project, npm_name: &str, path: Option<&Path>) -> Result<()> {
+    let path = match path {
+        Some(path) => path.to_path_buf(),
+        None => project
             .workspace_root
-            .join(".github/workflows/pi-ext-npm.yml")
-    } else {
-        path.to_path_buf()
+            .join(".github/workflows/pi-ext-npm.yml"),
     };
     if path.exists() {
         bail!(
