@@ -1,7 +1,8 @@
-//! The extension author's tool chain, as the README shows it: `cargo
-//! install` of cargo-pi-ext, `cargo pi-ext new`, `cargo test`, `cargo run
-//! -- install`, a tool call in the real pi; and the `cargo pi-ext dev`
-//! loop switching a running pi to each build.
+//! The extension author's tool chain, as the README shows it: the
+//! README's commands, read from it and run in order (`cargo install` of
+//! cargo-pi-ext, `cargo pi-ext new`, `cargo test`, `cargo run -- install`,
+//! a tool call in the real pi); and the `cargo pi-ext dev` loop switching a
+//! running pi to each build.
 //!
 //! How the builds are kept quick is said in `toolchain_support`.
 
@@ -14,10 +15,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pi_ext_e2e::json::{notifications, tool_result, ui_requests};
-use pi_ext_e2e::{wait_until, PiEnv, PiRpc, Reply, ScriptedModel};
+use pi_ext_e2e::{repo_root, wait_until, PiEnv, PiRpc, Reply, ScriptedModel};
 use serde_json::json;
 use toolchain_support::{
-    assert_success, cargo_in, new_crate, run, text, BUILD_TIMEOUT, QUICK_TIMEOUT,
+    assert_success, cargo_in, install_tool, new_crate, run, text, BUILD_TIMEOUT, QUICK_TIMEOUT,
 };
 
 fn greet(pi: &PiRpc, model: &ScriptedModel, id: &str) -> String {
@@ -27,57 +28,139 @@ fn greet(pi: &PiRpc, model: &ScriptedModel, id: &str) -> String {
     tool_result(model.requests().last().unwrap(), id).expect("the greeting reached the model")
 }
 
+/// The commands of the README block that starts with `first`, one per
+/// line, without the comments.
+fn readme_commands(readme: &str, first: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(repo_root().join(readme)).unwrap();
+    let start = text
+        .find(&format!("```sh\n{first}"))
+        .unwrap_or_else(|| panic!("{readme} has no block starting with `{first}`"))
+        + "```sh\n".len();
+    let block = &text[start..];
+    let block = &block[..block.find("```").expect("an unterminated block")];
+    block
+        .lines()
+        .map(|line| line.split('#').next().unwrap().split_whitespace())
+        .map(|words| words.map(String::from).collect::<Vec<_>>())
+        .filter(|words| !words.is_empty())
+        .collect()
+}
+
+/// The sequence a new user follows, as the README says it.
+const NEW_USER: [&str; 6] = [
+    "cargo install --path cargo-pi-ext",
+    "cargo pi-ext new my-ext",
+    "cd my-ext",
+    "cargo test",
+    "cargo run -- install",
+    "pi",
+];
+
+#[test]
+fn the_readmes_show_the_sequence_this_file_runs() {
+    let said = |readme, first| {
+        readme_commands(readme, first)
+            .iter()
+            .map(|words| words.join(" "))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said("README.md", "cargo install --path cargo-pi-ext"),
+        NEW_USER
+    );
+    // The tool's own README (crates.io) installs it from there.
+    let mut from_crates_io = NEW_USER.map(String::from).to_vec();
+    from_crates_io[0] = "cargo install cargo-pi-ext".into();
+    assert_eq!(
+        said("cargo-pi-ext/README.md", "cargo install cargo-pi-ext"),
+        from_crates_io
+    );
+}
+
 #[test]
 fn a_new_user_goes_from_cargo_install_to_a_tool_call_in_pi() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    // cargo install --path cargo-pi-ext (toolchain_support), then:
-    let dir = new_crate(&env, "my-ext");
-    for file in [
-        "src/lib.rs",
-        "src/main.rs",
-        "tests/extension.rs",
-        "README.md",
-    ] {
-        assert!(dir.join(file).is_file(), "{file}");
+    let mut cwd = env.root().join("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let commands = readme_commands("README.md", "cargo install --path cargo-pi-ext");
+    let mut ran = Vec::new();
+    // Each command of the README, in its order, word for word. Only the
+    // tool's install adds flags (toolchain_support: offline, into a root of
+    // the test's, reusing the workspace's build); and `pi` is the real pi,
+    // started by the harness in RPC mode with the scripted model.
+    for words in &commands {
+        let line = words.join(" ");
+        ran.push(line.clone());
+        match words[0].as_str() {
+            "cargo" if words[1] == "install" => {
+                assert_eq!(words[2..], ["--path", "cargo-pi-ext"]);
+                let root = install_tool();
+                assert!(root.join("bin/cargo-pi-ext").is_file());
+            }
+            "cargo" => {
+                let out = run(
+                    cargo_in(&env).args(&words[1..]).current_dir(&cwd),
+                    &line,
+                    BUILD_TIMEOUT,
+                );
+                assert_success(&out, &line);
+                check_step(&env, &cwd, &line, &text(&out.stdout));
+            }
+            "cd" => {
+                cwd = cwd.join(&words[1]);
+                assert!(cwd.is_dir(), "{}", cwd.display());
+            }
+            "pi" => pi_calls_the_tool(&env, &model, "my-ext"),
+            other => panic!("the README runs `{other}`, which this test does not know"),
+        }
     }
-    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-    assert!(
-        manifest.contains("pi-ext = { version = \"0.1.0\", path = "),
-        "{manifest}"
-    );
+    assert_eq!(ran, NEW_USER);
+}
 
-    let tested = run(
-        cargo_in(&env).arg("test").current_dir(&dir),
-        "cargo test",
-        BUILD_TIMEOUT,
-    );
-    assert_success(&tested, "cargo test in the new crate");
-    let report = text(&tested.stdout);
-    assert!(report.contains("test result: ok. 3 passed"), "{report}");
-    let formatted = run(
-        cargo_in(&env).args(["fmt", "--check"]).current_dir(&dir),
-        "cargo fmt --check",
-        QUICK_TIMEOUT,
-    );
-    assert_success(&formatted, "cargo fmt --check in the new crate");
+/// What each cargo command of the sequence must have done.
+fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
+    match line {
+        "cargo pi-ext new my-ext" => {
+            let dir = dir.join("my-ext");
+            for file in [
+                "src/lib.rs",
+                "src/main.rs",
+                "tests/extension.rs",
+                "README.md",
+            ] {
+                assert!(dir.join(file).is_file(), "{file}");
+            }
+            let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+            assert!(
+                manifest.contains("pi-ext = { version = \"0.1.0\", path = "),
+                "{manifest}"
+            );
+            // What it writes is formatted as `cargo fmt` would.
+            let formatted = run(
+                cargo_in(env).args(["fmt", "--check"]).current_dir(&dir),
+                "cargo fmt --check",
+                QUICK_TIMEOUT,
+            );
+            assert_success(&formatted, "cargo fmt --check in the new crate");
+        }
+        "cargo test" => {
+            assert!(stdout.contains("test result: ok. 3 passed"), "{stdout}");
+        }
+        "cargo run -- install" => {
+            let into = env.extensions_dir().join("my-ext");
+            assert!(
+                stdout.starts_with(&format!("installed pi extension into {}", into.display())),
+                "{stdout}"
+            );
+        }
+        other => panic!("no check for `{other}`"),
+    }
+}
 
-    let installed = run(
-        cargo_in(&env)
-            .args(["run", "--quiet", "--", "install"])
-            .current_dir(&dir),
-        "cargo run -- install",
-        BUILD_TIMEOUT,
-    );
-    assert_success(&installed, "cargo run -- install");
-    let said = text(&installed.stdout);
-    let into = env.extensions_dir().join("my-ext");
-    assert!(
-        said.starts_with(&format!("installed pi extension into {}", into.display())),
-        "{said}"
-    );
-
-    // `pi`, as the user starts it: it finds the extension by itself.
+/// `pi`, as the user starts it: it finds the extension by itself, its hook
+/// runs, the model calls its tool, its command answers.
+fn pi_calls_the_tool(env: &PiEnv, model: &ScriptedModel, name: &str) {
     let pi = env.pi().start();
     let statuses = ui_requests(&pi.events(), "setStatus")
         .iter()
@@ -85,12 +168,12 @@ fn a_new_user_goes_from_cargo_install_to_a_tool_call_in_pi() {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(
-        statuses.contains("my-ext ready"),
+        statuses.contains(&format!("{name} ready")),
         "the hook ran: {statuses}"
     );
-    assert_eq!(greet(&pi, &model, "g1"), "Hello, Ada! (greeting #1)");
+    assert_eq!(greet(&pi, model, "g1"), "Hello, Ada! (greeting #1)");
     let mark = pi.mark();
-    pi.call(json!({ "type": "prompt", "message": "/my-ext-stats" }));
+    pi.call(json!({ "type": "prompt", "message": format!("/{name}-stats") }));
     wait_until("the command's notification", || {
         notifications(&pi.events_since(mark))
             .iter()
