@@ -18,7 +18,8 @@ use pi_ext_e2e::json::{notifications, tool_result, ui_requests};
 use pi_ext_e2e::{repo_root, wait_until, PiEnv, PiRpc, Reply, ScriptedModel};
 use serde_json::json;
 use toolchain_support::{
-    assert_success, cargo_in, install_tool, new_crate, run, text, BUILD_TIMEOUT, QUICK_TIMEOUT,
+    assert_success, cargo_in, crates_target, install_tool, new_crate, run, text, BUILD_TIMEOUT,
+    QUICK_TIMEOUT,
 };
 
 fn greet(pi: &PiRpc, model: &ScriptedModel, id: &str) -> String {
@@ -312,4 +313,56 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
     };
     assert!(!status.success(), "{status:?}");
     assert!(pi.exit_status().is_none(), "pi keeps running");
+}
+
+/// pi-ext, pi-ext-macros and the tool are ready for crates.io: `cargo
+/// package` (what `cargo publish` uploads, built once from the packaged
+/// sources alone) succeeds without a warning, and each says what crates.io
+/// shows. (`cargo publish --dry-run` adds only questions to crates.io's
+/// index, which the tests do not reach.)
+#[test]
+fn the_crates_package_cleanly_for_crates_io() {
+    let crates = ["pi-ext", "pi-ext-macros", "cargo-pi-ext"];
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.arg("package");
+    for name in crates {
+        cmd.args(["-p", name]);
+    }
+    // The target directory of the crates `new` makes: the verifying builds
+    // use the same dependencies, built once for both.
+    cmd.args(["--locked", "--offline", "--allow-dirty"])
+        .current_dir(repo_root())
+        .env("CARGO_TARGET_DIR", crates_target());
+    let out = run(&mut cmd, "cargo package", BUILD_TIMEOUT);
+    assert_success(&out, "cargo package");
+    let said = text(&out.stderr);
+    assert!(!said.contains("warning"), "{said}");
+    for name in crates {
+        assert!(
+            said.contains(&format!("Verifying {name} v")),
+            "{name} was built from its package: {said}"
+        );
+        let manifest = std::fs::read_to_string(
+            crates_target().join(format!("package/{name}-0.1.0/Cargo.toml")),
+        )
+        .unwrap();
+        for key in [
+            "description",
+            "license",
+            "repository",
+            "keywords",
+            "categories",
+            "readme",
+        ] {
+            assert!(
+                manifest
+                    .lines()
+                    .any(|l| l.starts_with(&format!("{key} = "))),
+                "{name}: no {key} in\n{manifest}"
+            );
+        }
+        if name != "cargo-pi-ext" {
+            assert!(manifest.contains("[package.metadata.docs.rs]"), "{name}");
+        }
+    }
 }
