@@ -5,7 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
-use crate::model::{CommandModel, ExtensionModel, HandlerArg, HookModel, Input, ToolModel};
+use crate::model::{
+    CommandModel, ExtensionModel, HandlerArg, HookModel, Input, MessageRendererModel, ToolModel,
+};
 
 /// `Some(value)` or `None` as an expression of generated code.
 fn optional<T: quote::ToTokens>(value: &Option<T>) -> TokenStream {
@@ -27,6 +29,18 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     let guidelines = &model.prompt_guidelines;
     let timeout_ms = optional(&model.timeout_ms);
     let overrides_builtin = model.overrides_builtin;
+    // The renderer's type is checked once, at the user's expression.
+    let (render_fn, render) = match &model.render {
+        Some(expr) => (
+            quote_spanned! {expr.span()=>
+                fn __pi_ext_render() -> #krate::tui::ToolRenderer {
+                    #private::tool_renderer(#expr)
+                }
+            },
+            quote!(::core::option::Option::Some(__pi_ext_render)),
+        ),
+        None => (quote!(), quote!(::core::option::Option::None)),
+    };
     let params_ident = format_ident!(
         "__PiExtParams_{}",
         fn_ident.to_string().trim_start_matches("r#")
@@ -160,6 +174,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
             fn __pi_ext_call(__ctx: #krate::Ctx, __args: #private::Value) -> #private::ToolFuture {
                 #body
             }
+            #render_fn
 
             #private::ToolEntry {
                 module: ::core::module_path!(),
@@ -172,6 +187,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                 overrides_builtin: #overrides_builtin,
                 schema: #private::tool_schema::<__PiExtParams>,
                 call: __pi_ext_call,
+                render: #render,
             }
         };
         #private::inventory::submit! { #entry }
@@ -550,5 +566,52 @@ pub fn return_type(sig: &syn::Signature) -> (TokenStream, proc_macro2::Span) {
     match &sig.output {
         syn::ReturnType::Default => (quote!(()), sig.ident.span()),
         syn::ReturnType::Type(_, ty) => (quote!(#ty), ty.span()),
+    }
+}
+
+pub fn message_renderer(model: &MessageRendererModel) -> TokenStream {
+    let krate = &model.krate;
+    let private = quote!(#krate::impl_);
+    let func = &model.func;
+    let fn_ident = &func.sig.ident;
+    let custom_type = &model.custom_type;
+    let vis = &func.vis;
+    let bare = fn_ident.to_string();
+    let bare = bare.trim_start_matches("r#");
+    let entry = format_ident!("__pi_ext_message_renderer_{}", bare);
+    let ctor = format_ident!("{}_message_renderer", bare, span = fn_ident.span());
+    let ctor_doc = format!(
+        "The renderer of custom message type {:?}, to register it explicitly (`Registry::new(..).message_renderer({ctor}())`): `#[message_renderer]` also registers it at link time.",
+        custom_type.value()
+    );
+    // One bound (`MessageRenderFn`) checks the function's signature, at its name.
+    let call = quote_spanned! {fn_ident.span()=>
+        #private::render_message(#fn_ident, __message, __expanded)
+    };
+    quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const #entry: #private::MessageRendererEntry = {
+            fn __pi_ext_render(
+                __message: &#private::Value,
+                __expanded: bool,
+            ) -> ::core::option::Option<#krate::tui::View> {
+                #call
+            }
+            #private::MessageRendererEntry {
+                module: ::core::module_path!(),
+                custom_type: #custom_type,
+                render: __pi_ext_render,
+            }
+        };
+        #private::inventory::submit! { #entry }
+
+        #[doc = #ctor_doc]
+        #[allow(dead_code)]
+        #vis fn #ctor() -> #krate::registry::MessageRendererDef {
+            #private::message_renderer_def(&#entry)
+        }
     }
 }

@@ -42,6 +42,24 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// Render a custom message type in pi's terminal. Documented in
+/// `pi_ext::message_renderer`.
+#[proc_macro_attribute]
+pub fn message_renderer(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func = match fn_item(
+        item,
+        "#[message_renderer]",
+        "fn name(msg: &RenderedMessage<Details>, opts: MessageOpts) -> View",
+    ) {
+        Ok(f) => f,
+        Err(tokens) => return tokens,
+    };
+    match model::MessageRendererModel::build(attr.into(), func) {
+        (_, Ok(model)) => codegen::message_renderer(&model).into(),
+        (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
+    }
+}
+
 /// Subscribe a function to a pi event. Documented in `pi_ext::hook`.
 #[proc_macro_attribute]
 pub fn hook(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -22,6 +22,8 @@ pub struct ToolModel {
     pub timeout_ms: Option<u64>,
     /// `overrides_builtin`: replacing pi's built-in tool of this name is meant.
     pub overrides_builtin: bool,
+    /// `render = MyRows`: how the tool's rows look in pi's terminal.
+    pub render: Option<syn::Expr>,
     pub inputs: Vec<Input>,
     pub krate: syn::Path,
 }
@@ -51,6 +53,7 @@ const TOOL_KEYS: &[&str] = &[
     "prompt_guidelines",
     "timeout",
     "overrides_builtin",
+    "render",
     "crate",
 ];
 
@@ -137,6 +140,7 @@ impl ToolModel {
         let mut prompt_guidelines = Vec::new();
         let mut timeout_ms = None;
         let mut overrides_builtin: Option<Span> = None;
+        let mut render = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
             Ok(KeyValues(kvs)) => {
@@ -158,6 +162,16 @@ impl ToolModel {
                         "overrides_builtin" => {
                             flag_value(kv).map(|()| overrides_builtin = Some(kv.key.span()))
                         }
+                        "render" => match &kv.value {
+                            Some(e) => {
+                                render = Some(e.clone());
+                                Ok(())
+                            }
+                            None => Err(syn::Error::new(
+                                kv.key.span(),
+                                "`render` takes the renderer, e.g. `render = MyRows` (a value of a type implementing `pi_ext::tui::ToolRender`)",
+                            )),
+                        },
                         "crate" => {
                             if let Some(p) = krate_from(kv, &mut errors) {
                                 krate = p;
@@ -375,6 +389,7 @@ impl ToolModel {
             prompt_guidelines,
             timeout_ms,
             overrides_builtin: overrides_builtin.is_some(),
+            render,
             inputs,
             krate,
         });
@@ -960,5 +975,52 @@ fn mut_state(r: &syn::TypeReference, errors: &mut Errors) {
             m.span(),
             format!("take the extension's state as `&{name}`, not `&mut {name}`: calls run at the same time and share it, so keep what changes in atomics (e.g. `AtomicU64`) or behind a lock (`std::sync::Mutex`, `pi_ext::sync::Mutex`) inside it"),
         );
+    }
+}
+
+/// A validated `#[message_renderer("custom-type")]`.
+pub struct MessageRendererModel {
+    pub func: ItemFn,
+    pub custom_type: LitStr,
+    pub krate: syn::Path,
+}
+
+impl MessageRendererModel {
+    pub fn build(attr: TokenStream, func: ItemFn) -> (ItemFn, syn::Result<MessageRendererModel>) {
+        let mut errors = Errors::default();
+        let custom_type = match syn::parse2::<LitStr>(attr.clone()) {
+            Ok(lit) if !lit.value().is_empty() => Some(lit),
+            Ok(lit) => {
+                errors.push_at(lit.span(), "the custom message type cannot be empty");
+                None
+            }
+            Err(_) => {
+                let span = if attr.is_empty() {
+                    func.sig.ident.span()
+                } else {
+                    attr.span()
+                };
+                errors.push_at(
+                    span,
+                    "`#[message_renderer]` takes the custom message type it renders: `#[message_renderer(\"status-update\")]`",
+                );
+                None
+            }
+        };
+        if let Some(a) = &func.sig.asyncness {
+            errors.push_at(
+                a.span,
+                "a message renderer cannot be `async`: pi paints synchronously; render from the message alone (`fn`, not `async fn`)",
+            );
+        }
+        if let Some(g) = func.sig.generics.params.first() {
+            errors.push_at(g.span(), "a message renderer cannot be generic");
+        }
+        let result = errors.finish().map(|()| MessageRendererModel {
+            func: func.clone(),
+            custom_type: custom_type.expect("checked above"),
+            krate: default_krate(),
+        });
+        (func, result)
     }
 }

@@ -14,7 +14,7 @@ const CONFIG = null; // @pi-ext-config
 const config = /** @type {import("./lib/manifest.js").Config} */ (/** @type {unknown} */ (CONFIG));
 
 /** The protocol version this bridge speaks. */
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 
 /** This file's directory: relative paths in CONFIG start here. */
 const HERE = (() => {

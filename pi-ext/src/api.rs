@@ -166,6 +166,12 @@ impl Api {
         if let Some(d) = deliver_as {
             opts["deliverAs"] = json!(d);
         }
+        // A message this extension renders is shown at once in its own look.
+        if let Some(render) = self.shared.message_views.get() {
+            if let Some(views) = serde_json::to_value(&message).ok().and_then(|m| render(&m)) {
+                opts["views"] = views;
+            }
+        }
         self.call("sendMessage", json!([message, opts]))
             .await
             .map(drop)

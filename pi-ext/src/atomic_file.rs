@@ -13,6 +13,23 @@ use std::path::Path;
 /// Write `contents` to `path` atomically (see the [module docs](self)),
 /// with the permissions `mode` gives.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8], mode: FileMode) -> io::Result<()> {
+    replace(path, mode, |file| file.write_all(contents))
+}
+
+/// Copy the file at `from` to `to` atomically (see [`write_atomic`]).
+pub(crate) fn copy_atomic(from: &Path, to: &Path, mode: FileMode) -> io::Result<()> {
+    replace(to, mode, |file| {
+        io::copy(&mut std::fs::File::open(from)?, file).map(drop)
+    })
+}
+
+/// Fill a fresh temp file beside `path` with `fill`, flush it, give it
+/// `mode` and rename it over `path`.
+fn replace(
+    path: &Path,
+    mode: FileMode,
+    fill: impl FnOnce(&mut std::fs::File) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -22,28 +39,10 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8], mode: FileMode) -> io::
         .prefix(".pi-ext-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    tmp.write_all(contents)?;
+    fill(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     set_mode(tmp.as_file(), mode)?;
     tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// Copy the file at `from` to `to` atomically (see [`write_atomic`]).
-pub(crate) fn copy_atomic(from: &Path, to: &Path, mode: FileMode) -> io::Result<()> {
-    let dir = match to.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pi-ext-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    io::copy(&mut std::fs::File::open(from)?, tmp.as_file_mut())?;
-    tmp.as_file().sync_all()?;
-    set_mode(tmp.as_file(), mode)?;
-    tmp.persist(to).map_err(|e| e.error)?;
     Ok(())
 }
 

@@ -114,7 +114,16 @@ pub(crate) struct Shared {
     /// Tools added with `Api::register_tool`.
     pub(crate) dynamic_tools:
         std::sync::RwLock<std::collections::BTreeMap<String, crate::tool::ToolDef>>,
+    /// The terminal UI's live objects (components, footers, autocomplete
+    /// providers): where their messages go.
+    pub(crate) ui_routes: UiRoutes,
+    /// In pi's terminal UI: the views of a custom message this extension
+    /// renders (sent along when it sends one), by the message's JSON.
+    pub(crate) message_views: std::sync::OnceLock<MessageViews>,
 }
+
+/// Renders a custom message's views (`None`: no renderer for its type).
+pub(crate) type MessageViews = Arc<dyn Fn(&Value) -> Option<Value> + Send + Sync>;
 
 impl Shared {
     /// The state of the extension whose type is `T`, if it is loaded.
@@ -233,5 +242,53 @@ impl Subscribers {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Channels> {
         self.channels.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A message of the terminal UI for one live object on this side (a
+/// component, a footer, an autocomplete provider), routed by its id.
+pub(crate) struct UiMessage {
+    /// The protocol method (`ui/key`, `footer/data`, ...).
+    pub(crate) method: String,
+    pub(crate) params: Value,
+    /// For a request: where its answer goes, and its cancellation.
+    pub(crate) reply: Option<(
+        oneshot::Sender<Result<Value, RpcError>>,
+        tokio_util::sync::CancellationToken,
+    )>,
+}
+
+/// The terminal UI's live objects of one connection, by id.
+#[derive(Default)]
+pub(crate) struct UiRoutes {
+    routes: Mutex<HashMap<u64, mpsc::UnboundedSender<UiMessage>>>,
+    next_id: AtomicU64,
+}
+
+impl UiRoutes {
+    /// A fresh id and the receiver of its messages.
+    pub(crate) fn open(&self) -> (u64, mpsc::UnboundedReceiver<UiMessage>) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.lock().insert(id, tx);
+        (id, rx)
+    }
+
+    /// Stop routing to `id`.
+    pub(crate) fn close(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    /// Hand a message to `id`; gives it back if nothing listens there.
+    pub(crate) fn deliver(&self, id: u64, msg: UiMessage) -> Result<(), UiMessage> {
+        let sender = self.lock().get(&id).cloned();
+        match sender {
+            Some(tx) => tx.send(msg).map_err(|e| e.0),
+            None => Err(msg),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, mpsc::UnboundedSender<UiMessage>>> {
+        self.routes.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -129,6 +129,8 @@ impl Ctx {
             call: self.call_ref(),
             has_ui: self.inner.session.has_ui,
             call_cancel: self.inner.cancel.clone(),
+            mode: self.inner.session.mode,
+            shared: self.inner.shared.clone(),
         }
     }
 

@@ -22,6 +22,9 @@ use crate::wire::{
 
 pub(crate) use crate::logging::warn as log;
 
+#[path = "dispatch_tui.rs"]
+mod tui;
+
 /// Serves one connection.
 pub(crate) struct Dispatcher {
     registry: Arc<Registry>,
@@ -291,6 +294,7 @@ impl Dispatcher {
                 Ok(p) => self.start_command_call(id, p),
                 Err(e) => self.respond(id, Err(bad_params("command/call", e))),
             },
+            m if tui::is_request(m) => self.on_tui_request(id, m, params),
             other => self.respond(
                 id,
                 Err(RpcError::new(
@@ -320,6 +324,7 @@ impl Dispatcher {
                 Ok(p) => self.shared.subscribers.deliver(&p.channel, p.data),
                 Err(e) => log(&format!("bad bus/event params: {e}")),
             },
+            m if tui::is_notification(m) => self.on_tui_notification(m, params),
             other => log(&format!("ignoring unknown notification `{other}`")),
         }
     }
@@ -362,6 +367,7 @@ impl Dispatcher {
             log("initialize received twice; keeping the first session");
             return Err(RpcError::new(codes::INVALID_REQUEST, "already initialized"));
         }
+        self.install_message_views(mode);
         Ok(StartedSession {
             cwd,
             mode,
@@ -496,24 +502,37 @@ impl Dispatcher {
         let ctx = self.new_ctx(
             id,
             CallKind::Tool {
-                tool_call_id: p.tool_call_id,
+                tool_call_id: p.tool_call_id.clone(),
                 tool_name: p.tool.clone(),
             },
             p.session,
             &token,
         );
+        // In pi's terminal, the result's rows go with the answer.
+        let render = tool
+            .render
+            .clone()
+            .filter(|_| self.session().mode == Mode::Interactive);
+        let views_of = render
+            .as_ref()
+            .map(|_| (p.args.clone(), p.tool.clone(), p.tool_call_id.clone()));
         let fut = (tool.handler)(ctx.clone(), p.args);
         let name = format!("tool `{}`", p.tool);
+        let this = self.clone();
         self.run_call(id, name.clone(), token, fut, move |outcome| {
             ctx.finish();
-            match outcome {
-                Ok(o) => Ok(serde_json::to_value(o).unwrap_or(Value::Null)),
-                Err(CallFailure::Panicked(msg)) => Ok(serde_json::to_value(ToolOutcome::error(
-                    format!("{name} panicked: {msg}"),
-                ))
-                .unwrap_or(Value::Null)),
-                Err(CallFailure::Cancelled) => Err(cancelled(&name)),
+            let mut answer = match outcome {
+                Ok(o) => serde_json::to_value(o).unwrap_or(Value::Null),
+                Err(CallFailure::Panicked(msg)) => {
+                    serde_json::to_value(ToolOutcome::error(format!("{name} panicked: {msg}")))
+                        .unwrap_or(Value::Null)
+                }
+                Err(CallFailure::Cancelled) => return Err(cancelled(&name)),
+            };
+            if let Some((args, tool, call_id)) = &views_of {
+                this.final_views(&render, tool, call_id, args, &mut answer);
             }
+            Ok(answer)
         });
     }
 

@@ -31,6 +31,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("options.js", include_str!("../bridge/lib/options.js")),
     ("platform.js", include_str!("../bridge/lib/platform.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
+    ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
+    ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
+    ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
+    ("tui.js", include_str!("../bridge/lib/tui.js")),
 ];
 
 /// The bridge as `install` writes it: the entry module with the modules it

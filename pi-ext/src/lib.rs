@@ -82,7 +82,8 @@
 //!    and the plain values `content`, `error`, `manifest`, [`schema`];
 //! 2. the connection: `connection` (`Peer`, session facts, per-connection
 //!    state);
-//! 3. host calls: [`ui`], [`api`], `bus`;
+//! 3. host calls: [`ui`], [`api`], `bus`, and [`tui`] (pi's terminal UI:
+//!    its value types, components and the calls that show them);
 //! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
 //! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks), [`command`](mod@command);
 //! 6. registration: [`registry`] (link-time entries, load order, manifest);
@@ -108,6 +109,7 @@ mod connection;
 // 3. Host calls.
 pub mod api;
 mod bus;
+pub mod tui;
 pub mod ui;
 // 4. The contexts.
 mod context;
@@ -227,6 +229,40 @@ pub use pi_ext_macros::tool;
 /// explicit registration ([`registry::Registry::hook`]).
 pub use pi_ext_macros::hook;
 
+/// How a custom message type looks in pi's terminal (pi's
+/// `registerMessageRenderer`): a function of the message and whether it is
+/// expanded, returning a [`tui::View`] (or `Option<View>`: `None` keeps pi's
+/// default look).
+///
+/// ```
+/// use pi_ext::prelude::*;
+/// use pi_ext::tui::{span, Bg, Fg, MessageOpts, RenderedMessage, View};
+///
+/// #[derive(serde::Deserialize)]
+/// struct Status { level: String }
+///
+/// #[message_renderer("status-update")]
+/// fn status(msg: &RenderedMessage<Status>, opts: MessageOpts) -> Option<View> {
+///     let level = &msg.details.as_ref()?.level;
+///     let color = if level == "error" { Fg::Error } else { Fg::Success };
+///     let mut view = View::text(span(format!("[{}] ", level.to_uppercase())).fg(color) + span(&*msg.content));
+///     if opts.expanded {
+///         view = view.line(span("  (expanded)").fg(Fg::Dim));
+///     }
+///     Some(view.boxed(Bg::CustomMessageBg, 1, 1))
+/// }
+/// # fn main() {}
+/// ```
+///
+/// Registered by custom type in the manifest, so pi knows it before the
+/// process starts. When the extension sends a message of a type it renders
+/// ([`api::Api::send_message`]), both views go with it and pi paints it in
+/// its own look at once; messages pi shows later (a resumed session) are
+/// rendered on request, with pi's default look for the moment in between.
+/// Only the terminal UI renders messages. `#[message_renderer] fn status`
+/// also generates `status_message_renderer()` for explicit registration.
+pub use pi_ext_macros::message_renderer;
+
 /// Register a slash command (`/name args`). See [`command`](mod@command)
 /// for the argument types.
 ///
@@ -252,7 +288,8 @@ pub use serde_json;
 pub mod prelude {
     pub use crate::ui::{Level, Placement, UiError};
     pub use crate::{
-        command, extension, hook, tool, CommandCtx, Content, Ctx, Error, Mode, Params, ToolResult,
+        command, extension, hook, message_renderer, tool, CommandCtx, Content, Ctx, Error, Mode,
+        Params, ToolResult,
     };
 }
 

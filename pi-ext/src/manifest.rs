@@ -72,6 +72,7 @@ pub struct CommandManifest {
 
 /// What an extension binary declares (`<bin> --pi-manifest`).
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
 pub struct Manifest {
     /// Extension name; also its directory name under `extensions/`.
     pub name: String,
@@ -97,6 +98,9 @@ pub struct Manifest {
     /// Command-line flags.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<FlagManifest>,
+    /// Custom message types the extension renders in pi's terminal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub message_renderers: Vec<String>,
     /// Registration problems to show the user.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
@@ -123,4 +127,16 @@ pub struct ToolManifest {
     /// How long pi waits for a call before failing it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Which of the tool's rows the extension renders in pi's terminal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<RenderManifest>,
+}
+
+/// The rows of a tool the extension renders (pi's `renderCall`, `renderResult`).
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct RenderManifest {
+    /// The call's row.
+    pub call: bool,
+    /// The result's row.
+    pub result: bool,
 }

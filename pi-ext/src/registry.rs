@@ -11,7 +11,8 @@ use serde_json::Value;
 use crate::connection::AnyState;
 use crate::context::{Ctx, LoadCtx};
 pub use crate::manifest::{
-    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, ToolManifest,
+    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, RenderManifest,
+    ToolManifest,
 };
 use crate::schema::SchemaError;
 pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
@@ -167,6 +168,31 @@ pub struct ToolEntry {
     pub overrides_builtin: bool,
     pub schema: fn() -> Result<Value, SchemaError>,
     pub call: fn(Ctx, Value) -> ToolFuture,
+    /// `render = …`: how its rows look in pi's terminal.
+    pub render: Option<fn() -> crate::tui::ToolRenderer>,
+}
+
+/// A `#[message_renderer]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct MessageRendererEntry {
+    pub module: &'static str,
+    /// The custom message type it renders.
+    pub custom_type: &'static str,
+    /// The message (as pi has it) and `expanded` → its view, or pi's default.
+    pub render: fn(&Value, bool) -> Option<crate::tui::View>,
+}
+
+/// A `#[message_renderer]`, to register explicitly: `<fn>_message_renderer()`
+/// returns one (see [`Registry::message_renderer`]).
+#[derive(Clone, Copy)]
+pub struct MessageRendererDef(pub(crate) &'static MessageRendererEntry);
+
+impl std::fmt::Debug for MessageRendererDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MessageRendererDef")
+            .field("custom_type", &self.0.custom_type)
+            .finish()
+    }
 }
 
 #[doc(hidden)]
@@ -214,6 +240,7 @@ pub struct FlagEntry {
 inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
 inventory::collect!(FlagEntry);
+inventory::collect!(MessageRendererEntry);
 
 inventory::collect!(ToolEntry);
 
@@ -266,6 +293,8 @@ pub struct Registry {
     pub(crate) commands: BTreeMap<String, &'static CommandEntry>,
     /// Command-line flags pi should accept (`--name`).
     pub(crate) flags: Vec<&'static FlagEntry>,
+    /// Message renderers by custom type.
+    pub(crate) message_renderers: BTreeMap<String, &'static MessageRendererEntry>,
     /// Problems found while registering (bad names, bad schemas,
     /// duplicates); items with errors are left out.
     pub(crate) problems: Vec<String>,
@@ -344,6 +373,7 @@ impl Registry {
             hooks: Vec::new(),
             commands: BTreeMap::new(),
             flags: Vec::new(),
+            message_renderers: BTreeMap::new(),
             problems: Vec::new(),
             declared: Vec::new(),
             extensions: Vec::new(),
@@ -382,6 +412,12 @@ impl Registry {
     /// Serve a command.
     pub fn command(mut self, command: CommandDef) -> Self {
         self.add_command(command.0);
+        self
+    }
+
+    /// Serve a message renderer.
+    pub fn message_renderer(mut self, renderer: MessageRendererDef) -> Self {
+        self.add_message_renderer(renderer.0);
         self
     }
 
@@ -442,6 +478,9 @@ impl Registry {
         for command in inventory::iter::<CommandEntry>() {
             reg.add_command(command);
         }
+        for renderer in inventory::iter::<MessageRendererEntry>() {
+            reg.add_message_renderer(renderer);
+        }
         reg.flags = inventory::iter::<FlagEntry>().collect();
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
@@ -501,6 +540,19 @@ impl Registry {
                 b.line,
             ))
         });
+    }
+
+    fn add_message_renderer(&mut self, renderer: &'static MessageRendererEntry) {
+        let ty = renderer.custom_type.to_string();
+        match self.message_renderers.get(&ty) {
+            Some(first) if std::ptr::eq(*first, renderer) => {}
+            Some(_) => self.problems.push(format!(
+                "custom message type `{ty}` has two renderers; keeping one (pi would use the first registered)"
+            )),
+            None => {
+                self.message_renderers.insert(ty, renderer);
+            }
+        }
     }
 
     fn add_command(&mut self, command: &'static CommandEntry) {
@@ -605,6 +657,12 @@ impl Registry {
                     completions: c.completions.iter().map(|s| s.to_string()).collect(),
                     shortcut: c.shortcut.map(str::to_string),
                 })
+                .collect(),
+            message_renderers: self
+                .message_renderers
+                .values()
+                .filter(|r| !out(r.module))
+                .map(|r| r.custom_type.to_string())
                 .collect(),
             flags: self
                 .flags

@@ -101,6 +101,7 @@ impl TestHost {
                 hooks: Vec::new(),
                 commands: Vec::new(),
                 flags: Vec::new(),
+                message_renderers: Vec::new(),
                 problems: Vec::new(),
             },
         };

@@ -185,6 +185,9 @@ pub struct ToolDef {
     /// Whether replacing pi's built-in tool of the same name is meant (no
     /// warning then).
     pub overrides_builtin: bool,
+    /// How its rows look in pi's terminal, if not pi's default
+    /// ([`crate::tui::ToolRender`]).
+    pub render: Option<crate::tui::ToolRenderer>,
     /// The handler.
     pub handler: ToolHandler,
 }
@@ -228,6 +231,7 @@ impl ToolDef {
             prompt_guidelines: Vec::new(),
             timeout: None,
             overrides_builtin: false,
+            render: None,
         }
     }
 }
@@ -248,6 +252,7 @@ impl ToolDef {
             parameters: (entry.schema)(),
             timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
             overrides_builtin: entry.overrides_builtin,
+            render: entry.render.map(|make| make()),
             handler: Arc::new(entry.call),
         }
     }
@@ -264,9 +269,15 @@ pub struct ToolBuilder {
     prompt_guidelines: Vec<String>,
     timeout: Option<std::time::Duration>,
     overrides_builtin: bool,
+    render: Option<crate::tui::ToolRenderer>,
 }
 
 impl ToolBuilder {
+    /// How the tool's rows look in pi's terminal (see [`crate::tui::ToolRender`]).
+    pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
+        self.render = Some(crate::tui::ToolRenderer::new(render));
+        self
+    }
     /// Fail a call that takes longer than `timeout` (pi gets an error
     /// result, the handler is cancelled).
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -328,6 +339,7 @@ impl ToolBuilder {
             parameters: portable_schema_for::<P>(),
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
+            render: self.render,
             handler,
         }
     }
@@ -346,6 +358,13 @@ impl ToolDef {
             timeout_ms: self
                 .timeout
                 .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
+            render: self
+                .render
+                .as_ref()
+                .map(|_| crate::manifest::RenderManifest {
+                    call: true,
+                    result: true,
+                }),
         }
     }
 }

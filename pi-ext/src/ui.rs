@@ -73,6 +73,40 @@ pub enum UiError {
     /// pi refused, or the connection to pi failed (pi is shutting down).
     #[error("{0}")]
     Failed(String),
+    /// The call needs pi's terminal UI and pi runs in RPC mode (its client
+    /// has no terminal: pi ignores custom components, footers, editors and
+    /// autocomplete there).
+    #[error("this needs pi's terminal UI; pi runs in RPC mode")]
+    NoTerminal,
+    /// A custom component was closed by pi or the user, not by the
+    /// component ([`crate::tui::Cx::done`]).
+    #[error("the component was closed: {0}")]
+    Closed(ClosedBy),
+}
+
+/// Why a custom component ended without [`crate::tui::Cx::done`]:
+/// [`UiError::Closed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClosedBy {
+    /// The user pressed Escape and the extension did not react within a
+    /// second (the way out of a stuck component).
+    Unresponsive,
+    /// pi's session ended or was replaced (new, resume, fork, reload).
+    SessionEnded,
+    /// Something else closed it (another component replaced it, pi's
+    /// terminal stopped); pi's reason.
+    Other(String),
+}
+
+impl std::fmt::Display for ClosedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClosedBy::Unresponsive => f.write_str("the extension did not answer Escape"),
+            ClosedBy::SessionEnded => f.write_str("pi's session ended"),
+            ClosedBy::Other(why) => f.write_str(why),
+        }
+    }
 }
 
 /// Severity of a [`Ui::notify`] message.
@@ -122,6 +156,10 @@ pub struct Ui {
     pub(crate) has_ui: bool,
     /// The call's cancellation: dialogs end when the call is aborted.
     pub(crate) call_cancel: CancellationToken,
+    /// How pi runs (the terminal UI's calls need the interactive mode).
+    pub(crate) mode: crate::connection::Mode,
+    /// The connection's state (where the terminal UI's objects live).
+    pub(crate) shared: Arc<crate::connection::Shared>,
 }
 
 impl std::fmt::Debug for Ui {

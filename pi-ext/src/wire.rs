@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// The protocol version this runtime speaks. The bridge sends its own in
 /// `initialize`; a mismatch is refused with [`codes::VERSION_MISMATCH`].
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Version of the pi-ext runtime (and of the bridge it ships).
 pub const SDK_VERSION: &str = env!("CARGO_PKG_VERSION");

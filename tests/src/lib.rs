@@ -131,6 +131,22 @@ pub fn fixture(name: &str) -> PathBuf {
     path
 }
 
+/// Absolute path of one of pi's own example extensions
+/// (`@mariozechner/pi-coding-agent/examples/extensions/<name>`) in the installed pi, to run
+/// a TypeScript original next to its Rust port.
+///
+/// Panics if it does not exist.
+pub fn pi_example(name: &str) -> PathBuf {
+    pi_cli();
+    let path = repo_root()
+        .join("node_modules")
+        .join(PI_PACKAGE)
+        .join("examples/extensions")
+        .join(name);
+    assert!(path.exists(), "pi has no example {}", path.display());
+    path
+}
+
 /// Poll `check` every 25 ms until it holds; panics after [`DEFAULT_TIMEOUT`]
 /// naming `what`. For effects pi reports asynchronously (a status set by an
 /// `agent_end` hook, a process exiting).

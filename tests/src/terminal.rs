@@ -598,6 +598,23 @@ impl PiTerminal {
         session_members(self.pid)
     }
 
+    /// Kills (SIGKILL) process `pid` of pi's session, e.g. an extension process found with
+    /// [`PiTerminal::processes`], as a crash would end it. Panics if `pid` is not in pi's
+    /// session or is pi itself (use [`PiTerminal::kill`] for pi).
+    #[track_caller]
+    pub fn kill_session_process(&self, pid: u32) {
+        assert_ne!(
+            pid, self.pid,
+            "kill_session_process is for pi's children, not pi"
+        );
+        let members = session_members(self.pid);
+        assert!(
+            members.iter().any(|(p, _)| *p == pid),
+            "process {pid} is not in pi's session: {members:?}"
+        );
+        send_kill(i64::from(pid));
+    }
+
     /// Kills pi's process group and every process left in its session, and reaps pi.
     /// Idempotent.
     pub fn kill(&self) {

@@ -7,7 +7,7 @@ use std::process::Command;
 /// Rows that must print figures.
 const MEASURED: &[&str] = &[
     "1a", "1b", "1c", "1d", "2a", "2b", "2c", "2d", "3", "4a", "4b", "4c", "5a", "5b", "6a", "6b",
-    "6c", "6d", "6e", "6f", "6g", "6h", "7a", "7b",
+    "6c", "6d", "6e", "6f", "6g", "6h", "7a", "7b", "8a", "8b",
 ];
 
 /// The table cells of row `id` (without the id itself), if the row was printed.

@@ -427,7 +427,14 @@ fn a_protocol_version_mismatch_is_reported_clearly() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "hello");
-    patch_bridge(&dir, "const PROTOCOL = 1;", "const PROTOCOL = 2;");
+    // A bridge from a newer pi-ext than the binary.
+    let ours = pi_ext::protocol::PROTOCOL_VERSION;
+    let newer = ours + 1;
+    patch_bridge(
+        &dir,
+        &format!("const PROTOCOL = {ours};"),
+        &format!("const PROTOCOL = {newer};"),
+    );
 
     let pi = env.pi().start();
     let note = pi.wait_event(
@@ -436,7 +443,7 @@ fn a_protocol_version_mismatch_is_reported_clearly() {
     );
     let message = note["message"].as_str().unwrap();
     assert!(
-        message.contains("bridge speaks 2") && message.contains("install"),
+        message.contains(&format!("bridge speaks {newer}")) && message.contains("install"),
         "{message}"
     );
     assert_eq!(note["notifyType"], "error");

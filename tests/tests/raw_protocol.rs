@@ -7,6 +7,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use pi_ext::protocol::PROTOCOL_VERSION as PROTOCOL;
 use pi_ext_e2e::example_binary;
 use serde_json::{json, Value};
 
@@ -64,7 +65,7 @@ impl Raw {
 
     fn initialize(&mut self, id: u64) -> Value {
         self.send(
-            json!({"id": id, "method": "initialize", "params": {"protocol": 1, "mode": "rpc"}})
+            json!({"id": id, "method": "initialize", "params": {"protocol": PROTOCOL, "mode": "rpc"}})
                 .to_string()
                 .as_bytes(),
         );
@@ -83,7 +84,7 @@ impl Drop for Raw {
 fn the_issues_reproduction_is_answered() {
     // printf '%s\n' '{"id":1,"method":"initialize",...}' '{"id":2,...,"args":{"name":"Ada \ud83d"}}}' | hello
     let mut raw = Raw::start(&[]);
-    assert_eq!(raw.initialize(1)["result"]["protocol"], 1);
+    assert_eq!(raw.initialize(1)["result"]["protocol"], PROTOCOL);
     raw.send(
         br#"{"id":2,"method":"tool/call","params":{"tool":"greet","args":{"name":"Ada \ud83d"}}}"#,
     );
@@ -108,7 +109,7 @@ fn a_call_before_initialize_is_refused_and_does_not_poison_the_session() {
     raw.send(br#"{"id":2,"method":"ping","params":{}}"#);
     assert_eq!(raw.answer(2)["result"], json!({}));
     let init = raw.initialize(3);
-    assert_eq!(init["result"]["protocol"], 1, "{init}");
+    assert_eq!(init["result"]["protocol"], PROTOCOL, "{init}");
     raw.send(br#"{"id":4,"method":"tool/call","params":{"tool":"greet","args":{"name":"Ada"}}}"#);
     let msg = raw.answer(4);
     assert!(

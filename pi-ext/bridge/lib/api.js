@@ -18,6 +18,7 @@
  * @property {(channel: string) => void} subscribe
  * @property {(channel: string) => void} unsubscribe
  * @property {(tool: unknown) => void} registerTool
+ * @property {(message: unknown, views: unknown) => void} messageViews views the extension rendered for a message it sends
  */
 
 /** @typedef {(call: ApiCall) => unknown} ApiMethod */
@@ -37,7 +38,15 @@ function commandCtx(ctx, method) {
 /** @type {Map<string, ApiMethod>} */
 export const API = new Map([
   // pi.* (ExtensionAPI)
-  ["sendMessage", (c) => c.pi.sendMessage(c.args[0], c.args[1])],
+  [
+    "sendMessage",
+    (c) => {
+      // The extension's views of the message (terminal UI) are the bridge's, not pi's.
+      const { views, ...options } = c.args[1] ?? {};
+      if (views) c.messageViews(c.args[0], views);
+      return c.pi.sendMessage(c.args[0], options);
+    },
+  ],
   ["sendUserMessage", (c) => c.pi.sendUserMessage(c.args[0], c.args[1])],
   ["appendEntry", (c) => c.pi.appendEntry(c.args[0], c.args[1])],
   ["getSessionName", (c) => c.pi.getSessionName() ?? null],

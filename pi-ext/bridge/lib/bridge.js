@@ -13,6 +13,7 @@ import { hookResult, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
 import { jsonText } from "./json.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
+import { TuiHost } from "./tui.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
@@ -102,6 +103,17 @@ export class Bridge {
         if (delta > 0) deadline?.pause();
         else deadline?.resume();
       },
+    });
+    this.tui = new TuiHost({
+      pi: o.pi,
+      log: o.log,
+      name: o.name,
+      mode: o.mode,
+      clock: o.clock,
+      ctxFor: (child, p) => this.ctxFor(child, p),
+      sessionCtx: () => this.session.ctx,
+      acquire: () => this.connection.acquire(),
+      loadPi: o.loadPi,
     });
     this.connection = new Connection({
       launch: () => this.launch(),
@@ -204,6 +216,7 @@ export class Bridge {
   retire(child) {
     if (!this.children.delete(child)) return;
     this.dialogs.dismiss(child);
+    this.tui.retire(child);
     this.bus.removeAll(child);
     for (const controller of child.aborts.values()) controller.abort();
   }
@@ -244,6 +257,7 @@ export class Bridge {
    * command replacing the session) have finished.
    */
   stop() {
+    this.tui.sessionEnded();
     this.session.ctx = undefined;
     this.connection.stop(this.busy());
   }
@@ -282,6 +296,7 @@ export class Bridge {
     const generation = ++this.session.generation;
     this.session.ctx = ctx;
     this.session.startEvent = event;
+    this.tui.sessionStarted(ctx, this.manifest);
     for (const child of this.children) child.generations.push({ firstId: child.nextId, generation });
   }
 
@@ -388,6 +403,7 @@ export class Bridge {
       parameters: tool.parameters,
       ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
       ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
+      ...this.tui.toolRenderers(tool),
       execute: (toolCallId, params, signal, onUpdate, ctx) =>
         this.callTool(tool.name, toolCallId, params, signal, /** @type {Call["onUpdate"]} */ (onUpdate), ctx),
     });
@@ -436,6 +452,7 @@ export class Bridge {
       throw err;
     }
     const content = Array.isArray(result?.content) ? result.content : [];
+    if (result?.views) this.tui.toolViews(toolCallId, result.views, result.isError === true);
     if (result?.isError) {
       const text = content
         .filter((/** @type {any} */ c) => c?.type === "text")
@@ -607,6 +624,7 @@ export class Bridge {
         case "ui/call":
           return this.uiCall(child, id, params);
         default:
+          if (this.tui.handles(method)) return this.tui.onMessage(child, id, method, params);
           return fail(codes.METHOD_NOT_FOUND, `the bridge has no method ${method}`);
       }
     } catch (err) {
@@ -642,6 +660,7 @@ export class Bridge {
         subscribe: (channel) => this.bus.subscribe(child, channel),
         unsubscribe: (channel) => this.bus.unsubscribe(child, channel),
         registerTool: (tool) => this.registerRuntimeTool(child, tool),
+        messageViews: (message, views) => this.tui.rememberMessageViews(message, views),
       });
       child.respond(id, result, `pi's answer to ${p.method}`);
     } catch (err) {
@@ -681,7 +700,7 @@ export class Bridge {
       return fail(codes.METHOD_NOT_FOUND, `ctx.ui.${p.method} is not available to extensions`);
     }
     const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (this.ctxFor(child, p).ui));
-    const result = ui[p.method](...wireArgs(p.args));
+    const result = ui[p.method](...this.tui.styledArgs(wireArgs(p.args)));
     if (id !== undefined) child.respond(id, result === undefined ? null : result, `pi's answer to ui.${p.method}`);
   }
 

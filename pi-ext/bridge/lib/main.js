@@ -184,6 +184,8 @@ export async function activate(pi, options) {
   const subscribed = new Set();
   /** @type {Set<string>} command names registered with pi */
   const commands = new Set();
+  /** @type {Set<string>} custom message types with a renderer registered */
+  const renderers = new Set();
   /** @param {CommandManifest} command */
   const registerCommand = (command) => {
     const completions = command.completions ?? [];
@@ -214,6 +216,7 @@ export async function activate(pi, options) {
     /** @type {unknown} */ (pi.on.bind(pi))
   );
   const registerHandlers = (/** @type {Manifest | undefined} */ m) => {
+    attempt("message renderers", () => bridge.tui.registerMessageRenderers(m?.messageRenderers, renderers));
     for (const hook of m?.hooks ?? []) {
       if (subscribed.has(hook.id)) continue;
       attempt(`hook ${hook.id}`, () => {

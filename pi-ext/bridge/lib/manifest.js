@@ -14,6 +14,7 @@ import * as path from "node:path";
  * @property {string} [promptSnippet]
  * @property {string[]} [promptGuidelines]
  * @property {number} [timeoutMs] the bridge fails a call that takes longer
+ * @property {{ call?: boolean, result?: boolean, shell?: "default" | "self" }} [render] which rows the extension renders
  */
 
 /**
@@ -46,6 +47,7 @@ import * as path from "node:path";
  * @property {HookManifest[]} [hooks]
  * @property {CommandManifest[]} [commands]
  * @property {FlagManifest[]} [flags]
+ * @property {string[]} [messageRenderers] custom message types the extension renders
  * @property {string[]} [problems]
  */
 

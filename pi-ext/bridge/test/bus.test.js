@@ -48,7 +48,7 @@ test("the extension can subscribe while it loads, before its handshake is answer
     script: (ext) =>
       ext.handle("initialize", async (_p, _msg, e) => {
         await e.request("api/call", { call: null, method: "subscribe", args: ["early"] });
-        return { protocol: 1, sdk: "0.1.0", manifest: e.manifest };
+        return { protocol: 2, sdk: "0.1.0", manifest: e.manifest };
       }),
   });
   assert.equal(h.fake.bus.get("early")?.size, 1);

@@ -105,7 +105,7 @@ export class FakeExtension {
     this.lines = [];
     /** @type {Map<string, Handler>} */
     this.handlers = new Map([
-      ["initialize", () => ({ protocol: 1, sdk: "0.1.0", manifest: this.manifest })],
+      ["initialize", () => ({ protocol: 2, sdk: "0.1.0", manifest: this.manifest })],
       ["ping", () => ({})],
     ]);
     /** @type {Map<number, (msg: Msg) => void>} the extension's own requests */
@@ -289,7 +289,10 @@ export function fakePi() {
   const commands = new Map();
   /** @type {Map<string, Set<(data: unknown) => void>>} */
   const bus = new Map();
+  /** @type {Map<string, any>} */
+  const messageRenderers = new Map();
   const pi = /** @type {any} */ ({
+    registerMessageRenderer: (/** @type {string} */ type, /** @type {any} */ renderer) => messageRenderers.set(type, renderer),
     on: (/** @type {string} */ event, /** @type {any} */ handler) => handlers.set(event, [...(handlers.get(event) ?? []), handler]),
     registerTool: (/** @type {any} */ tool) => tools.set(tool.name, tool),
     registerCommand: (/** @type {string} */ name, /** @type {any} */ options) => commands.set(name, options),
@@ -323,7 +326,7 @@ export function fakePi() {
     for (const handler of handlers.get(event) ?? []) results.push(await handler(payload, ctx));
     return results;
   };
-  return { pi, handlers, tools, commands, bus, emit };
+  return { pi, handlers, tools, commands, bus, emit, messageRenderers };
 }
 
 /** A fresh directory for one test. */
@@ -360,7 +363,7 @@ export async function startBridge(manifest, options = {}) {
   const argv = options.mode === "interactive" ? ["node", "pi"] : options.mode === "print" ? ["node", "pi", "-p"] : ["node", "pi", "--mode", "rpc"];
   const bridge = await activate(fake.pi, {
     config: { name: "fake", binary: "/nonexistent/fake-extension", ...(options.config ?? {}) },
-    protocol: 1,
+    protocol: 2,
     here: dir,
     env: { PI_EXT_LOG_DIR: dir, ...(options.env ?? {}) },
     argv,
@@ -392,7 +395,7 @@ export async function startBridge(manifest, options = {}) {
 
 /** A manifest with the given parts. @param {object} parts */
 export function manifestWith(parts) {
-  return { name: "fake", version: "0.1.0", protocol: 1, sdk: "0.1.0", tools: [], hooks: [], commands: [], flags: [], problems: [], ...parts };
+  return { name: "fake", version: "0.1.0", protocol: 2, sdk: "0.1.0", tools: [], hooks: [], commands: [], flags: [], problems: [], ...parts };
 }
 
 /** A tool manifest. @param {string} name @param {object} [extra] */

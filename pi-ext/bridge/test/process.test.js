@@ -25,6 +25,8 @@ function install(dir, config) {
   assert.ok(source.includes(placeholder));
   fs.writeFileSync(path.join(dir, "index.js"), source.replace(placeholder, `const CONFIG = ${JSON.stringify(config)};`));
   fs.cpSync(path.join(bridgeDir, "lib"), path.join(dir, "lib"), { recursive: true });
+  // pi resolves its own packages (pi-tui) for extensions; node finds them here.
+  fs.symlinkSync(path.join(bridgeDir, "..", "..", "node_modules"), path.join(dir, "node_modules"));
 }
 
 /** @param {string} indexJs */
@@ -66,7 +68,7 @@ test("a real process stopped with SIGSTOP is noticed by the liveness check, kill
   const dir = tempDir();
   const bridge = await activate(fake.pi, {
     config: { name: "probe", binary: extension },
-    protocol: 1,
+    protocol: 2,
     here: dir,
     env: { ...process.env, PI_EXT_LOG_DIR: dir },
     argv: ["node", "pi", "-p"],

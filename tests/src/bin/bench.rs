@@ -26,7 +26,10 @@
 //! 6. raw throughput without pi's agent loop: the binary driven directly over its protocol, the
 //!    real JS bridge in Node with a fake `pi`, the same bridge with an ideal minimal extension
 //!    (the floor), and a CPU-heavy tool in Rust vs TS;
-//! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times.
+//! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times;
+//! 8. pi's terminal UI: key press → repainted frame of a Rust component (`examples/tui-lab`'s
+//!    counter) and of its TypeScript twin (`tests/fixtures/bench-tui.ts`) in a pseudo-terminal,
+//!    and what the bridge's cached frame costs pi per repaint (`tests/src/bench_tui.rs`).
 //!
 //! Results are printed as one Markdown table on stdout (progress goes to stderr): each figure
 //! is `median / p90 / p99` unless said otherwise, next to its target and whether it is met.
@@ -45,7 +48,9 @@ use std::time::{Duration, Instant};
 
 use pi_ext_e2e::{example_binary, fixture, repo_root, PiEnv, PiRpc, Reply, ScriptedModel};
 use serde_json::{json, Value};
-
+/// The wire protocol version (`pi_ext::protocol::PROTOCOL_VERSION`) that row 6
+/// and the ideal extension speak directly; the bench does not link pi-ext.
+const PROTOCOL_VERSION: u32 = 2;
 /// When this variable is set, the binary is not the benchmark but an ideal minimal extension
 /// (one thread, no async runtime) that the bench runs behind the real bridge to find the floor.
 const FAKE_EXTENSION_ENV: &str = "PI_EXT_BENCH_FAKE_EXTENSION";
@@ -67,6 +72,9 @@ const STREAM_ROUNDS_PER_SESSION: usize = 5;
 
 /// The needle `cpu_hash` counts.
 const NEEDLE: &str = "pie";
+
+#[path = "../bench_tui.rs"]
+mod tui;
 
 fn main() {
     if std::env::var_os(FAKE_EXTENSION_ENV).is_some() {
@@ -93,7 +101,7 @@ struct Options {
 impl Options {
     fn parse() -> Options {
         let mut smoke = false;
-        let mut rows: HashSet<u32> = (1..=7).collect();
+        let mut rows: HashSet<u32> = (1..=8).collect();
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -106,7 +114,7 @@ impl Options {
                             r.trim()
                                 .parse()
                                 .ok()
-                                .filter(|n| (1..=7).contains(n))
+                                .filter(|n| (1..=8).contains(n))
                                 .unwrap_or_else(|| usage(&format!("bad row {r:?}")))
                         })
                         .collect();
@@ -125,7 +133,7 @@ impl Options {
 const USAGE: &str = "usage: bench [--smoke] [--rows 1,2,3,5]
   cargo run --release -p pi-ext-e2e --bin bench    the full benchmark (use --release)
   --smoke      a few iterations of every row, no build times, targets not judged
-  --rows LIST  only these rows (1-7)";
+  --rows LIST  only these rows (1-8)";
 
 fn usage(problem: &str) -> ! {
     eprintln!("bench: {problem}\n{USAGE}");
@@ -535,6 +543,14 @@ impl Bench {
             .status()
             .expect("running bench-ext install");
         assert!(status.success(), "bench-ext install failed");
+        // Inside pi the bridge's imports of pi's packages (pi-tui) resolve
+        // through pi's loader; row 6 runs it in plain Node, which looks for
+        // them in a node_modules above the file.
+        std::os::unix::fs::symlink(
+            repo_root().join("node_modules"),
+            scratch.path().join("node_modules"),
+        )
+        .expect("linking node_modules into the scratch directory");
         let bridge_js = scratch.path().join("bench-ext").join("index.js");
         let fake_bridge = write_fake_bridge(&bridge_js, scratch.path());
         Bench {
@@ -584,6 +600,9 @@ impl Bench {
         }
         if rows.contains(&7) {
             self.row7_resources();
+        }
+        if rows.contains(&8) {
+            self.row8_tui();
         }
         self.report.print();
     }
@@ -1842,12 +1861,12 @@ impl DirectExt {
             line: Vec::with_capacity(4096),
         };
         let init = json!({"id": 0, "method": "initialize", "params": {
-            "protocol": 1, "bridge": "bench", "pi": pi_ext_e2e::PI_VERSION,
+            "protocol": PROTOCOL_VERSION, "bridge": "bench", "pi": pi_ext_e2e::PI_VERSION,
             "mode": "print", "hasUI": false, "cwd": std::env::temp_dir()}});
         ext.write(format!("{init}\n").as_bytes());
         let answer = ext.read();
         assert_eq!(
-            answer["result"]["protocol"], 1,
+            answer["result"]["protocol"], PROTOCOL_VERSION,
             "bad initialize answer {answer}"
         );
         ext
@@ -1959,9 +1978,9 @@ fn fake_extension() {
                     json!({"name": format!("{prefix}{name}"), "label": name,
                            "description": "ideal extension (benchmark floor)", "parameters": parameters})
                 };
-                json!({"protocol": 1, "sdk": "0.1.0", "manifest": {
+                json!({"protocol": PROTOCOL_VERSION, "sdk": "0.1.0", "manifest": {
                 "name": "bench-fake", "version": "0.1.0", "description": "ideal extension",
-                "protocol": 1, "sdk": "0.1.0",
+                "protocol": PROTOCOL_VERSION, "sdk": "0.1.0",
                 "tools": [
                     tool("trivial", json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})),
                     tool("confirm_once", json!({"type": "object", "properties": {}})),

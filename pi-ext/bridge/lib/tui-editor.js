@@ -1,0 +1,189 @@
+// @ts-check
+// A custom editor the extension describes instead of codes: per-mode keymaps
+// and border decorations (PROTOCOL.md, "Editor"). The bridge's editor class
+// extends pi's CustomEditor, so pi's text, history, submit and app keys stay
+// pi's; keys are decided here, synchronously, from the table.
+
+import { decodeKey, keyBytes } from "./tui-keys.js";
+import { cut, lineAnsi, styleAnsi, widthOf } from "./tui-render.js";
+
+/**
+ * One action: `"pass"` (pi's editor handles the key), `"swallow"`,
+ * `"swallowText"` (swallow printable keys, pass control keys),
+ * `{send: keyName}`, `{insert: text}`, `{mode: name}`.
+ * @typedef {"pass" | "swallow" | "swallowText" | { send: string } | { insert: string } | { mode: string }} EditorAction
+ */
+/**
+ * @typedef {object} EditorMode
+ * @property {Record<string, EditorAction[]>} [keys] key id → actions
+ * @property {EditorAction} [otherwise] for keys not in `keys` (default "pass")
+ * @property {{ bottomRight?: import("./tui-render.js").WireLine, topRight?: import("./tui-render.js").WireLine }} [decor]
+ */
+/**
+ * @typedef {object} EditorSpec
+ * @property {string} [mode] the mode at first
+ * @property {Record<string, EditorMode>} [modes]
+ * @property {import("./tui-render.js").WireStyle[]} [styles] style table of the decorations
+ */
+
+/**
+ * Normalized key id (the extension's `Key::is` rules): modifiers in pi's
+ * order, lower case but a single character.
+ * @param {string} id
+ */
+export function normalizeKeyId(id) {
+  const parts = id.split("+");
+  let base = parts.pop() ?? "";
+  if (base === "" && id.endsWith("+")) {
+    parts.pop();
+    base = "+";
+  }
+  const mods = parts.map((m) => m.toLowerCase());
+  let out = "";
+  for (const m of ["ctrl", "shift", "alt", "super"]) if (mods.includes(m)) out += `${m}+`;
+  if ([...base].length === 1 && mods.length === 0) return out + base;
+  const b = base.toLowerCase();
+  return out + (b === "esc" ? "escape" : b === "return" ? "enter" : b);
+}
+
+/**
+ * The actions for input `data` in mode `mode` of `spec`.
+ * @param {EditorSpec} spec
+ * @param {string} mode
+ * @param {string} data
+ * @returns {EditorAction[]}
+ */
+export function editorActions(spec, mode, data) {
+  const m = spec.modes?.[mode];
+  if (!m) return ["pass"];
+  const { key, aliases } = decodeKey(data);
+  const keys = m.keys ?? {};
+  /** @type {Map<string, EditorAction[]>} */
+  const table = new Map();
+  for (const [id, acts] of Object.entries(keys)) table.set(normalizeKeyId(id), acts);
+  for (const name of [key, ...aliases]) {
+    if (name === undefined) continue;
+    const acts = table.get(normalizeKeyId(name));
+    if (Array.isArray(acts)) return acts;
+  }
+  return [m.otherwise ?? "pass"];
+}
+
+/**
+ * Whether `data` types text (a printable key), for `swallowText`.
+ * @param {string} data
+ */
+function isText(data) {
+  return data.length === 1 && data.charCodeAt(0) >= 32 && data.charCodeAt(0) !== 0x7f;
+}
+
+/**
+ * Apply actions: `pass(data)` hands bytes to pi's editor.
+ * @param {EditorAction[]} actions
+ * @param {string} data
+ * @param {{ pass: (data: string) => void, setMode: (mode: string) => void }} target
+ */
+export function applyActions(actions, data, target) {
+  for (const a of actions) {
+    if (a === "pass") target.pass(data);
+    else if (a === "swallow") continue;
+    else if (a === "swallowText") {
+      if (!isText(data)) target.pass(data);
+    } else if (a && typeof a === "object") {
+      if ("mode" in a && typeof a.mode === "string") target.setMode(a.mode);
+      else if ("send" in a) {
+        const bytes = keyBytes(a.send);
+        if (bytes !== undefined) target.pass(bytes);
+      } else if ("insert" in a && typeof a.insert === "string") {
+        // As a paste: pi's editor inserts it whole.
+        target.pass(`\x1b[200~${a.insert}\x1b[201~`);
+      }
+    }
+  }
+}
+
+/**
+ * Draw a mode's decorations on the editor's rendered lines (the bottom and
+ * top border), as modal-editor.ts does: the label replaces the border's end.
+ * @param {string[]} lines
+ * @param {number} width
+ * @param {EditorSpec} spec
+ * @param {string} mode
+ * @param {import("./tui-render.js").ThemeLike | undefined} theme
+ */
+export function decorate(lines, width, spec, mode, theme) {
+  const decor = spec.modes?.[mode]?.decor;
+  if (!decor || lines.length === 0) return lines;
+  const styles = (spec.styles ?? []).map((s) => styleAnsi(s, theme));
+  /** @param {number} i @param {unknown} wire */
+  const right = (i, wire) => {
+    if (!wire) return;
+    const label = lineAnsi(wire, styles);
+    const w = widthOf(label);
+    if (widthOf(lines[i]) >= w && w <= width) lines[i] = cut(lines[i], width - w) + label;
+  };
+  right(lines.length - 1, decor.bottomRight);
+  right(0, decor.topRight);
+  return lines;
+}
+
+/**
+ * The editor class pi gets: `CustomEditor` (pi's, loaded at run time) with
+ * the table's key handling and decorations.
+ * @param {any} CustomEditor pi's class
+ */
+export function rustEditorClass(CustomEditor) {
+  return class RustEditor extends CustomEditor {
+    /**
+     * @param {any} tui
+     * @param {any} theme
+     * @param {any} keybindings
+     * @param {{ spec: EditorSpec, getTheme: () => import("./tui-render.js").ThemeLike | undefined, onDispose: () => void }} o
+     */
+    constructor(tui, theme, keybindings, o) {
+      super(tui, theme, keybindings);
+      this.o = o;
+      this.spec = o.spec;
+      this.mode = typeof o.spec.mode === "string" ? o.spec.mode : Object.keys(o.spec.modes ?? {})[0] ?? "";
+    }
+
+    /** @param {EditorSpec} spec */
+    setSpec(spec) {
+      this.spec = spec;
+      if (typeof spec.mode === "string") this.mode = spec.mode;
+      this.tui?.requestRender?.();
+    }
+
+    /** @param {string} data */
+    handleInput(data) {
+      /** @type {EditorAction[]} */
+      let actions;
+      try {
+        actions = editorActions(this.spec, this.mode, data);
+      } catch {
+        actions = ["pass"];
+      }
+      applyActions(actions, data, {
+        pass: (bytes) => super.handleInput(bytes),
+        setMode: (mode) => {
+          this.mode = mode;
+        },
+      });
+    }
+
+    /** @param {number} width */
+    render(width) {
+      const lines = super.render(width);
+      try {
+        return decorate(lines, width, this.spec, this.mode, this.o.getTheme());
+      } catch {
+        return lines;
+      }
+    }
+
+    dispose() {
+      super.dispose?.();
+      this.o.onDispose();
+    }
+  };
+}

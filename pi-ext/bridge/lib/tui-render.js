@@ -1,0 +1,426 @@
+// @ts-check
+// Views and frames from the extension (PROTOCOL.md, "Views and frames") as
+// the lines pi paints: styles resolved with the theme pi paints with, laid
+// out with pi-tui's own width functions, and never a line wider than the
+// width pi asked for (pi's terminal stops with an error when one is).
+// Pure: no process, no pi; what pi calls synchronously is answered from here.
+
+import { CURSOR_MARKER, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
+
+/**
+ * @typedef {object} WireStyle
+ * @property {string | number} [fg] a theme token, `#rrggbb` or a 256-colour index
+ * @property {string | number} [bg]
+ * @property {boolean} [bold]
+ * @property {boolean} [dim]
+ * @property {boolean} [italic]
+ * @property {boolean} [underline]
+ * @property {boolean} [inverse]
+ * @property {boolean} [strike]
+ */
+/** @typedef {string | [string, number]} WireSpan plain text, or text and an index into `styles` */
+/** @typedef {WireSpan[]} WireLine */
+/**
+ * @typedef {{ text: WireLine[], wrap?: boolean }
+ *   | { spacer: number }
+ *   | { box: { padX?: number, padY?: number, bg?: string | number }, blocks: WireBlock[] }
+ *   | { line: { left: WireLine, right: WireLine } }
+ *   | { builtin: true }} WireBlock
+ */
+/**
+ * A view (width-independent) or, with `width`, a frame rendered for one width.
+ * @typedef {object} WireView
+ * @property {WireStyle[]} [styles]
+ * @property {WireBlock[]} [blocks]
+ * @property {number} [width]
+ * @property {{ line: number, col: number }} [cursor]
+ */
+/**
+ * What of pi's `Theme` the renderer uses.
+ * @typedef {object} ThemeLike
+ * @property {(token: any) => string} getFgAnsi
+ * @property {(token: any) => string} getBgAnsi
+ * @property {() => string} getColorMode
+ */
+
+/** pi-tui's `wrapTextWithAnsi`, for the bridge's other modules. */
+export const wrapAnsi = wrapTextWithAnsi;
+
+/** pi-tui's `visibleWidth`, for the bridge's other modules. */
+export const widthOf = visibleWidth;
+
+/**
+ * `text` cut to `width` columns without an ellipsis (pi-tui's `truncateToWidth`).
+ * @param {string} text
+ * @param {number} width
+ */
+export function cut(text, width) {
+  return truncateToWidth(text, width, "");
+}
+
+/** SGR codes to switch an attribute on and off. */
+const ATTRIBUTES = /** @type {const} */ ([
+  ["bold", 1, 22],
+  ["dim", 2, 22],
+  ["italic", 3, 23],
+  ["underline", 4, 24],
+  ["inverse", 7, 27],
+  ["strike", 9, 29],
+]);
+
+/** Control characters: C0 but tab, DEL, C1 (escape sequences cannot be injected). */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text made safe for the terminal: control characters dropped, tabs as 3 spaces.
+ * @param {unknown} text
+ */
+export function sanitize(text) {
+  const s = typeof text === "string" ? text : String(text ?? "");
+  return s.replace(CONTROL, "").replace(/\t/g, "   ");
+}
+
+/** The 6×6×6 colour cube's channel values, as pi's theme converts colours. */
+const CUBE = [0, 95, 135, 175, 215, 255];
+
+/**
+ * The 256-colour index pi's theme gives an RGB colour (theme.js `rgbTo256`):
+ * the nearest cube colour, or a gray for a nearly neutral colour a gray is nearer to.
+ * @param {number} r
+ * @param {number} g
+ * @param {number} b
+ */
+export function rgbTo256(r, g, b) {
+  const nearest = (/** @type {number[]} */ values, /** @type {number} */ v) =>
+    values.reduce((best, x, i) => (Math.abs(v - x) < Math.abs(v - values[best]) ? i : best), 0);
+  const distance = (/** @type {number} */ r2, /** @type {number} */ g2, /** @type {number} */ b2) =>
+    (r - r2) ** 2 * 0.299 + (g - g2) ** 2 * 0.587 + (b - b2) ** 2 * 0.114;
+  const [ri, gi, bi] = [nearest(CUBE, r), nearest(CUBE, g), nearest(CUBE, b)];
+  const grays = Array.from({ length: 24 }, (_, i) => 8 + i * 10);
+  const gi2 = nearest(grays, Math.round(0.299 * r + 0.587 * g + 0.114 * b));
+  const gray = grays[gi2];
+  const neutral = Math.max(r, g, b) - Math.min(r, g, b) < 10;
+  if (neutral && distance(gray, gray, gray) < distance(CUBE[ri], CUBE[gi], CUBE[bi])) return 232 + gi2;
+  return 16 + 36 * ri + 6 * gi + bi;
+}
+
+/**
+ * The escape sequence that sets a colour; "" for one it does not know (never a throw while pi paints).
+ * @param {unknown} color
+ * @param {boolean} isBg
+ * @param {ThemeLike | undefined} theme
+ */
+export function colorAnsi(color, isBg, theme) {
+  const base = isBg ? 48 : 38;
+  if (typeof color === "number" && Number.isInteger(color) && color >= 0 && color <= 255) return `\x1b[${base};5;${color}m`;
+  if (typeof color !== "string") return "";
+  if (/^#[0-9a-fA-F]{6}$/.test(color)) {
+    const n = parseInt(color.slice(1), 16);
+    const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+    let mode = "truecolor";
+    try {
+      mode = theme?.getColorMode() ?? "truecolor";
+    } catch {
+      // A theme without a mode: truecolor.
+    }
+    return mode === "truecolor" ? `\x1b[${base};2;${r};${g};${b}m` : `\x1b[${base};5;${rgbTo256(r, g, b)}m`;
+  }
+  if (!theme) return "";
+  try {
+    return isBg ? theme.getBgAnsi(color) : theme.getFgAnsi(color);
+  } catch {
+    return ""; // an unknown token: plain text
+  }
+}
+
+/**
+ * The [open, close] escape sequences of a style.
+ * @param {WireStyle | undefined} style
+ * @param {ThemeLike | undefined} theme
+ * @returns {[string, string]}
+ */
+export function styleAnsi(style, theme) {
+  if (!style || typeof style !== "object") return ["", ""];
+  let open = "";
+  let close = "";
+  if (style.fg !== undefined) {
+    const fg = colorAnsi(style.fg, false, theme);
+    if (fg) {
+      open += fg;
+      close = `\x1b[39m${close}`;
+    }
+  }
+  if (style.bg !== undefined) {
+    const bg = colorAnsi(style.bg, true, theme);
+    if (bg) {
+      open += bg;
+      close = `\x1b[49m${close}`;
+    }
+  }
+  for (const [name, on, off] of ATTRIBUTES) {
+    if (style[name] === true) {
+      open += `\x1b[${on}m`;
+      close = `\x1b[${off}m${close}`;
+    }
+  }
+  return [open, close];
+}
+
+/** Grapheme segmenter for splitting text at a column. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * `text` split before visible column `col`.
+ * @param {string} text
+ * @param {number} col
+ * @returns {[string, string]}
+ */
+export function splitAtColumn(text, col) {
+  let width = 0;
+  let at = 0;
+  for (const { segment, index } of graphemes.segment(text)) {
+    if (width >= col) return [text.slice(0, index), text.slice(index)];
+    width += visibleWidth(segment);
+    at = index + segment.length;
+  }
+  return [text.slice(0, at), text.slice(at)];
+}
+
+/**
+ * A wire line as one ANSI string. With `cursorCol`, CURSOR_MARKER goes before that column.
+ * @param {unknown} line
+ * @param {Array<[string, string]>} styles resolved style table
+ * @param {number} [cursorCol]
+ */
+export function lineAnsi(line, styles, cursorCol) {
+  if (!Array.isArray(line)) return cursorCol === undefined ? "" : " ".repeat(cursorCol) + CURSOR_MARKER;
+  let out = "";
+  let col = 0;
+  let pending = cursorCol !== undefined;
+  for (const span of line) {
+    const [raw, index] = typeof span === "string" ? [span, undefined] : Array.isArray(span) ? span : ["", undefined];
+    const text = sanitize(raw);
+    if (text === "") continue;
+    const [open, close] = typeof index === "number" && styles[index] ? styles[index] : ["", ""];
+    const w = pending ? visibleWidth(text) : 0;
+    if (pending && col + w > /** @type {number} */ (cursorCol)) {
+      const [before, after] = splitAtColumn(text, /** @type {number} */ (cursorCol) - col);
+      out += open + before + CURSOR_MARKER + after + close;
+      pending = false;
+      continue;
+    }
+    col += w;
+    out += open + text + close;
+  }
+  if (pending) out += " ".repeat(Math.max(0, /** @type {number} */ (cursorCol) - col)) + CURSOR_MARKER;
+  return out;
+}
+
+/**
+ * `line` cut to `width` if wider.
+ * @param {string} line
+ * @param {number} width
+ */
+export function fit(line, width) {
+  return visibleWidth(line) > width ? truncateToWidth(line, width, "") : line;
+}
+
+/**
+ * `line` on a background: padded to `width`, with the background kept across
+ * the line's own resets.
+ * @param {string} line
+ * @param {number} width
+ * @param {string} bgOpen
+ */
+function onBackground(line, width, bgOpen) {
+  const padded = line + " ".repeat(Math.max(0, width - visibleWidth(line)));
+  if (!bgOpen) return padded;
+  return `${bgOpen}${padded.replaceAll("\x1b[0m", `\x1b[0m${bgOpen}`).replaceAll("\x1b[49m", bgOpen)}\x1b[49m`;
+}
+
+/**
+ * How a `builtin` block is rendered (tool rows give pi's own rendering).
+ * @typedef {(width: number) => string[]} BuiltinRenderer
+ */
+
+/**
+ * @typedef {object} LayoutContext
+ * @property {Array<[string, string]>} styles
+ * @property {ThemeLike | undefined} theme
+ * @property {BuiltinRenderer | undefined} builtin
+ * @property {{ line: number, col: number } | undefined} cursor frames: where CURSOR_MARKER goes
+ */
+
+/**
+ * @param {unknown} blocks
+ * @param {number} width
+ * @param {LayoutContext} c
+ * @returns {string[]}
+ */
+function layout(blocks, width, c) {
+  /** @type {string[]} */
+  const out = [];
+  if (!Array.isArray(blocks) || width <= 0) return out;
+  for (const block of blocks) {
+    if (!block || typeof block !== "object") continue;
+    const b = /** @type {any} */ (block);
+    if (Array.isArray(b.text)) {
+      if (b.wrap === false) {
+        for (const line of b.text) {
+          const cursorCol = c.cursor && c.cursor.line === out.length ? c.cursor.col : undefined;
+          out.push(lineAnsi(line, c.styles, cursorCol));
+        }
+        continue;
+      }
+      // pi's Text(…, 0, 0): wrapped, padded to the width; blank text shows nothing.
+      const text = b.text.map((/** @type {unknown} */ l) => lineAnsi(l, c.styles)).join("\n");
+      if (text.replace(/\x1b\[[0-9;]*m/g, "").trim() === "") continue;
+      for (const l of wrapTextWithAnsi(text, width)) out.push(l + " ".repeat(Math.max(0, width - visibleWidth(l))));
+    } else if (typeof b.spacer === "number") {
+      for (let i = 0; i < Math.min(b.spacer, 1000); i++) out.push("");
+    } else if (b.box && typeof b.box === "object") {
+      const padX = Math.max(0, Math.min(Number(b.box.padX) || 0, Math.floor((width - 1) / 2)));
+      const padY = Math.max(0, Math.min(Number(b.box.padY) || 0, 100));
+      const bgOpen = b.box.bg === undefined ? "" : colorAnsi(b.box.bg, true, c.theme);
+      const inner = layout(b.blocks, width - 2 * padX, { ...c, cursor: undefined });
+      if (inner.length === 0) continue; // pi's Box with no content renders nothing
+      const margin = " ".repeat(padX);
+      for (let i = 0; i < padY; i++) out.push(onBackground("", width, bgOpen));
+      for (const l of inner) out.push(onBackground(margin + fit(l, width - 2 * padX) + margin, width, bgOpen));
+      for (let i = 0; i < padY; i++) out.push(onBackground("", width, bgOpen));
+    } else if (b.line && typeof b.line === "object") {
+      const left = lineAnsi(b.line.left, c.styles);
+      const right = lineAnsi(b.line.right, c.styles);
+      const pad = " ".repeat(Math.max(1, width - visibleWidth(left) - visibleWidth(right)));
+      out.push(left + pad + right);
+    } else if (b.builtin === true && c.builtin) {
+      out.push(...c.builtin(width));
+    }
+  }
+  return out;
+}
+
+/**
+ * A view's or frame's lines at `width`: every line at most `width` wide.
+ * @param {WireView | undefined} view
+ * @param {number} width
+ * @param {ThemeLike | undefined} theme
+ * @param {{ focused?: boolean, builtin?: BuiltinRenderer }} [options]
+ * @returns {string[]}
+ */
+export function renderView(view, width, theme, options = {}) {
+  if (!view || typeof view !== "object" || !(width > 0)) return [];
+  const styles = (Array.isArray(view.styles) ? view.styles : []).map((s) => styleAnsi(s, theme));
+  const cursor =
+    options.focused && view.cursor && typeof view.cursor.line === "number" && typeof view.cursor.col === "number"
+      ? view.cursor
+      : undefined;
+  const lines = layout(view.blocks, width, { styles, theme, builtin: options.builtin, cursor });
+  return lines.map((l) => fit(l, width));
+}
+
+/**
+ * The text of a view without styles (RPC mode's widgets, messages, logs).
+ * @param {WireView | undefined} view
+ * @returns {string[]}
+ */
+export function plainLines(view) {
+  /** @type {string[]} */
+  const out = [];
+  /** @param {unknown} line */
+  const text = (line) =>
+    (Array.isArray(line) ? line : []).map((s) => sanitize(typeof s === "string" ? s : Array.isArray(s) ? s[0] : "")).join("");
+  /** @param {unknown} blocks */
+  const walk = (blocks) => {
+    for (const b of /** @type {any[]} */ (Array.isArray(blocks) ? blocks : [])) {
+      if (!b || typeof b !== "object") continue;
+      if (Array.isArray(b.text)) out.push(...b.text.map(text));
+      else if (typeof b.spacer === "number") for (let i = 0; i < Math.min(b.spacer, 1000); i++) out.push("");
+      else if (b.box) walk(b.blocks);
+      else if (b.line) out.push(`${text(b.line.left)} ${text(b.line.right)}`);
+    }
+  };
+  walk(view?.blocks);
+  return out;
+}
+
+/**
+ * A view as one string with the theme's escape sequences (for the strings
+ * pi keeps: statuses, notifications, working-indicator frames).
+ * @param {WireView | undefined} view
+ * @param {ThemeLike | undefined} theme
+ */
+export function styledText(view, theme) {
+  const styles = (Array.isArray(view?.styles) ? view.styles : []).map((s) => styleAnsi(s, theme));
+  /** @type {string[]} */
+  const lines = [];
+  /** @param {unknown} blocks */
+  const walk = (blocks) => {
+    for (const b of /** @type {any[]} */ (Array.isArray(blocks) ? blocks : [])) {
+      if (!b || typeof b !== "object") continue;
+      if (Array.isArray(b.text)) lines.push(...b.text.map((/** @type {unknown} */ l) => lineAnsi(l, styles)));
+      else if (b.box) walk(b.blocks);
+      else if (b.line) lines.push(`${lineAnsi(b.line.left, styles)} ${lineAnsi(b.line.right, styles)}`);
+    }
+  };
+  walk(view?.blocks);
+  return lines.join("\n");
+}
+
+/**
+ * A pi-tui component showing a view: what pi gets for a Rust tool row,
+ * message, footer, header, widget or component. `render` answers from a
+ * cache per width; `invalidate` (pi calls it on a theme switch) drops it.
+ */
+export class ViewComponent {
+  /**
+   * @param {() => ThemeLike | undefined} getTheme
+   * @param {WireView | undefined} [view]
+   * @param {{ builtin?: BuiltinRenderer }} [options]
+   */
+  constructor(getTheme, view, options = {}) {
+    this.getTheme = getTheme;
+    /** @type {WireView | undefined} */
+    this.view = view;
+    this.builtin = options.builtin;
+    this.focused = false;
+    /** @type {string[] | undefined} */
+    this.cache = undefined;
+    this.cacheWidth = -1;
+    /** Renders that built lines (not from the cache). */
+    this.builds = 0;
+  }
+
+  /** @param {WireView | undefined} view */
+  setView(view) {
+    this.view = view;
+    this.cache = undefined;
+  }
+
+  /** @param {boolean} focused */
+  setFocused(focused) {
+    if (this.focused === focused) return;
+    this.focused = focused;
+    this.cache = undefined;
+  }
+
+  /** @param {number} width */
+  render(width) {
+    if (this.cache && this.cacheWidth === width) return this.cache;
+    this.builds++;
+    /** @type {string[]} */
+    let lines;
+    try {
+      lines = renderView(this.view, width, this.getTheme(), { focused: this.focused, builtin: this.builtin });
+    } catch {
+      lines = []; // never a throw while pi paints
+    }
+    this.cache = lines;
+    this.cacheWidth = width;
+    return lines;
+  }
+
+  invalidate() {
+    this.cache = undefined;
+  }
+}

@@ -1,0 +1,277 @@
+//! A custom editor described as a table ([`EditorSpec`]), set with
+//! [`Ui::set_editor`]: per-mode keymaps and border labels, applied by the
+//! bridge on pi's own editor (a `CustomEditor`), so that pi's text,
+//! history, submit and app keys stay pi's.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::text::Line;
+use super::view::lines_wire;
+use crate::ui::{Ui, UiError};
+
+/// What a key does in an [`EditorMode`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Act {
+    /// pi's editor handles the key (type it, submit, history, app keys).
+    Pass,
+    /// Nothing happens.
+    Swallow,
+    /// Printable keys do nothing; control keys go to pi's editor (vim's
+    /// normal mode: letters are commands, Ctrl+C still clears).
+    SwallowText,
+    /// pi's editor gets this key instead (`"left"`, `"ctrl+a"`, `"delete"`).
+    Key(String),
+    /// pi's editor gets this text (as a paste).
+    Insert(String),
+    /// Switch to this mode.
+    Mode(String),
+}
+
+impl Act {
+    /// [`Act::Key`]: pi's editor gets `key` instead.
+    pub fn send(key: impl Into<String>) -> Act {
+        Act::Key(key.into())
+    }
+    /// [`Act::Mode`].
+    pub fn mode(name: impl Into<String>) -> Act {
+        Act::Mode(name.into())
+    }
+    /// [`Act::Insert`].
+    pub fn insert(text: impl Into<String>) -> Act {
+        Act::Insert(text.into())
+    }
+
+    fn wire(&self) -> Value {
+        match self {
+            Act::Pass => json!("pass"),
+            Act::Swallow => json!("swallow"),
+            Act::SwallowText => json!("swallowText"),
+            Act::Key(k) => json!({ "send": k }),
+            Act::Insert(t) => json!({ "insert": t }),
+            Act::Mode(m) => json!({ "mode": m }),
+        }
+    }
+}
+
+/// One mode of an [`EditorSpec`]: what keys do, and a label on the border.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[must_use]
+pub struct EditorMode {
+    keys: BTreeMap<String, Vec<Act>>,
+    otherwise: Option<Act>,
+    bottom_right: Option<Line>,
+    top_right: Option<Line>,
+}
+
+impl EditorMode {
+    /// A mode where every key goes to pi's editor.
+    pub fn new() -> Self {
+        EditorMode::default()
+    }
+    /// Key `key` (pi's name: `"escape"`, `"h"`, `"ctrl+w"`) does `acts`, in order.
+    pub fn on(mut self, key: &str, acts: impl IntoIterator<Item = Act>) -> Self {
+        self.keys
+            .insert(key.to_string(), acts.into_iter().collect());
+        self
+    }
+    /// What other keys do (default [`Act::Pass`]).
+    pub fn otherwise(mut self, act: Act) -> Self {
+        self.otherwise = Some(act);
+        self
+    }
+    /// A label at the right end of the editor's bottom border.
+    pub fn bottom_right(mut self, label: impl Into<Line>) -> Self {
+        self.bottom_right = Some(label.into());
+        self
+    }
+    /// A label at the right end of the editor's top border.
+    pub fn top_right(mut self, label: impl Into<Line>) -> Self {
+        self.top_right = Some(label.into());
+        self
+    }
+}
+
+/// pi's editor with modes: a keymap per mode, decided by the bridge as
+/// keys arrive (no round trip), and border labels.
+///
+/// ```
+/// use pi_ext::tui::{span, Act, EditorMode, EditorSpec};
+/// let vim = EditorSpec::new("insert")
+///     .mode("insert", EditorMode::new()
+///         .on("escape", [Act::mode("normal")])
+///         .bottom_right(span(" INSERT ")))
+///     .mode("normal", EditorMode::new()
+///         .on("i", [Act::mode("insert")])
+///         .on("h", [Act::send("left")])
+///         .on("escape", [Act::Pass])
+///         .otherwise(Act::SwallowText)
+///         .bottom_right(span(" NORMAL ")));
+/// # let _ = vim;
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[must_use]
+pub struct EditorSpec {
+    start: String,
+    modes: BTreeMap<String, EditorMode>,
+}
+
+impl EditorSpec {
+    /// A spec that starts in mode `start`.
+    pub fn new(start: impl Into<String>) -> Self {
+        EditorSpec {
+            start: start.into(),
+            modes: BTreeMap::new(),
+        }
+    }
+    /// Add (or replace) mode `name`.
+    pub fn mode(mut self, name: impl Into<String>, mode: EditorMode) -> Self {
+        self.modes.insert(name.into(), mode);
+        self
+    }
+
+    pub(crate) fn wire(&self) -> Value {
+        let labels: Vec<&Line> = self
+            .modes
+            .values()
+            .flat_map(|m| m.bottom_right.iter().chain(m.top_right.iter()))
+            .collect();
+        let (styles, mut lines) = lines_wire(labels);
+        lines.reverse();
+        let mut modes = serde_json::Map::new();
+        for (name, m) in &self.modes {
+            let keys: serde_json::Map<String, Value> = m
+                .keys
+                .iter()
+                .map(|(k, acts)| {
+                    (
+                        k.clone(),
+                        Value::Array(acts.iter().map(Act::wire).collect()),
+                    )
+                })
+                .collect();
+            let mut decor = serde_json::Map::new();
+            if m.bottom_right.is_some() {
+                decor.insert("bottomRight".into(), lines.pop().unwrap_or_default());
+            }
+            if m.top_right.is_some() {
+                decor.insert("topRight".into(), lines.pop().unwrap_or_default());
+            }
+            let mut mode = json!({ "keys": keys, "decor": decor });
+            if let Some(o) = &m.otherwise {
+                mode["otherwise"] = o.wire();
+            }
+            modes.insert(name.clone(), mode);
+        }
+        json!({ "mode": self.start, "modes": modes, "styles": styles })
+    }
+}
+
+/// The editor this extension set ([`Ui::set_editor`]).
+#[derive(Debug, Clone)]
+pub struct Editor {
+    ui: Ui,
+    id: u64,
+}
+
+impl Editor {
+    /// Replace the spec (the mode starts over at its `start`).
+    pub fn set_spec(&self, spec: &EditorSpec) {
+        self.ui.peer.notify(
+            "editor/spec",
+            json!({ "component": self.id, "editor": spec.wire() }),
+        );
+    }
+
+    /// Give pi its own editor back (the text stays).
+    ///
+    /// # Errors
+    ///
+    /// [`UiError::Failed`] when the connection to pi is gone.
+    pub async fn restore(&self) -> Result<(), UiError> {
+        self.ui.shared.ui_routes.close(self.id);
+        let params = json!({
+            "call": self.ui.call.call, "session": self.ui.call.session,
+            "target": "editor", "component": self.id, "restore": true,
+        });
+        self.ui
+            .peer
+            .request("ui/set", params)
+            .await
+            .map(drop)
+            .map_err(|e| UiError::Failed(e.message))
+    }
+}
+
+impl Ui {
+    /// Replace pi's editor with one driven by `spec` (pi's
+    /// `setEditorComponent` with a `CustomEditor`). The editor stays pi's:
+    /// its text (carried over), history, submit, autocomplete and app keys;
+    /// `spec` decides per key and mode whether pi's editor gets the key, a
+    /// different key, or nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`UiError::NoTerminal`] in RPC mode, [`UiError::NoUi`] in print and
+    /// json mode, [`UiError::Failed`] when pi refuses.
+    pub async fn set_editor(&self, spec: &EditorSpec) -> Result<Editor, UiError> {
+        self.terminal_only()?;
+        let (id, _inbox) = self.shared.ui_routes.open();
+        // Nothing comes back to an editor: no route needed.
+        self.shared.ui_routes.close(id);
+        let params = json!({
+            "call": self.call.call, "session": self.call.session,
+            "target": "editor", "component": id, "editor": spec.wire(),
+        });
+        self.peer
+            .request("ui/set", params)
+            .await
+            .map_err(|e| UiError::Failed(e.message))?;
+        Ok(Editor {
+            ui: self.clone(),
+            id,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::{span, Fg};
+
+    #[test]
+    fn specs_go_on_the_wire_with_their_labels() {
+        let spec = EditorSpec::new("insert")
+            .mode(
+                "insert",
+                EditorMode::new()
+                    .on("escape", [Act::mode("normal")])
+                    .bottom_right(span(" INSERT ").fg(Fg::Accent)),
+            )
+            .mode(
+                "normal",
+                EditorMode::new()
+                    .on("a", [Act::mode("insert"), Act::send("right")])
+                    .otherwise(Act::SwallowText)
+                    .bottom_right(" NORMAL "),
+            );
+        let w = spec.wire();
+        assert_eq!(w["mode"], "insert");
+        assert_eq!(
+            w["modes"]["normal"]["keys"]["a"],
+            json!([{"mode": "insert"}, {"send": "right"}])
+        );
+        assert_eq!(w["modes"]["normal"]["otherwise"], "swallowText");
+        assert_eq!(
+            w["modes"]["insert"]["decor"]["bottomRight"],
+            json!([[" INSERT ", 0]])
+        );
+        assert_eq!(
+            w["modes"]["normal"]["decor"]["bottomRight"],
+            json!([" NORMAL "])
+        );
+        assert_eq!(w["styles"], json!([{"fg": "accent"}]));
+    }
+}

@@ -1,0 +1,370 @@
+//! Styled text: [`Span`]s (text with one [`Style`]) make a [`Line`], and
+//! [`width`] measures text as pi-tui's `visibleWidth` does.
+
+use std::borrow::Cow;
+use std::ops::{Add, AddAssign};
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthChar;
+
+use super::style::{BgColor, FgColor, Style};
+
+/// Terminal columns `text` takes, as pi-tui's `visibleWidth` counts them:
+/// per grapheme cluster, East Asian wide and fullwidth characters and emoji
+/// take 2, combining marks and other zero-width characters 0, a tab 3.
+///
+/// ```
+/// use pi_ext::tui::width;
+/// assert_eq!(width("abc"), 3);
+/// assert_eq!(width("中文"), 4);
+/// assert_eq!(width("e\u{301}"), 1); // e + combining acute
+/// assert_eq!(width("👨‍👩‍👧"), 2);
+/// ```
+pub fn width(text: &str) -> usize {
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return text.len();
+    }
+    text.graphemes(true).map(grapheme_width).sum()
+}
+
+/// The width of one grapheme cluster (pi-tui's `graphemeWidth`).
+pub(crate) fn grapheme_width(g: &str) -> usize {
+    if g == "\t" {
+        return 3;
+    }
+    let mut chars = g.chars();
+    let Some(first) = chars.next() else {
+        return 0;
+    };
+    let multi = chars.next().is_some();
+    // Emoji: pictographs, ZWJ sequences, emoji presentation (VS16), flags.
+    let cp = first as u32;
+    let emoji_block = (0x1f000..=0x1fbff).contains(&cp)
+        || (0x2300..=0x23ff).contains(&cp)
+        || (0x2600..=0x27bf).contains(&cp)
+        || (0x2b50..=0x2b55).contains(&cp);
+    if g.contains('\u{fe0f}') || (multi && g.contains('\u{200d}')) {
+        return 2;
+    }
+    if (0x1f1e6..=0x1f1ff).contains(&cp) {
+        return 2;
+    }
+    if emoji_block {
+        // Pictographs are wide when they have emoji presentation by default.
+        return UnicodeWidthChar::width(first).unwrap_or(1).max(1);
+    }
+    // The first printing character decides; marks and joiners add nothing.
+    g.chars()
+        .map(|c| UnicodeWidthChar::width(c).unwrap_or(0))
+        .find(|&w| w > 0)
+        .unwrap_or(0)
+}
+
+/// Text the terminal can show safely: control characters (escape included)
+/// are dropped and tabs become 3 spaces, so an extension cannot inject
+/// escape sequences or break pi's width arithmetic. The bridge does the same
+/// to everything it receives.
+pub(crate) fn sanitize(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\t' {
+            out.push_str("   ");
+        } else if !is_unsafe(c) {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn is_unsafe(c: char) -> bool {
+    c.is_control() || c == '\t'
+}
+
+/// Text in one style. Make one with [`span`], style it with the methods.
+///
+/// ```
+/// use pi_ext::tui::{span, Fg};
+/// let line = span("todo ").fg(Fg::ToolTitle).bold() + span("add").fg(Fg::Muted);
+/// assert_eq!(line.width(), 8);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    text: String,
+    style: Style,
+}
+
+/// A [`Span`] of `text` in the default style. Control characters are
+/// dropped and tabs become 3 spaces (see [`crate::tui`]).
+pub fn span(text: impl Into<String>) -> Span {
+    let text: String = text.into();
+    let text = match sanitize(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(clean) => clean,
+    };
+    Span {
+        text,
+        style: Style::new(),
+    }
+}
+
+impl Span {
+    /// Its text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+    /// Its style.
+    pub fn style_of(&self) -> Style {
+        self.style
+    }
+    /// Replace its style.
+    pub fn style(mut self, style: Style) -> Self {
+        self.style = style;
+        self
+    }
+    /// Foreground colour: a theme token ([`super::Fg`]) or a raw colour.
+    pub fn fg(mut self, color: impl Into<FgColor>) -> Self {
+        self.style = self.style.fg(color);
+        self
+    }
+    /// Background colour: a theme token ([`super::Bg`]) or a raw colour.
+    pub fn bg(mut self, color: impl Into<BgColor>) -> Self {
+        self.style = self.style.bg(color);
+        self
+    }
+    /// Bold.
+    pub fn bold(mut self) -> Self {
+        self.style = self.style.bold();
+        self
+    }
+    /// Dim.
+    pub fn dim(mut self) -> Self {
+        self.style = self.style.dim();
+        self
+    }
+    /// Italic.
+    pub fn italic(mut self) -> Self {
+        self.style = self.style.italic();
+        self
+    }
+    /// Underlined.
+    pub fn underline(mut self) -> Self {
+        self.style = self.style.underline();
+        self
+    }
+    /// Inverse video.
+    pub fn inverse(mut self) -> Self {
+        self.style = self.style.inverse();
+        self
+    }
+    /// Struck through.
+    pub fn strike(mut self) -> Self {
+        self.style = self.style.strike();
+        self
+    }
+    /// Terminal columns it takes.
+    pub fn width(&self) -> usize {
+        width(&self.text)
+    }
+}
+
+impl From<&str> for Span {
+    fn from(text: &str) -> Self {
+        span(text)
+    }
+}
+impl From<String> for Span {
+    fn from(text: String) -> Self {
+        span(text)
+    }
+}
+
+/// One line of styled text: spans side by side. A line never breaks by
+/// itself: `\n` in a span's text is dropped like any control character; a
+/// [`super::View`] holds several lines.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Line {
+    spans: Vec<Span>,
+}
+
+impl Line {
+    /// An empty line.
+    pub fn new() -> Self {
+        Line::default()
+    }
+    /// Add a span at the end.
+    pub fn push(&mut self, span: impl Into<Span>) {
+        let span = span.into();
+        if !span.text.is_empty() {
+            self.spans.push(span);
+        }
+    }
+    /// This line with a span added at the end.
+    pub fn with(mut self, span: impl Into<Span>) -> Self {
+        self.push(span);
+        self
+    }
+    /// Its spans.
+    pub fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+    /// Its text without styles.
+    pub fn text(&self) -> String {
+        self.spans.iter().map(|s| s.text.as_str()).collect()
+    }
+    /// Terminal columns it takes.
+    pub fn width(&self) -> usize {
+        self.spans.iter().map(Span::width).sum()
+    }
+    /// Whether it has no text.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+    /// Cut to at most `max` columns (a wide character that would straddle
+    /// the edge is left out).
+    pub fn truncate(mut self, max: usize) -> Self {
+        let mut used = 0;
+        let mut keep = 0;
+        for s in &mut self.spans {
+            let w = s.width();
+            if used + w <= max {
+                used += w;
+                keep += 1;
+                continue;
+            }
+            let mut cut = String::new();
+            for g in s.text.graphemes(true) {
+                let gw = grapheme_width(g);
+                if used + gw > max {
+                    break;
+                }
+                used += gw;
+                cut.push_str(g);
+            }
+            s.text = cut;
+            if !s.text.is_empty() {
+                keep += 1;
+            }
+            break;
+        }
+        self.spans.truncate(keep);
+        self
+    }
+    /// Padded with spaces (in `style`) to `columns` columns; cut if longer.
+    pub fn pad_to(self, columns: usize, style: Style) -> Self {
+        let mut line = self.truncate(columns);
+        let w = line.width();
+        if w < columns {
+            line.push(span(" ".repeat(columns - w)).style(style));
+        }
+        line
+    }
+}
+
+impl From<Span> for Line {
+    fn from(span: Span) -> Self {
+        Line::new().with(span)
+    }
+}
+impl From<&str> for Line {
+    fn from(text: &str) -> Self {
+        Line::from(span(text))
+    }
+}
+impl From<String> for Line {
+    fn from(text: String) -> Self {
+        Line::from(span(text))
+    }
+}
+impl<S: Into<Span>> FromIterator<S> for Line {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut line = Line::new();
+        for s in iter {
+            line.push(s);
+        }
+        line
+    }
+}
+impl<S: Into<Span>> Extend<S> for Line {
+    fn extend<I: IntoIterator<Item = S>>(&mut self, iter: I) {
+        for s in iter {
+            self.push(s);
+        }
+    }
+}
+
+impl Add<Span> for Span {
+    type Output = Line;
+    fn add(self, rhs: Span) -> Line {
+        Line::from(self).with(rhs)
+    }
+}
+impl Add<Span> for Line {
+    type Output = Line;
+    fn add(self, rhs: Span) -> Line {
+        self.with(rhs)
+    }
+}
+impl Add<Line> for Line {
+    type Output = Line;
+    fn add(mut self, rhs: Line) -> Line {
+        self.spans.extend(rhs.spans);
+        self
+    }
+}
+impl Add<Line> for Span {
+    type Output = Line;
+    fn add(self, rhs: Line) -> Line {
+        Line::from(self) + rhs
+    }
+}
+impl AddAssign<Span> for Line {
+    fn add_assign(&mut self, rhs: Span) {
+        self.push(rhs);
+    }
+}
+impl AddAssign<Line> for Line {
+    fn add_assign(&mut self, rhs: Line) {
+        self.spans.extend(rhs.spans);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::Fg;
+
+    #[test]
+    fn widths_follow_pi_tui() {
+        assert_eq!(width(""), 0);
+        assert_eq!(width("hello"), 5);
+        assert_eq!(width("中文日本語"), 10);
+        assert_eq!(width("한글"), 4);
+        assert_eq!(width("🚀"), 2);
+        assert_eq!(width("🇯🇵"), 2);
+        assert_eq!(width("👨‍👩‍👧‍👦"), 2);
+        assert_eq!(width("a\u{0301}b"), 2);
+        assert_eq!(width("│─╭"), 3);
+        assert_eq!(width("✓○◆"), 3);
+    }
+
+    #[test]
+    fn spans_drop_control_characters() {
+        assert_eq!(span("a\x1b[31mb\nc\td").text(), "a[31mbc   d");
+        assert_eq!(span("\u{9b}x").text(), "x");
+    }
+
+    #[test]
+    fn lines_concatenate_and_truncate_on_grapheme_boundaries() {
+        let line = span("ab").fg(Fg::Accent) + span("中文x");
+        assert_eq!(line.width(), 7);
+        let cut = line.clone().truncate(5);
+        assert_eq!(cut.text(), "ab中");
+        assert_eq!(cut.width(), 4);
+        assert_eq!(cut.spans()[0].style_of(), Style::new().fg(Fg::Accent));
+        assert_eq!(line.clone().truncate(1).text(), "a");
+        assert_eq!(line.pad_to(9, Style::new()).width(), 9);
+    }
+}

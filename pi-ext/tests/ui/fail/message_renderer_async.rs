@@ -1,0 +1,9 @@
+use pi_ext::prelude::*;
+use pi_ext::tui::{MessageOpts, RenderedMessage, View};
+
+#[message_renderer("status")]
+async fn status(_msg: &RenderedMessage<pi_ext::serde_json::Value>, _opts: MessageOpts) -> View {
+    View::empty()
+}
+
+fn main() {}

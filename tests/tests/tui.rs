@@ -1,0 +1,539 @@
+//! pi's terminal UI drawn by Rust extensions, in a real pseudo-terminal: tool rows and
+//! custom messages rendered by Rust, custom components (a game loop, an overlay), a modal
+//! editor, a replaced footer, autocomplete, theme switches, too-wide lines and a crashed
+//! extension. The examples are ports of pi's own TypeScript examples.
+
+use pi_ext_e2e::{install_example, theme_color, Key, PiEnv, Reply, ScriptedModel, ToolCall};
+use serde_json::json;
+
+const COLS: u16 = 100;
+const ROWS: u16 = 40;
+
+#[test]
+fn a_tool_row_drawn_by_rust_collapses_and_expands_with_ctrl_o() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool(
+        "add_0",
+        "todo",
+        json!({"action": "add", "text": "buy milk"}),
+    ));
+    model.push(Reply::text("Added the milk."));
+    let more = [
+        "walk dog",
+        "pay rent",
+        "call mum",
+        "fix bike",
+        "read book",
+        "water plants",
+    ];
+    model.push(Reply::tools(more.iter().enumerate().map(|(i, text)| {
+        ToolCall::new(
+            format!("add_{}", i + 1),
+            "todo",
+            json!({"action": "add", "text": text}),
+        )
+    })));
+    model.push(Reply::tool("list_1", "todo", json!({"action": "list"})));
+    model.push(Reply::text("Seven todos listed."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "todo");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+
+    pi.type_text("add milk");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("Added the milk.");
+    // The call row: bold title, the action in `muted`, the text in `dim`, as todo.ts draws it.
+    let (row, col) = screen
+        .find("todo add \"buy milk\"")
+        .unwrap_or_else(|| panic!("no call row drawn by Rust:\n{screen}"));
+    assert!(screen.style_at(row, col).bold, "title not bold:\n{screen}");
+    assert_eq!(
+        screen.style_at(row, col + 5).fg,
+        theme_color("dark", "muted"),
+        "{screen}"
+    );
+    assert_eq!(
+        screen.style_at(row, col + 9).fg,
+        theme_color("dark", "dim"),
+        "{screen}"
+    );
+    let (row, col) = screen
+        .find("✓ Added #1 buy milk")
+        .unwrap_or_else(|| panic!("no result row drawn by Rust:\n{screen}"));
+    assert_eq!(
+        screen.style_at(row, col).fg,
+        theme_color("dark", "success"),
+        "{screen}"
+    );
+    assert_eq!(
+        screen.style_at(row, col).bg,
+        theme_color("dark", "toolSuccessBg"),
+        "{screen}"
+    );
+
+    pi.type_text("add the rest and list them");
+    pi.press(Key::Enter);
+    let collapsed = pi.wait_for_text("Seven todos listed.");
+    let items = |s: &pi_ext_e2e::Screen| {
+        s.rows()
+            .iter()
+            .filter(|r| r.trim_start().starts_with("○ #"))
+            .count()
+    };
+    assert!(collapsed.contains("7 todo(s):"), "{collapsed}");
+    assert_eq!(
+        items(&collapsed),
+        5,
+        "collapsed shows 5 items:\n{collapsed}"
+    );
+    assert!(collapsed.contains("... 2 more"), "{collapsed}");
+
+    pi.press(Key::Ctrl('o'));
+    let expanded = pi.wait_for("the list expanded", |s| items(s) == 7);
+    assert!(!expanded.contains("... 2 more"), "{expanded}");
+    let (r, c) = expanded.find("○ #7").unwrap();
+    assert_eq!(
+        expanded.style_at(r, c + 2).fg,
+        theme_color("dark", "accent"),
+        "{expanded}"
+    );
+    pi.press(Key::Ctrl('o'));
+    pi.wait_for("the list collapsed again", |s| {
+        items(s) == 5 && s.contains("... 2 more")
+    });
+    pi.exit();
+}
+
+/// Where the snake's head (`██`) is.
+fn head(screen: &pi_ext_e2e::Screen) -> Option<(u16, u16)> {
+    screen.find("██")
+}
+
+#[test]
+fn snake_moves_on_its_own_timer_turns_with_arrow_keys_and_survives_a_killed_process() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "snake");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+
+    pi.type_text("/snake");
+    pi.press(Key::Enter);
+    let start = pi.wait_for("the snake's board", |s| {
+        s.contains("SNAKE") && head(s).is_some()
+    });
+    let (row0, col0) = head(&start).unwrap();
+    // Raw ANSI green (index 2), as snake.ts paints it.
+    assert_eq!(
+        start.style_at(row0, col0).fg,
+        pi_ext_e2e::Color::Indexed(2),
+        "{start}"
+    );
+    // The game loop moves it right, two cells (4 columns) at least, with no key pressed.
+    let moved = pi.wait_for("the snake to move right by itself", |s| {
+        head(s).is_some_and(|(r, c)| r == row0 && c >= col0 + 4)
+    });
+    let (row1, _) = head(&moved).unwrap();
+    pi.press(Key::Up);
+    pi.wait_for("the snake to turn up", |s| {
+        head(s).is_some_and(|(r, _)| r < row1)
+    });
+
+    // Escape pauses and saves; the editor comes back.
+    pi.press(Key::Escape);
+    pi.wait_gone("SNAKE");
+    // The save is in the session: /snake resumes it, paused.
+    pi.type_text("/snake");
+    pi.press(Key::Enter);
+    pi.wait_for_text("PAUSED Press any key to continue");
+
+    // The extension process dies with the component open: pi closes it, says why, and
+    // goes on.
+    let (pid, _) = pi
+        .processes()
+        .into_iter()
+        .find(|(_, name)| name == "snake")
+        .unwrap_or_else(|| panic!("no snake process in pi's session: {:?}", pi.processes()));
+    pi.kill_session_process(pid);
+    let after = pi.wait_for("the component to close after the crash", |s| {
+        !s.contains("SNAKE") && s.contains("process ended")
+    });
+    assert!(
+        after.contains("snake.log"),
+        "the notice names the log:\n{after}"
+    );
+    pi.type_text("still typing");
+    pi.wait_for_text("still typing");
+    pi.press(Key::Ctrl('c'));
+    // A fresh process serves the next /snake.
+    pi.type_text("/snake");
+    pi.press(Key::Enter);
+    pi.wait_for_text("SNAKE");
+    pi.type_text("q");
+    pi.wait_gone("SNAKE");
+    pi.exit();
+}
+
+/// The rows of the overlay's box (from its top border to its bottom border), as text.
+fn overlay_box(screen: &pi_ext_e2e::Screen) -> Option<(u16, Vec<String>)> {
+    let (top, col) = screen.find("╭")?;
+    let rows = screen.rows();
+    let bottom = (top..screen.size().0).find(|&r| rows[usize::from(r)].contains('╰'))?;
+    let text = (top..=bottom)
+        .map(|r| rows[usize::from(r)].clone())
+        .collect();
+    Some((col, text))
+}
+
+#[test]
+fn an_overlay_opens_over_the_chat_takes_input_and_closes_like_the_typescript_original() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("Some chat above the overlay."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "overlay");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    pi.type_text("say something");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Some chat above the overlay.");
+
+    pi.type_text("/overlay-test");
+    pi.press(Key::Enter);
+    let open = pi.wait_for("the overlay", |s| {
+        s.contains("Overlay Test") && s.contains("╰")
+    });
+    let (col, rust_box) = overlay_box(&open).unwrap();
+    // 70 columns wide (the component's preferred width), centred in 100.
+    assert_eq!(col, (COLS - 70) / 2, "{open}");
+    assert!(
+        open.contains("Some chat above the overlay."),
+        "the chat is still there:\n{open}"
+    );
+    pi.type_text("abc");
+    let typed = pi.wait_for_text("▶ Search: abc");
+    // The cursor cell after the text is drawn inverse.
+    let (r, c) = typed.find("▶ Search: abc").unwrap();
+    assert!(typed.style_at(r, c + 13).inverse, "{typed}");
+    pi.press(Key::Enter);
+    let closed = pi.wait_for_text("Search: \"abc\"");
+    assert!(
+        overlay_box(&closed).is_none(),
+        "the overlay is gone:\n{closed}"
+    );
+    assert!(closed.contains("Some chat above the overlay."), "{closed}");
+
+    // Escape closes it without a notification.
+    pi.type_text("/overlay-test");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Overlay Test");
+    pi.press(Key::Down);
+    pi.wait_for_text("▶ Run:");
+    pi.press(Key::Escape);
+    let cancelled = pi.wait_gone("Overlay Test");
+    assert!(!cancelled.contains("Run:"), "{cancelled}");
+    pi.exit();
+
+    // pi's own overlay-test.ts draws the same box, row for row, at the same place.
+    let ts = env
+        .pi()
+        .no_extensions()
+        .extension(pi_ext_e2e::pi_example("overlay-test.ts"))
+        .terminal(COLS, ROWS);
+    ts.type_text("/overlay-test");
+    ts.press(Key::Enter);
+    let ts_open = ts.wait_for("the TypeScript overlay", |s| {
+        s.contains("Overlay Test") && s.contains("╰")
+    });
+    let (ts_col, ts_box) = overlay_box(&ts_open).unwrap();
+    assert_eq!(
+        (ts_col, ts_box),
+        (col, rust_box),
+        "TypeScript:\n{ts_open}\nRust:\n{open}"
+    );
+    ts.press(Key::Escape);
+    ts.wait_gone("Overlay Test");
+    ts.exit();
+}
+
+#[test]
+fn a_custom_message_is_drawn_by_its_rust_renderer_and_expands() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "message-renderer");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+
+    pi.type_text("/status warn disk low");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("[WARN] disk low");
+    let (row, col) = screen.find("[WARN]").unwrap();
+    assert_eq!(
+        screen.style_at(row, col).fg,
+        theme_color("dark", "warning"),
+        "{screen}"
+    );
+    assert_eq!(
+        screen.style_at(row, col).bg,
+        theme_color("dark", "customMessageBg"),
+        "the box's background:\n{screen}"
+    );
+    // Not pi's default look (which shows the `[status-update]` label).
+    assert!(!screen.contains("[status-update]"), "{screen}");
+    assert!(
+        !screen.contains(" at "),
+        "collapsed shows no time:\n{screen}"
+    );
+
+    pi.type_text("/status all good");
+    pi.press(Key::Enter);
+    let both = pi.wait_for_text("[INFO] all good");
+    let (r, c) = both.find("[INFO]").unwrap();
+    assert_eq!(
+        both.style_at(r, c).fg,
+        theme_color("dark", "success"),
+        "{both}"
+    );
+
+    pi.press(Key::Ctrl('o'));
+    let expanded = pi.wait_for("both messages expanded", |s| s.find_all("  at ").len() == 2);
+    let (r, c) = expanded.find("  at ").unwrap();
+    assert_eq!(
+        expanded.style_at(r, c + 2).fg,
+        theme_color("dark", "dim"),
+        "{expanded}"
+    );
+    pi.exit();
+}
+
+#[test]
+fn the_modal_editor_has_normal_and_insert_modes_and_keeps_pis_submit() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("Got it."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "modal-editor");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    // The label sits at the right end of the editor's bottom border.
+    let label_at_end = |s: &pi_ext_e2e::Screen, label: &str| {
+        s.rows().iter().any(|r| r.ends_with(&format!("─{label}")))
+    };
+    pi.wait_for("INSERT on the editor's border", |s| {
+        label_at_end(s, " INSERT")
+    });
+
+    pi.type_text("hello");
+    pi.wait_for_text("hello");
+    pi.press(Key::Escape);
+    pi.wait_for("NORMAL on the editor's border", |s| {
+        label_at_end(s, " NORMAL")
+    });
+    // Normal mode: h h moves left twice, x deletes; letters type nothing.
+    pi.type_text("hhx");
+    pi.wait_for("hello to become helo", |s| {
+        s.contains("helo") && !s.contains("hello")
+    });
+    pi.type_text("q");
+    pi.type_text("i");
+    pi.wait_for("INSERT again", |s| label_at_end(s, " INSERT"));
+    pi.type_text("Z");
+    pi.wait_for_text("helZo");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Got it.");
+    let requests = model.requests();
+    assert_eq!(
+        pi_ext_e2e::json::last_user_text(&requests[0]).as_deref(),
+        Some("helZo"),
+        "pi's own submit sent the edited text"
+    );
+    pi.exit();
+}
+
+#[test]
+fn the_footer_is_replaced_by_rust_and_restored() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    // A git repository on branch `feature-x`: pi's footer data name it.
+    let git = std::process::Command::new("git")
+        .args(["init", "-q", "-b", "feature-x"])
+        .current_dir(env.cwd())
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let dir = install_example(&env, "custom-footer");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    let cwd = env.cwd().display().to_string();
+    let before = pi.wait_for_text(&cwd);
+
+    pi.type_text("/footer");
+    pi.press(Key::Enter);
+    let custom = pi.wait_for_text("fake-model (feature-x)");
+    let (row, col) = custom.find("fake-model (feature-x)").unwrap();
+    // Right-aligned on the last row, usage on the left, all in `dim`.
+    assert_eq!(
+        usize::from(col) + "fake-model (feature-x)".len(),
+        usize::from(COLS),
+        "{custom}"
+    );
+    assert!(custom.row(row).starts_with("↑0 ↓0 $0.000"), "{custom}");
+    assert_eq!(
+        custom.style_at(row, 0).fg,
+        theme_color("dark", "dim"),
+        "{custom}"
+    );
+    assert!(!custom.contains(&cwd), "pi's footer is gone:\n{custom}");
+    assert!(before.contains(&cwd));
+
+    pi.type_text("/footer");
+    pi.press(Key::Enter);
+    let restored = pi.wait_for_text("Default footer restored");
+    assert!(restored.contains(&cwd), "pi's footer is back:\n{restored}");
+    pi.exit();
+}
+
+#[test]
+fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("sample_1", "lab_sample", json!({})));
+    model.push(Reply::text("Sampled."));
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "tui-lab");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    let (dark, light) = (
+        theme_color("dark", "accent"),
+        theme_color("light", "accent"),
+    );
+    assert_ne!(dark, light);
+    let accent_of = |s: &pi_ext_e2e::Screen, text: &str| s.style_of(text).map(|st| st.fg);
+
+    // A header, a widget drawn as a view and a styled status, set at session start.
+    let start = pi.wait_for("the header, the widget and the status", |s| {
+        s.contains("LAB-HEADER pi with a Rust header")
+            && s.contains("LAB-WIDGET drawn by Rust")
+            && s.contains("● LAB-STATUS")
+    });
+    // The header sits in pi's header slot, above the widget and the editor
+    // (pi's startup notices may come first; the harness starts pi quietly, so
+    // pi's own header is empty).
+    let row_of = |text: &str| start.find(text).map(|(r, _)| r);
+    assert!(
+        row_of("LAB-HEADER") < row_of("LAB-WIDGET"),
+        "the header is above the widget:\n{start}"
+    );
+    assert_eq!(accent_of(&start, "LAB-WIDGET"), Some(dark), "{start}");
+    assert_eq!(
+        accent_of(&start, "● LAB-STATUS"),
+        Some(theme_color("dark", "warning")),
+        "{start}"
+    );
+    // ui().theme(): the colours pi paints with.
+    pi.type_text("/theme-info");
+    pi.press(Key::Enter);
+    let pi_ext_e2e::Color::Rgb(r, g, b) = dark else {
+        panic!("dark's accent is not RGB: {dark}")
+    };
+    pi.wait_for_text(&format!("theme dark accent #{r:02x}{g:02x}{b:02x}"));
+
+    // Autocomplete: the Rust provider's suggestions for `#2`; the query for `#2` is held
+    // until `9` is typed, then dropped: only `#29…` items are shown.
+    pi.type_text("see #2");
+    pi.wait_for_text("holding #2");
+    pi.type_text("9");
+    let list = pi.wait_for("suggestions for #29", |s| {
+        s.contains("#2983") && s.contains("Fix the footer")
+    });
+    assert!(
+        list.contains("#2991") && list.contains("Overlay flicker"),
+        "{list}"
+    );
+    assert!(
+        !list.contains("#2100"),
+        "the stale answer for #2 was shown:\n{list}"
+    );
+    pi.wait_for_text("stale #2 dropped");
+    // pi's own completion still works below the provider: `/` commands.
+    pi.press(Key::Escape);
+    let erase = |n: usize| (0..n).for_each(|_| pi.press(Key::Backspace));
+    erase("see #29".len());
+    pi.type_text("/swat");
+    pi.wait_for_text("Show text in the theme's accent colour");
+    pi.press(Key::Escape);
+    erase("/swat".len());
+
+    // Too wide: a tool row 500 columns wide is cut at pi's width; pi lives on.
+    pi.type_text("sample please");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("Sampled.");
+    let (row, _) = screen
+        .find("WIDE-ROW:0123")
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        screen.row(row).chars().count() <= usize::from(COLS),
+        "{screen}"
+    );
+
+    // Theme switch: Rust-styled text (a component and the tool row) repaints in the new
+    // theme's accent, resolved by the bridge at paint time.
+    let (dark, light) = (
+        theme_color("dark", "accent"),
+        theme_color("light", "accent"),
+    );
+    assert_ne!(dark, light);
+    pi.type_text("/swatch");
+    pi.press(Key::Enter);
+    let swatch = pi.wait_for_text("ACCENT-SAMPLE");
+    let accent_of = |s: &pi_ext_e2e::Screen, text: &str| s.style_of(text).map(|st| st.fg);
+    assert_eq!(accent_of(&swatch, "ACCENT-SAMPLE"), Some(dark), "{swatch}");
+    assert_eq!(accent_of(&swatch, "ROW-SAMPLE"), Some(dark), "{swatch}");
+    pi.type_text("t");
+    let switched = pi.wait_for("the light theme's accent", |s| {
+        accent_of(s, "ACCENT-SAMPLE") == Some(light)
+            && accent_of(s, "ROW-SAMPLE") == Some(light)
+            && accent_of(s, "LAB-WIDGET") == Some(light)
+    });
+    assert!(switched.contains("ACCENT-SAMPLE"));
+    pi.type_text("t");
+    pi.wait_for("the dark theme's accent again", |s| {
+        accent_of(s, "ACCENT-SAMPLE") == Some(dark)
+    });
+    pi.press(Key::Escape);
+    pi.wait_gone("ACCENT-SAMPLE");
+
+    // Too wide: a component's 500-column line, cut; the line below it is intact.
+    pi.type_text("/wide");
+    pi.press(Key::Enter);
+    let wide = pi.wait_for_text("below the wide line");
+    let (row, col) = wide.find("WIDE-COMPONENT:").unwrap();
+    assert_eq!(col, 0);
+    assert_eq!(
+        wide.row(row).chars().count(),
+        usize::from(COLS),
+        "cut at the width:\n{wide}"
+    );
+    pi.press(Key::Escape);
+    pi.wait_gone("below the wide line");
+    assert!(
+        !env.agent_dir().join("pi-crash.log").exists(),
+        "pi wrote a crash log"
+    );
+    pi.exit();
+}
+
+#[test]
+fn components_and_footers_fail_clearly_where_pi_has_no_terminal() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "tui-lab");
+    // RPC mode: pi's client has no terminal; the command fails with a clear error and pi
+    // goes on.
+    let pi = env.pi().installed(&dir).start();
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "/counter"}));
+    let error = pi.wait_event_since(
+        mark,
+        |e| e["type"] == "extension_error",
+        pi_ext_e2e::DEFAULT_TIMEOUT,
+    );
+    let message = error["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("terminal UI") && message.contains("RPC mode"),
+        "{error}"
+    );
+    // pi still answers.
+    pi.call(json!({"type": "get_state"}));
+}
