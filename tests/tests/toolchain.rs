@@ -328,11 +328,15 @@ fn the_crates_package_cleanly_for_crates_io() {
     for name in crates {
         cmd.args(["-p", name]);
     }
-    // The target directory of the crates `new` makes: the verifying builds
-    // use the same dependencies, built once for both.
+    // A target directory per version of the sources: cargo verifies each
+    // crate against the others' packages through a local registry in the
+    // target directory, and keeps what it unpacked from there (in
+    // CARGO_HOME) by version, so a changed pi-ext-macros 0.1.0 would meet
+    // the one unpacked by an earlier run.
+    let target = crates_target().join(format!("package-{:016x}", sources_hash(&crates)));
     cmd.args(["--locked", "--offline", "--allow-dirty"])
         .current_dir(repo_root())
-        .env("CARGO_TARGET_DIR", crates_target());
+        .env("CARGO_TARGET_DIR", &target);
     let out = run(&mut cmd, "cargo package", BUILD_TIMEOUT);
     assert_success(&out, "cargo package");
     let said = text(&out.stderr);
@@ -342,10 +346,9 @@ fn the_crates_package_cleanly_for_crates_io() {
             said.contains(&format!("Verifying {name} v")),
             "{name} was built from its package: {said}"
         );
-        let manifest = std::fs::read_to_string(
-            crates_target().join(format!("package/{name}-0.1.0/Cargo.toml")),
-        )
-        .unwrap();
+        let manifest =
+            std::fs::read_to_string(target.join(format!("package/{name}-0.1.0/Cargo.toml")))
+                .unwrap();
         for key in [
             "description",
             "license",
@@ -365,4 +368,41 @@ fn the_crates_package_cleanly_for_crates_io() {
             assert!(manifest.contains("[package.metadata.docs.rs]"), "{name}");
         }
     }
+}
+
+/// A hash of every file of the given crates' directories (and the
+/// workspace's Cargo.toml and Cargo.lock).
+fn sources_hash(crates: &[&str]) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    fn walk(dir: &Path, hasher: &mut DefaultHasher) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, hasher);
+            } else {
+                path.hash(hasher);
+                std::fs::read(&path).unwrap().hash(hasher);
+            }
+        }
+    }
+    let root = repo_root();
+    let mut hasher = DefaultHasher::new();
+    for file in ["Cargo.toml", "Cargo.lock", "README.md"] {
+        std::fs::read(root.join(file)).unwrap().hash(&mut hasher);
+    }
+    for name in crates {
+        for part in ["Cargo.toml", "README.md", "src", "templates", "bridge"] {
+            let path = root.join(name).join(part);
+            if path.is_dir() {
+                walk(&path, &mut hasher);
+            } else if path.is_file() {
+                std::fs::read(&path).unwrap().hash(&mut hasher);
+            }
+        }
+    }
+    hasher.finish()
 }
