@@ -27,7 +27,7 @@ pub(crate) struct DevArgs {
     /// Install for this project only (`./.pi/extensions/<name>/`).
     #[arg(long, conflicts_with = "dir")]
     project: bool,
-    /// Install into DIR/<name>/ (pi then needs `-e DIR/<name>/index.js`).
+    /// Install into DIR/NAME/, NAME being the extension's (pi then needs `-e DIR/NAME/index.js`).
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
     /// Build with this cargo profile (default: dev).

@@ -21,11 +21,11 @@ use crate::Selection;
 pub(crate) struct PackageArgs {
     #[command(flatten)]
     selection: Selection,
-    /// Where to write the packages (default: <target dir>/pi-ext-npm/, emptied first).
+    /// Where to write the packages (default: pi-ext-npm/ in the target directory, emptied first).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// The main npm package's name (default: the crate's name); platform
-    /// packages are <NAME>-<platform> (e.g. my-ext-linux-x64-gnu).
+    /// packages are NAME-PLATFORM (e.g. my-ext-linux-x64-gnu).
     #[arg(long, value_name = "NAME")]
     npm_name: Option<String>,
     /// A binary built for another platform: PLATFORM is npm's name
