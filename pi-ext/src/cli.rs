@@ -8,6 +8,8 @@
 //! <bin> install --project  write it to ./.pi/extensions/<name>/ instead
 //! <bin> install --dev      …and switch to a rebuilt binary while pi runs (hot reload)
 //! <bin> pack <dir>         write a pi package that `pi install <dir>` accepts
+//! <bin> pack <dir> --npm [--name N] [--binary PLATFORM=PATH]...
+//!                          write npm packages: a main one and one per platform
 //! <bin> --help | --version
 //! ```
 
@@ -90,6 +92,28 @@ fn command(bin: &BinInfo, reg: &Registry) -> Command {
                         .required(true)
                         .value_name("DIR")
                         .value_parser(clap::value_parser!(PathBuf)),
+                )
+                .arg(
+                    Arg::new("npm")
+                        .long("npm")
+                        .action(ArgAction::SetTrue)
+                        .help("Write npm packages for `pi install npm:<name>` instead: DIR/<name>/ (the bridge, with optionalDependencies) and DIR/<name>-<platform>/ per platform (the binary, with os/cpu/libc)"),
+                )
+                .arg(
+                    Arg::new("name")
+                        .long("name")
+                        .value_name("NPM_NAME")
+                        .requires("npm")
+                        .help("The main npm package's name (default: the extension's name); platform packages are named <NPM_NAME>-<platform>"),
+                )
+                .arg(
+                    Arg::new("binary")
+                        .long("binary")
+                        .value_name("PLATFORM=PATH")
+                        .action(ArgAction::Append)
+                        .requires("npm")
+                        .value_parser(|arg: &str| crate::npm::parse_binary(arg))
+                        .help("A binary built for another platform (npm's name, e.g. darwin-arm64, or Rust's target, e.g. aarch64-apple-darwin); again for each. One for this platform replaces this binary"),
                 ),
         )
 }
@@ -175,6 +199,9 @@ fn run_registry_with_args(
     }
     if let Some(sub) = matches.subcommand_matches("pack") {
         let dir = sub.get_one::<PathBuf>("dir").expect("required");
+        if sub.get_flag("npm") {
+            return pack_npm(&registry, dir, sub);
+        }
         return match crate::install::pack(&registry.manifest(), dir) {
             Ok(dir) => {
                 println!(
@@ -192,6 +219,38 @@ fn run_registry_with_args(
         };
     }
     serve(registry)
+}
+
+/// `pack --npm`: write the packages and say how to publish them.
+fn pack_npm(registry: &Registry, dir: &std::path::Path, args: &clap::ArgMatches) -> ExitCode {
+    let binaries: Vec<_> = args
+        .get_many::<(&'static crate::npm::Platform, PathBuf)>("binary")
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let name = args.get_one::<String>("name").map(String::as_str);
+    match crate::npm::pack_npm(&registry.manifest(), dir, name, &binaries) {
+        Ok(packages) => {
+            let (main, main_dir) = &packages.main;
+            println!("packed pi extension `{}` as npm packages:", registry.name);
+            for (name, dir) in &packages.platforms {
+                println!("  {name}: {}", dir.display());
+            }
+            println!("  {main}: {} (the one users install)", main_dir.display());
+            println!("publish the platform packages first, then the main one:");
+            for (_, dir) in &packages.platforms {
+                println!("  npm publish --access public {}", dir.display());
+            }
+            println!("  npm publish --access public {}", main_dir.display());
+            println!("then: pi install npm:{main}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: pack failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Serve the protocol on stdin/stdout until EOF or `shutdown`.

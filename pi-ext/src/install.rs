@@ -31,6 +31,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("mirror.js", include_str!("../bridge/lib/mirror.js")),
     ("models.js", include_str!("../bridge/lib/models.js")),
     ("options.js", include_str!("../bridge/lib/options.js")),
+    ("platform.js", include_str!("../bridge/lib/platform.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
     ("provider.js", include_str!("../bridge/lib/provider.js")),
     ("tools.js", include_str!("../bridge/lib/tools.js")),
@@ -190,6 +191,12 @@ pub(crate) fn bridge_source(
     if let Some(cache) = cache {
         config["cache"] = cache;
     }
+    bridge_with_config(&config)
+}
+
+/// The bridge with `config` as its `CONFIG` (the shape `Config` in
+/// `bridge/lib/manifest.js` describes).
+pub(crate) fn bridge_with_config(config: &serde_json::Value) -> String {
     let line = format!("const CONFIG = {config};");
     let bundle = bridge_bundle();
     debug_assert!(bundle.contains(CONFIG_PLACEHOLDER));
@@ -227,7 +234,7 @@ pub(crate) fn manifest_cache(
 
 /// Refuse a name that would not be one plain directory name (`../x`, `/abs`,
 /// `a/b`, `..`, `""`): the same rule as `#[extension(name = ..)]`.
-fn check_name(name: &str) -> io::Result<()> {
+pub(crate) fn check_name(name: &str) -> io::Result<()> {
     if crate::registry::is_valid_extension_name(name) {
         return Ok(());
     }

@@ -151,6 +151,7 @@ mod dispatch;
 #[doc(hidden)]
 pub mod impl_;
 pub mod install;
+mod npm;
 pub mod testing;
 
 #[doc = include_str!("../MAPPING.md")]

@@ -23,6 +23,7 @@ import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { providerConfig } from "./provider.js";
 import { builtinToolDefinition } from "./tools.js";
+import { locateBinary } from "./platform.js";
 import { messageOf } from "./protocol.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -67,7 +68,9 @@ export async function activate(pi, options) {
   const { config, here } = options;
   const env = options.env ?? process.env;
   const argv = options.argv ?? process.argv;
-  const binary = path.resolve(here, config.binary);
+  // Next to the bridge, or in the npm package installed for this platform.
+  const located = locateBinary(config, here);
+  const binary = located.binary ?? "";
   const dev = config.dev === true || env.PI_EXT_DEV === "1";
   const limits = limitsFrom(env);
   const log = new Log(logFile(config, here, env), { maxBytes: limits.logMaxBytes });
@@ -117,11 +120,16 @@ export async function activate(pi, options) {
   // With the manifest install recorded (and a binary that still matches it),
   // register at once and start the process when the session starts: pi's
   // startup does not wait for it.
-  let manifest = dev ? undefined : cachedManifest(config, binary, log);
+  // A package with a binary per platform records each one's size.
+  const recorded = located.size === undefined || !config.cache ? config : { ...config, cache: { ...config.cache, size: located.size } };
+  let manifest = dev || located.problem ? undefined : cachedManifest(recorded, binary, log);
   const lazy = manifest !== undefined;
   if (manifest) {
     bridge.cached = manifest;
     bridge.manifest = manifest;
+  } else if (located.problem) {
+    // Nothing to run here: say why at session start; pi goes on without it.
+    problems.push(`${label}: ${located.problem}`);
   } else {
     try {
       manifest = await bridge.start();

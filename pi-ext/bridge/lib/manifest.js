@@ -59,11 +59,14 @@ import * as path from "node:path";
  * The `CONFIG` line `install` writes into index.js.
  * @typedef {object} Config
  * @property {string} name the extension's name
- * @property {string} binary absolute, or relative to index.js
+ * @property {string} [binary] absolute, or relative to index.js (`install`, `pack`)
+ * @property {Record<string, import("./platform.js").PlatformBinary>} [platforms] instead of
+ *   `binary`: one binary per platform, each in an npm package of its own (`pack --npm`)
  * @property {string} [log] the log file, absolute or relative to index.js
  * @property {boolean} [dev] hot reload: watch the binary
- * @property {{ size: number, mtimeMs?: number, manifest: Manifest }} [cache] the manifest
- *   `install` recorded and what identifies the binary it came from
+ * @property {{ size?: number, mtimeMs?: number, manifest: Manifest }} [cache] the manifest
+ *   `install` recorded and what identifies the binary it came from (with `platforms`: each
+ *   platform's size)
  */
 
 /**

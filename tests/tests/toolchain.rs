@@ -1,0 +1,408 @@
+//! The extension author's tool chain, as the README shows it: the
+//! README's commands, read from it and run in order (`cargo install` of
+//! cargo-pi-ext, `cargo pi-ext new`, `cargo test`, `cargo run -- install`,
+//! a tool call in the real pi); and the `cargo pi-ext dev` loop switching a
+//! running pi to each build.
+//!
+//! How the builds are kept quick is said in `toolchain_support`.
+
+mod toolchain_support;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pi_ext_e2e::json::{notifications, tool_result, ui_requests};
+use pi_ext_e2e::{repo_root, wait_until, PiEnv, PiRpc, Reply, ScriptedModel};
+use serde_json::json;
+use toolchain_support::{
+    assert_success, cargo_in, crates_target, install_tool, new_crate, run, text, BUILD_TIMEOUT,
+    QUICK_TIMEOUT,
+};
+
+fn greet(pi: &PiRpc, model: &ScriptedModel, id: &str) -> String {
+    model.push(Reply::tool(id, "greet", json!({ "name": "Ada" })));
+    model.push(Reply::text("ok"));
+    pi.prompt("greet Ada");
+    tool_result(model.requests().last().unwrap(), id).expect("the greeting reached the model")
+}
+
+/// The commands of the README block that starts with `first`, one per
+/// line, without the comments.
+fn readme_commands(readme: &str, first: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(repo_root().join(readme)).unwrap();
+    let start = text
+        .find(&format!("```sh\n{first}"))
+        .unwrap_or_else(|| panic!("{readme} has no block starting with `{first}`"))
+        + "```sh\n".len();
+    let block = &text[start..];
+    let block = &block[..block.find("```").expect("an unterminated block")];
+    block
+        .lines()
+        .map(|line| line.split('#').next().unwrap().split_whitespace())
+        .map(|words| words.map(String::from).collect::<Vec<_>>())
+        .filter(|words| !words.is_empty())
+        .collect()
+}
+
+/// The sequence a new user follows, as the README says it.
+const NEW_USER: [&str; 6] = [
+    "cargo install --path cargo-pi-ext",
+    "cargo pi-ext new my-ext",
+    "cd my-ext",
+    "cargo test",
+    "cargo run -- install",
+    "pi",
+];
+
+#[test]
+fn the_readmes_show_the_sequence_this_file_runs() {
+    let said = |readme, first| {
+        readme_commands(readme, first)
+            .iter()
+            .map(|words| words.join(" "))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said("README.md", "cargo install --path cargo-pi-ext"),
+        NEW_USER
+    );
+    // The tool's own README (crates.io) installs it from there.
+    let mut from_crates_io = NEW_USER.map(String::from).to_vec();
+    from_crates_io[0] = "cargo install cargo-pi-ext".into();
+    assert_eq!(
+        said("cargo-pi-ext/README.md", "cargo install cargo-pi-ext"),
+        from_crates_io
+    );
+}
+
+#[test]
+fn a_new_user_goes_from_cargo_install_to_a_tool_call_in_pi() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let mut cwd = env.root().join("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let commands = readme_commands("README.md", "cargo install --path cargo-pi-ext");
+    let mut ran = Vec::new();
+    // Each command of the README, in its order, word for word. Only the
+    // tool's install adds flags (toolchain_support: offline, into a root of
+    // the test's, reusing the workspace's build); and `pi` is the real pi,
+    // started by the harness in RPC mode with the scripted model.
+    for words in &commands {
+        let line = words.join(" ");
+        ran.push(line.clone());
+        match words[0].as_str() {
+            "cargo" if words[1] == "install" => {
+                assert_eq!(words[2..], ["--path", "cargo-pi-ext"]);
+                let root = install_tool();
+                assert!(root.join("bin/cargo-pi-ext").is_file());
+            }
+            "cargo" => {
+                let out = run(
+                    cargo_in(&env).args(&words[1..]).current_dir(&cwd),
+                    &line,
+                    BUILD_TIMEOUT,
+                );
+                assert_success(&out, &line);
+                check_step(&env, &cwd, &line, &text(&out.stdout));
+            }
+            "cd" => {
+                cwd = cwd.join(&words[1]);
+                assert!(cwd.is_dir(), "{}", cwd.display());
+            }
+            "pi" => pi_calls_the_tool(&env, &model, "my-ext"),
+            other => panic!("the README runs `{other}`, which this test does not know"),
+        }
+    }
+    assert_eq!(ran, NEW_USER);
+}
+
+/// What each cargo command of the sequence must have done.
+fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
+    match line {
+        "cargo pi-ext new my-ext" => {
+            let dir = dir.join("my-ext");
+            for file in [
+                "src/lib.rs",
+                "src/main.rs",
+                "tests/extension.rs",
+                "README.md",
+            ] {
+                assert!(dir.join(file).is_file(), "{file}");
+            }
+            let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+            assert!(
+                manifest.contains("pi-ext = { version = \"0.1.0\", path = "),
+                "{manifest}"
+            );
+            // What it writes is formatted as `cargo fmt` would.
+            let formatted = run(
+                cargo_in(env).args(["fmt", "--check"]).current_dir(&dir),
+                "cargo fmt --check",
+                QUICK_TIMEOUT,
+            );
+            assert_success(&formatted, "cargo fmt --check in the new crate");
+        }
+        "cargo test" => {
+            assert!(stdout.contains("test result: ok. 3 passed"), "{stdout}");
+        }
+        "cargo run -- install" => {
+            let into = env.extensions_dir().join("my-ext");
+            assert!(
+                stdout.starts_with(&format!("installed pi extension into {}", into.display())),
+                "{stdout}"
+            );
+        }
+        other => panic!("no check for `{other}`"),
+    }
+}
+
+/// `pi`, as the user starts it: it finds the extension by itself, its hook
+/// runs, the model calls its tool, its command answers.
+fn pi_calls_the_tool(env: &PiEnv, model: &ScriptedModel, name: &str) {
+    let pi = env.pi().start();
+    let statuses = ui_requests(&pi.events(), "setStatus")
+        .iter()
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        statuses.contains(&format!("{name} ready")),
+        "the hook ran: {statuses}"
+    );
+    assert_eq!(greet(&pi, model, "g1"), "Hello, Ada! (greeting #1)");
+    let mark = pi.mark();
+    pi.call(json!({ "type": "prompt", "message": format!("/{name}-stats") }));
+    wait_until("the command's notification", || {
+        notifications(&pi.events_since(mark))
+            .iter()
+            .any(|n| n == "1 greeting(s) so far")
+    });
+}
+
+/// `cargo pi-ext dev`, its stderr collected line by line; killed (with
+/// what it started) if the test ends early.
+struct Dev {
+    child: Child,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Dev {
+    fn start(env: &PiEnv, dir: &Path) -> Dev {
+        let mut cmd: Command = cargo_in(env);
+        cmd.args(["pi-ext", "dev"])
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        // Its own process group, as a terminal's foreground job: Ctrl+C
+        // reaches it and the cargo it runs.
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd.spawn().expect("running cargo pi-ext dev");
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let stderr = child.stderr.take().unwrap();
+        let sink = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        Dev { child, lines }
+    }
+
+    fn output(&self) -> String {
+        self.lines.lock().unwrap().join("\n")
+    }
+
+    /// Wait until the loop has said `what` `n` times.
+    #[track_caller]
+    fn wait_for(&self, what: &str, n: usize, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        let count = || {
+            self.lines
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|l| l.starts_with("[pi-ext dev]") && l.contains(what))
+                .count()
+        };
+        while count() < n {
+            assert!(
+                Instant::now() < deadline,
+                "cargo pi-ext dev did not say `{what}` {n} time(s) within {timeout:?}:\n{}",
+                self.output()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn signal(&self, signal: i32) {
+        // SAFETY: kill(2) on our child's process group; no memory is involved.
+        unsafe { libc::kill(-(self.child.id() as i32), signal) };
+    }
+}
+
+impl Drop for Dev {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            self.signal(libc::SIGKILL);
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[test]
+fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = new_crate(&env, "dev-ext");
+    let lib = dir.join("src/lib.rs");
+    let original = std::fs::read_to_string(&lib).unwrap();
+    let edit = |greeting: &str| {
+        let changed = original.replace("\"Hello, {name}!", &format!("\"{greeting}, {{name}}!"));
+        assert_ne!(changed, original);
+        std::fs::write(&lib, changed).unwrap();
+    };
+
+    let mut dev = Dev::start(&env, &dir);
+    dev.wait_for("installed with hot reload", 1, BUILD_TIMEOUT);
+    let pi = env.pi().start();
+    assert_eq!(greet(&pi, &model, "g1"), "Hello, Ada! (greeting #1)");
+
+    // A change: rebuilt, and pi runs the new binary (its state starts anew:
+    // the template keeps no hot-reload snapshot).
+    let mark = pi.mark();
+    edit("Hi");
+    dev.wait_for("src/lib.rs changed: rebuilding", 1, QUICK_TIMEOUT);
+    dev.wait_for("a running pi switches to it now", 1, BUILD_TIMEOUT);
+    wait_until("pi's hot reload", || {
+        notifications(&pi.events_since(mark))
+            .iter()
+            .any(|n| n.contains("reloaded \"dev-ext\""))
+    });
+    assert_eq!(greet(&pi, &model, "g2"), "Hi, Ada! (greeting #1)");
+
+    // A compile error: shown, the loop goes on, pi keeps the last good build.
+    std::fs::write(&lib, format!("{original}\nfn broken( {{\n")).unwrap();
+    dev.wait_for("the build failed", 1, BUILD_TIMEOUT);
+    assert!(dev.output().contains("error"), "{}", dev.output());
+    assert_eq!(greet(&pi, &model, "g3"), "Hi, Ada! (greeting #2)");
+
+    // Fixed: built again, switched again.
+    let mark = pi.mark();
+    edit("Howdy");
+    dev.wait_for("a running pi switches to it now", 2, BUILD_TIMEOUT);
+    wait_until("pi's second hot reload", || {
+        notifications(&pi.events_since(mark))
+            .iter()
+            .any(|n| n.contains("reloaded \"dev-ext\""))
+    });
+    assert_eq!(greet(&pi, &model, "g4"), "Howdy, Ada! (greeting #1)");
+
+    // Ctrl+C stops it.
+    dev.signal(libc::SIGINT);
+    let deadline = Instant::now() + QUICK_TIMEOUT;
+    let status = loop {
+        if let Some(status) = dev.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "dev did not stop on Ctrl+C");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success(), "{status:?}");
+    assert!(pi.exit_status().is_none(), "pi keeps running");
+}
+
+/// pi-ext, pi-ext-macros and the tool are ready for crates.io: `cargo
+/// package` (what `cargo publish` uploads, built once from the packaged
+/// sources alone) succeeds without a warning, and each says what crates.io
+/// shows. (`cargo publish --dry-run` adds only questions to crates.io's
+/// index, which the tests do not reach.)
+#[test]
+fn the_crates_package_cleanly_for_crates_io() {
+    let crates = ["pi-ext", "pi-ext-macros", "cargo-pi-ext"];
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.arg("package");
+    for name in crates {
+        cmd.args(["-p", name]);
+    }
+    // A target directory per version of the sources: cargo verifies each
+    // crate against the others' packages through a local registry in the
+    // target directory, and keeps what it unpacked from there (in
+    // CARGO_HOME) by version, so a changed pi-ext-macros 0.1.0 would meet
+    // the one unpacked by an earlier run.
+    let target = crates_target().join(format!("package-{:016x}", sources_hash(&crates)));
+    cmd.args(["--locked", "--offline", "--allow-dirty"])
+        .current_dir(repo_root())
+        .env("CARGO_TARGET_DIR", &target);
+    let out = run(&mut cmd, "cargo package", BUILD_TIMEOUT);
+    assert_success(&out, "cargo package");
+    let said = text(&out.stderr);
+    assert!(!said.contains("warning"), "{said}");
+    for name in crates {
+        assert!(
+            said.contains(&format!("Verifying {name} v")),
+            "{name} was built from its package: {said}"
+        );
+        let manifest =
+            std::fs::read_to_string(target.join(format!("package/{name}-0.1.0/Cargo.toml")))
+                .unwrap();
+        for key in [
+            "description",
+            "license",
+            "repository",
+            "keywords",
+            "categories",
+            "readme",
+        ] {
+            assert!(
+                manifest
+                    .lines()
+                    .any(|l| l.starts_with(&format!("{key} = "))),
+                "{name}: no {key} in\n{manifest}"
+            );
+        }
+        if name != "cargo-pi-ext" {
+            assert!(manifest.contains("[package.metadata.docs.rs]"), "{name}");
+        }
+    }
+}
+
+/// A hash of every file of the given crates' directories (and the
+/// workspace's Cargo.toml and Cargo.lock).
+fn sources_hash(crates: &[&str]) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    fn walk(dir: &Path, hasher: &mut DefaultHasher) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, hasher);
+            } else {
+                path.hash(hasher);
+                std::fs::read(&path).unwrap().hash(hasher);
+            }
+        }
+    }
+    let root = repo_root();
+    let mut hasher = DefaultHasher::new();
+    for file in ["Cargo.toml", "Cargo.lock", "README.md"] {
+        std::fs::read(root.join(file)).unwrap().hash(&mut hasher);
+    }
+    for name in crates {
+        for part in ["Cargo.toml", "README.md", "src", "templates", "bridge"] {
+            let path = root.join(name).join(part);
+            if path.is_dir() {
+                walk(&path, &mut hasher);
+            } else if path.is_file() {
+                std::fs::read(&path).unwrap().hash(&mut hasher);
+            }
+        }
+    }
+    hasher.finish()
+}
