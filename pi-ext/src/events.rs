@@ -41,6 +41,12 @@
 //! 30 s (`PI_EXT_HOOK_TIMEOUT_MS`) blocks the tool for `tool_call` (fail
 //! closed, as pi does for a throwing handler) and is reported as an
 //! `extension_error` for every other event (fail open).
+//!
+//! **Parts in other files.** The `context`/`before_provider_request` hooks
+//! (`conversation`), the streaming hooks (`stream`) and the answer of a
+//! `user_bash` hook ([`crate::builtin_tools`]) live in their own modules and
+//! are re-exported here; they implement this module's [`Event`] and
+//! [`HookOutput`]. That circle is the one between a module and its parts.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

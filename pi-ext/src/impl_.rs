@@ -367,7 +367,7 @@ impl IsCommandCtx for Ctx {
 
 /// The definition of a `#[tool]` (its generated `<name>_tool()`).
 pub fn tool_def(entry: &'static ToolEntry) -> crate::ToolDef {
-    crate::ToolDef::from_entry(entry)
+    entry.to_def()
 }
 
 /// The definition of a `#[hook]` (its generated `<name>_hook()`).

@@ -175,6 +175,30 @@ pub struct ToolEntry {
     pub render: Option<fn() -> crate::tui::ToolRenderer>,
 }
 
+impl ToolEntry {
+    /// The definition `#[tool]` registered.
+    pub(crate) fn to_def(&'static self) -> ToolDef {
+        let entry = self;
+        ToolDef {
+            name: entry.name.to_string(),
+            label: entry.label.to_string(),
+            description: entry.description.to_string(),
+            prompt_snippet: entry.prompt_snippet.map(str::to_string),
+            prompt_guidelines: entry
+                .prompt_guidelines
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            parameters: (entry.schema)(),
+            timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
+            overrides_builtin: entry.overrides_builtin,
+            render: entry.render.map(|make| make()),
+            sequential: entry.sequential,
+            handler: std::sync::Arc::new(entry.call),
+        }
+    }
+}
+
 /// A `#[message_renderer]` registration, collected at link time. Not for direct use.
 #[doc(hidden)]
 pub struct MessageRendererEntry {
@@ -555,7 +579,7 @@ impl Registry {
         for entry in inventory::iter::<ToolEntry>() {
             reg.tool_crates
                 .insert(entry.name.to_string(), crate_of(entry.module));
-            reg.add(ToolDef::from_entry(entry));
+            reg.add(entry.to_def());
         }
         reg
     }

@@ -247,29 +247,6 @@ impl ToolDef {
     }
 }
 
-impl ToolDef {
-    /// The definition `#[tool]` registered.
-    pub(crate) fn from_entry(entry: &'static crate::registry::ToolEntry) -> Self {
-        ToolDef {
-            name: entry.name.to_string(),
-            label: entry.label.to_string(),
-            description: entry.description.to_string(),
-            prompt_snippet: entry.prompt_snippet.map(str::to_string),
-            prompt_guidelines: entry
-                .prompt_guidelines
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            parameters: (entry.schema)(),
-            timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
-            overrides_builtin: entry.overrides_builtin,
-            render: entry.render.map(|make| make()),
-            sequential: entry.sequential,
-            handler: Arc::new(entry.call),
-        }
-    }
-}
-
 /// Builder for a [`ToolDef`]; finish it with [`ToolBuilder::handler`].
 #[derive(Debug, Clone)]
 #[must_use = "a tool builder does nothing until `.handler(..)` is called"]
