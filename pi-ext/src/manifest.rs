@@ -185,9 +185,10 @@ pub struct ModelDef {
     pub max_tokens: u64,
 }
 
-/// A model's prices, in dollars per million tokens.
+/// A model's prices, in dollars per million tokens (a price pi does not
+/// give reads as 0).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 pub struct ModelPrices {
     /// Input tokens.
     pub input: f64,

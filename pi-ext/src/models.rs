@@ -91,7 +91,7 @@ pub struct ModelInfo {
     pub input: Vec<String>,
     /// Prices per million tokens.
     #[serde(default)]
-    pub cost: ModelCost,
+    pub cost: ModelPrices,
     /// Its context window, in tokens.
     #[serde(default)]
     pub context_window: u64,
@@ -118,23 +118,9 @@ impl ModelInfo {
     }
 }
 
-/// A model's prices, in dollars per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ModelCost {
-    /// Input tokens.
-    #[serde(default)]
-    pub input: f64,
-    /// Output tokens.
-    #[serde(default)]
-    pub output: f64,
-    /// Cache reads.
-    #[serde(default)]
-    pub cache_read: f64,
-    /// Cache writes.
-    #[serde(default)]
-    pub cache_write: f64,
-}
+/// A model's prices, in dollars per million tokens: the same type a
+/// provider declares its models' prices with.
+pub use crate::manifest::ModelPrices;
 
 /// Which model to call.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
