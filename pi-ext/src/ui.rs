@@ -21,8 +21,8 @@
 //!
 //! ## Dialogs
 //!
-//! [`Ui::select`], [`Ui::confirm`], [`Ui::input`] and [`Ui::editor`] return a
-//! [`Dialog`]: configure it with [`Dialog::timeout`] and
+//! [`Ui::select`], [`Ui::confirm`], [`Ui::input`], [`Ui::editor`] and
+//! [`Ui::loader`] return a [`Dialog`]: configure it with [`Dialog::timeout`] and
 //! [`Dialog::cancel_on`], then `.await` it. The result tells apart
 //!
 //! - `Ok(value)`: the user answered (for `confirm`, `Ok(false)` also when the
@@ -233,6 +233,33 @@ impl Ui {
             params["prefill"] = prefill.into();
         }
         self.dialog(params, parse_string)
+    }
+
+    /// Show pi's loader (a spinner with `message`, "esc cancel") while
+    /// work runs; the future resolves when the user cancels: Escape in
+    /// pi's terminal, or, where pi has no terminal (RPC mode), choosing
+    /// the one option "Cancel" of the select shown instead (`Ok(())`, or
+    /// `Err(UiError::Cancelled)` when the client dismissed that select).
+    /// **Drop it** when the work ends: that closes the loader.
+    ///
+    /// ```no_run
+    /// # use pi_ext::prelude::*;
+    /// # async fn slow_work() -> String { String::new() }
+    /// #[command(description = "Do the slow thing")]
+    /// async fn slow(ctx: &CommandCtx) -> Result<(), Error> {
+    ///     let ui = ctx.ui();
+    ///     tokio::select! {
+    ///         done = slow_work() => ui.set_editor_text(done),
+    ///         _ = ui.loader("Working...") => ui.notify("Cancelled", Level::Info),
+    ///     }
+    ///     Ok(())
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn loader(&self, message: impl Into<String>) -> Dialog<()> {
+        self.dialog(json!({"method": "loader", "title": message.into()}), |_| {
+            Ok(())
+        })
     }
 
     fn call(&self, method: &str, args: Value) {

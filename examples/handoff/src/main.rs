@@ -2,8 +2,9 @@
 //! (from the last compaction on) into text with pi's own
 //! `serializeConversation`, has the current model write a focused prompt for
 //! a new thread, lets the user edit it, and starts a new session (its
-//! parent: this one) with the prompt in the editor. pi's bordered loader is
-//! a pi-ext dialog here: "Cancel" drops (aborts) the model call.
+//! parent: this one) with the prompt in the editor. While the model writes,
+//! pi's bordered loader shows (`Ui::loader`); Escape drops the model call,
+//! which aborts it in pi.
 use pi_ext::models::{CompletionRequest, ModelRef};
 use pi_ext::prelude::*;
 use pi_ext::serde_json::{json, Value};
@@ -104,10 +105,9 @@ async fn handoff(ctx: &CommandCtx, goal: String) -> Result<(), Error> {
             "## Conversation History\n\n{conversation}\n\n## User's Goal for New Thread\n\n{goal}"
         ));
     let models = ctx.models();
-    let loader = ui.select("Generating handoff prompt...", ["Cancel"]);
     let generated = tokio::select! {
         answer = models.complete(request) => answer.ok().map(|a| a.text()),
-        _ = std::future::IntoFuture::into_future(loader) => None,
+        _ = ui.loader("Generating handoff prompt...") => None,
     };
     let Some(prompt) = generated else {
         ui.notify("Cancelled", Level::Info);

@@ -1,8 +1,7 @@
 //! A port of pi's `qna.ts`: `/qna` takes the last assistant message of the
 //! branch, has the current model extract its questions, and puts them in
-//! pi's editor to be answered. pi's bordered loader (Esc cancels) is a
-//! pi-ext dialog here: choosing "Cancel" (or dismissing it) drops the model
-//! call, which aborts it in pi.
+//! pi's editor to be answered. While the model works, pi's bordered loader
+//! shows (`Ui::loader`); Escape drops the model call, which aborts it in pi.
 use pi_ext::models::{CompletionRequest, ModelError, ModelRef};
 use pi_ext::prelude::*;
 use pi_ext::serde_json::Value;
@@ -88,13 +87,10 @@ async fn qna(ctx: &CommandCtx) -> Result<(), Error> {
         .system(SYSTEM_PROMPT)
         .user(text);
     let models = ctx.models();
-    let loader = ui.select(
-        format!("Extracting questions using {}...", model.id),
-        ["Cancel"],
-    );
+    let loader = ui.loader(format!("Extracting questions using {}...", model.id));
     let answer = tokio::select! {
         answer = models.complete(request) => answer,
-        _ = std::future::IntoFuture::into_future(loader) => {
+        _ = loader => {
             ui.notify("Cancelled", Level::Info);
             return Ok(());
         }

@@ -1046,7 +1046,7 @@ export class Bridge {
   async dialog(child, id, p) {
     const ctx = this.ctxFor(child, p);
     if (!ctx.hasUI) return child.respondError(id, codes.NO_UI, "pi has no UI in this mode");
-    if (!["select", "confirm", "input", "editor"].includes(p.method)) {
+    if (!["select", "confirm", "input", "editor", "loader"].includes(p.method)) {
       return child.respondError(id, codes.INVALID_PARAMS, `unknown dialog ${p.method}`);
     }
     const outcome = await this.dialogs.show({

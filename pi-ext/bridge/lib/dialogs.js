@@ -14,7 +14,7 @@
 /**
  * `ui/dialog` params (PROTOCOL.md).
  * @typedef {object} DialogParams
- * @property {unknown} method "select" | "confirm" | "input" | "editor"
+ * @property {unknown} method "select" | "confirm" | "input" | "editor" | "loader"
  * @property {unknown} [title]
  * @property {unknown} [options] select
  * @property {unknown} [initial] select: the index selected at first
@@ -293,6 +293,21 @@ async function ask(ui, p, opts, o) {
       }
       return ui.input(title, placeholder, opts);
     }
+    case "loader": {
+      // pi's BorderedLoader (a spinner, "esc cancel") while the extension
+      // works; Escape answers "cancel". Elsewhere: a select with one option.
+      if (o.interactive) {
+        const pi = await components(o);
+        if (pi) {
+          return custom(ui, opts.signal, (tui, _keys, done, theme) => {
+            const loader = new pi.BorderedLoader(tui, theme, title);
+            loader.onAbort = () => done("cancel");
+            return loader;
+          });
+        }
+      }
+      return ui.select(title, ["Cancel"], opts);
+    }
     case "editor": {
       const prefill = typeof p.prefill === "string" ? p.prefill : undefined;
       if (o.interactive) {
@@ -331,18 +346,23 @@ async function components(o) {
  * A component of ours in the place of pi's dialog, closed by `signal` too.
  * @param {ExtensionUIContext} ui
  * @param {AbortSignal} signal
- * @param {(tui: import("@mariozechner/pi-tui").TUI, keys: import("@mariozechner/pi-coding-agent").KeybindingsManager, done: (value: string | undefined) => void) => import("@mariozechner/pi-tui").Component} build
+ * @param {(tui: import("@mariozechner/pi-tui").TUI, keys: import("@mariozechner/pi-coding-agent").KeybindingsManager, done: (value: string | undefined) => void, theme: import("@mariozechner/pi-coding-agent").Theme) => import("@mariozechner/pi-tui").Component} build
  * @returns {Promise<string | undefined>}
  */
 function custom(ui, signal, build) {
   if (signal.aborted) return Promise.resolve(undefined);
-  return ui.custom((tui, _theme, keys, done) => {
+  return ui.custom((tui, theme, keys, done) => {
     const onAbort = () => done(undefined);
     signal.addEventListener("abort", onAbort, { once: true });
-    return build(tui, keys, (value) => {
-      signal.removeEventListener("abort", onAbort);
-      done(value);
-    });
+    return build(
+      tui,
+      keys,
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        done(value);
+      },
+      theme,
+    );
   });
 }
 

@@ -16,15 +16,16 @@ const log = new Log(`${tempDir()}/dialogs.log`, { maxBytes: 1 << 20 });
 async function piComponents() {
   const base = new URL("../../../node_modules/@mariozechner/pi-coding-agent/dist/", import.meta.url);
   const load = (/** @type {string} */ file) => import(new URL(file, base).href);
-  const [selector, input, editor, theme, keybindings] = await Promise.all([
+  const [selector, input, editor, loader, theme, keybindings] = await Promise.all([
     load("modes/interactive/components/extension-selector.js"),
     load("modes/interactive/components/extension-input.js"),
     load("modes/interactive/components/extension-editor.js"),
+    load("modes/interactive/components/bordered-loader.js"),
     load("modes/interactive/theme/theme.js"),
     load("core/keybindings.js"),
   ]);
   theme.initTheme("dark");
-  return { ...selector, ...input, ...editor, KeybindingsManager: keybindings.KeybindingsManager };
+  return { ...selector, ...input, ...editor, ...loader, theme: theme.theme, KeybindingsManager: keybindings.KeybindingsManager };
 }
 
 /** @param {{ interactive?: boolean, queue?: import("../lib/dialogs.js").Queue, loadPi?: () => Promise<any> }} [o] */
@@ -189,15 +190,16 @@ test("the queue is one per pi process, shared by every bridge in it", () => {
  * A fake `ctx.ui.custom` that builds the component as pi's terminal does.
  * @param {any} ui
  * @param {unknown} [keybindings]
+ * @param {unknown} [theme]
  */
-function withCustom(ui, keybindings) {
+function withCustom(ui, keybindings, theme = {}) {
   /** @type {any[]} */
   const shown = [];
   ui.custom = (/** @type {any} */ factory) =>
     new Promise((resolve) => {
       const tui = { requestRender() {}, terminal: { rows: 24, columns: 80 } };
       let closed = false;
-      const component = factory(tui, {}, keybindings, (/** @type {unknown} */ value) => {
+      const component = factory(tui, theme, keybindings, (/** @type {unknown} */ value) => {
         if (closed) return;
         closed = true;
         component.dispose?.();
@@ -257,6 +259,39 @@ test("interactive: the editor is pi's own editor component, which the bridge can
   gone.abort();
   assert.deepEqual(await answer, { outcome: "cancelled" });
   assert.equal(dialogs.length, 0, "ctx.ui.editor (which cannot be dismissed) was not used");
+});
+
+test("interactive: a loader is pi's BorderedLoader; Escape answers cancel, the bridge's dismissal closes it", async () => {
+  const { o } = options({ interactive: true });
+  const { ctx, dialogs } = fakeCtx();
+  const pi = await piComponents();
+  const shown = withCustom(ctx.ui, new pi.KeybindingsManager(), pi.theme);
+  const answer = present(ctx.ui, { method: "loader", title: "Extracting questions..." }, new AbortController().signal, o);
+  await until(() => shown.length === 1, "the component");
+  assert.ok(shown[0] instanceof pi.BorderedLoader);
+  const text = screen(shown[0]);
+  assert.match(text, /Extracting questions\.\.\./);
+  assert.match(text, /esc.*cancel/);
+  shown[0].handleInput("\x1b");
+  assert.deepEqual(await answer, { outcome: "value", value: "cancel" });
+
+  const gone = new AbortController();
+  const dismissed = present(ctx.ui, { method: "loader", title: "Working" }, gone.signal, o);
+  await until(() => shown.length === 2, "the component");
+  gone.abort();
+  assert.deepEqual(await dismissed, { outcome: "cancelled" });
+  assert.equal(dialogs.length, 0, "no plain dialog in the terminal");
+});
+
+test("outside the terminal a loader is a select with the one option Cancel", async () => {
+  const { o } = options({ interactive: false });
+  const { ctx, dialogs } = fakeCtx();
+  const answer = present(ctx.ui, { method: "loader", title: "Working" }, new AbortController().signal, o);
+  await settle();
+  assert.equal(dialogs[0].method, "select");
+  assert.deepEqual(dialogs[0].args.slice(0, 2), ["Working", ["Cancel"]]);
+  dialogs[0].answer("Cancel");
+  assert.deepEqual(await answer, { outcome: "value", value: "Cancel" });
 });
 
 test("outside the terminal, `initial` and `prefill` are ignored and pi's plain dialogs are used", async () => {
