@@ -2,7 +2,9 @@
 //! scripted model *through* the `openai-proxy` example (streaming, tool
 //! calls, an upstream error, pi's abort reaching the upstream connection,
 //! the extension dying mid-stream), and the `provider-faults` test
-//! extension's misbehaving streams end with clear errors.
+//! extension's misbehaving streams end with clear errors. Side by side, the
+//! same conversation through the Rust provider and through pi's own OpenAI
+//! provider: the same answers in pi, the same requests upstream.
 
 use std::path::Path;
 
@@ -207,4 +209,87 @@ fn pi_streams_through_a_rust_provider_and_every_failure_ends_clearly() {
         let now = children_running(pi.pid(), &bin);
         now.len() == 1 && now != before
     });
+}
+
+/// What one conversation showed through `provider/model`: each answer's
+/// streamed deltas, content, stop reason and usage, and what the upstream
+/// endpoint was sent (messages and tools).
+fn conversation_through(provider: &str, id: &str) -> (Vec<Value>, Vec<Value>) {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let proxy = install_example(&env, "openai-proxy");
+    let pi = env
+        .pi()
+        .installed(&proxy)
+        .args(["--provider", provider, "--model", id])
+        .env("OPENAI_PROXY_URL", model.base_url())
+        .env("OPENAI_PROXY_MODEL", "fake-model")
+        .start();
+    env.write_cwd_file("notes.txt", "the notes say 42");
+    model.push(Reply::deltas(["Hel", "lo", " world"]));
+    model.push(Reply::tool(
+        "call_read",
+        "read",
+        json!({"path": "notes.txt"}),
+    ));
+    model.push(Reply::text("It says 42."));
+    model.push(Reply::status(500, "boom"));
+    let mut answers = Vec::new();
+    for prompt in ["say hello", "what do the notes say?", "fail please"] {
+        let events = pi.prompt(prompt);
+        for message in events
+            .iter()
+            .filter(|e| e["type"] == "message_end" && e["message"]["role"] == "assistant")
+        {
+            let m = &message["message"];
+            answers.push(json!({
+                "deltas": streamed(&events, "text_delta").iter().map(|e| e["delta"].clone()).collect::<Vec<_>>(),
+                "content": m["content"],
+                "stopReason": m["stopReason"],
+                "usage": [m["usage"]["input"].clone(), m["usage"]["output"].clone()],
+                "failed": m["errorMessage"].as_str().is_some_and(|e| e.contains("500") && e.contains("boom")),
+            }));
+        }
+    }
+    // Each run has its own working directory (named in the system prompt).
+    let cwd = env.cwd().display().to_string();
+    let sent = model
+        .requests()
+        .iter()
+        .map(|r| {
+            let sent = json!({"messages": r["messages"], "tools": r["tools"]}).to_string();
+            serde_json::from_str(&sent.replace(&cwd, "<cwd>")).unwrap()
+        })
+        .collect();
+    (answers, sent)
+}
+
+#[test]
+fn a_rust_provider_answers_like_pis_own_openai_provider() {
+    let (through_rust, rust_sent) = conversation_through("proxy", "proxied");
+    assert_eq!(through_rust.len(), 4, "{through_rust:#?}");
+    assert_eq!(through_rust[0]["deltas"], json!(["Hel", "lo", " world"]));
+    assert_eq!(through_rust[1]["stopReason"], "toolUse");
+    assert_eq!(through_rust[1]["content"][0]["name"], "read");
+    assert_eq!(through_rust[2]["content"][0]["text"], "It says 42.");
+    assert_eq!(through_rust[3]["stopReason"], "error");
+    assert_eq!(through_rust[3]["failed"], true);
+    // pi talking to the same endpoint itself (the scripted model is an
+    // OpenAI-compatible endpoint in pi's models.json).
+    let (direct, direct_sent) = conversation_through("fake", "fake-model");
+    assert_eq!(through_rust, direct);
+    assert_eq!(rust_sent.len(), direct_sent.len());
+    for (rust, direct) in rust_sent.iter().zip(&direct_sent) {
+        assert_eq!(rust["tools"], direct["tools"]);
+        for (i, (r, d)) in rust["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(direct["messages"].as_array().unwrap())
+            .enumerate()
+        {
+            assert_eq!(r, d, "message {i} differs");
+        }
+        assert_eq!(rust["messages"], direct["messages"]);
+    }
 }

@@ -27,7 +27,13 @@ pub fn request_body(req: &ProviderRequest, model: &str) -> Value {
                                "function": {"name": c.name, "arguments": c.arguments.to_string()}})
                     })
                     .collect();
-                let mut m = json!({"role": "assistant", "content": text});
+                // No text: `null`, as pi's own OpenAI provider sends it.
+                let content = if text.is_empty() {
+                    Value::Null
+                } else {
+                    json!(text)
+                };
+                let mut m = json!({"role": "assistant", "content": content});
                 if !calls.is_empty() {
                     m["tool_calls"] = Value::Array(calls);
                 }
