@@ -80,7 +80,7 @@
 //!    `framing` (lines),
 //!    `transport` (stdio), `logging`, `runtime`, `atomic_file`, `pi_dirs`,
 //!    and the plain values `content`, `error`, `manifest`, [`schema`],
-//!    [`llm`] (pi-ai's message types), [`truncate`] (pi's truncation),
+//!    [`llm`] (what a model is sent, in [`messages`]' types), [`truncate`] (pi's truncation),
 //!    `raw` (JSON kept as text), [`messages`], [`session`] (typed messages
 //!    and entries), [`payload`] (provider requests), [`builtin`] (the
 //!    built-in tools' inputs);
@@ -365,7 +365,7 @@ macro_rules! flag {
 /// ```
 /// use pi_ext::provider::{ModelDef, ProviderDef};
 /// # fn answer(req: pi_ext::provider::ProviderRequest) -> pi_ext::provider::ProviderStream {
-/// #     pi_ext::provider::channel(req, |_, _| async { Ok(pi_ext::llm::StopReason::Stop) })
+/// #     pi_ext::provider::channel(req, |_, _| async { Ok(pi_ext::messages::StopReason::Stop) })
 /// # }
 /// fn local() -> ProviderDef {
 ///     ProviderDef::new("local").model(ModelDef::new("small", "Small")).stream(answer)

@@ -374,6 +374,19 @@ pub struct ThinkingContent {
     pub extra: Map<String, Value>,
 }
 
+impl ThinkingContent {
+    /// A block of reasoning text.
+    pub fn new(thinking: impl Into<String>) -> Self {
+        Self {
+            tag: ThinkingType,
+            thinking: thinking.into(),
+            thinking_signature: None,
+            redacted: None,
+            extra: Map::new(),
+        }
+    }
+}
+
 /// An image, base64-encoded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -411,6 +424,25 @@ pub struct ToolCall {
     /// Fields this version of pi-ext does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl ToolCall {
+    /// A call of `name` with `arguments` (a `serde_json::Value`, or
+    /// [`RawJson`] kept as written).
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<RawJson>,
+    ) -> Self {
+        Self {
+            tag: ToolCallType,
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+            thought_signature: None,
+            extra: Map::new(),
+        }
+    }
 }
 
 /// Token counts and cost of one answer.
@@ -539,9 +571,14 @@ pub struct UserMessage {
 impl UserMessage {
     /// A prompt with this text, made now.
     pub fn new(text: impl Into<String>) -> Self {
+        Self::with_content(UserContent::Text(text.into()))
+    }
+
+    /// A prompt of content blocks (text and images), made now.
+    pub fn with_content(content: UserContent) -> Self {
         Self {
             tag: UserRole,
-            content: UserContent::Text(text.into()),
+            content,
             timestamp: now_ms(),
             extra: Map::new(),
         }

@@ -55,9 +55,9 @@ use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
 use crate::connection::{Peer, Shared};
-pub use crate::llm::{
-    AssistantContent, AssistantMessage, LlmContext, Message, StopReason, ToolCall, ToolSpec, Usage,
-    UserContent, UserMessage,
+use crate::llm::{LlmContext, LlmMessage, ToolSpec};
+use crate::messages::{
+    AssistantMessage, ContentBlock, StopReason, TextContent, ThinkingContent, ToolCall,
 };
 use crate::wire::{codes, CallRef, RpcError};
 
@@ -250,18 +250,18 @@ impl CompletionRequest {
 
     /// Add a user message with this text.
     pub fn user(mut self, text: impl Into<String>) -> Self {
-        self.context.messages.push(Message::user(text));
+        self.context.messages.push(LlmMessage::user(text));
         self
     }
 
     /// Add a message.
-    pub fn message(mut self, message: Message) -> Self {
+    pub fn message(mut self, message: LlmMessage) -> Self {
         self.context.messages.push(message);
         self
     }
 
     /// Add messages.
-    pub fn messages(mut self, messages: impl IntoIterator<Item = Message>) -> Self {
+    pub fn messages(mut self, messages: impl IntoIterator<Item = LlmMessage>) -> Self {
         self.context.messages.extend(messages);
         self
     }
@@ -511,7 +511,7 @@ impl Models {
     /// # Errors
     ///
     /// As [`Models::serialize_conversation`].
-    pub async fn convert_to_llm(&self, messages: &[Value]) -> Result<Vec<Message>, ModelError> {
+    pub async fn convert_to_llm(&self, messages: &[Value]) -> Result<Vec<LlmMessage>, ModelError> {
         self.get(
             "models/convert",
             json!({ "messages": messages }),
@@ -784,7 +784,7 @@ impl ModelStream {
         let value = answer.map_err(|e| ModelError::from_rpc(e, &self.model))?;
         let message = serde_json::from_value::<AssistantMessage>(value)
             .map_err(|e| ModelError::Failed(format!("unexpected model answer: {e}")))?;
-        match message.stop_reason {
+        match &message.stop_reason {
             StopReason::Error => Err(ModelError::Provider {
                 message: message
                     .error_message
@@ -795,7 +795,7 @@ impl ModelStream {
             StopReason::Aborted => Err(ModelError::Aborted {
                 partial: Box::new(message),
             }),
-            reason => Ok((reason, message)),
+            _ => Ok((message.stop_reason.clone(), message)),
         }
     }
 
@@ -918,7 +918,7 @@ fn parse_event(raw: &Value) -> StreamEvent {
 
 /// Build the partial message as pi-ai's providers do.
 fn apply(partial: &mut AssistantMessage, event: &StreamEvent) {
-    let block = |partial: &mut AssistantMessage, index: usize, new: AssistantContent| {
+    let block = |partial: &mut AssistantMessage, index: usize, new: ContentBlock| {
         if index == partial.content.len() {
             partial.content.push(new);
         } else if let Some(slot) = partial.content.get_mut(index) {
@@ -926,62 +926,42 @@ fn apply(partial: &mut AssistantMessage, event: &StreamEvent) {
         }
     };
     match event {
-        StreamEvent::TextStart { index } => block(
-            partial,
-            *index,
-            AssistantContent::Text {
-                text: String::new(),
-                text_signature: None,
-            },
-        ),
+        StreamEvent::TextStart { index } => {
+            block(partial, *index, ContentBlock::Text(TextContent::new("")))
+        }
         StreamEvent::ThinkingStart { index } => block(
             partial,
             *index,
-            AssistantContent::Thinking {
-                thinking: String::new(),
-                thinking_signature: None,
-                redacted: false,
-            },
+            ContentBlock::Thinking(ThinkingContent::new("")),
         ),
         StreamEvent::ToolCallStart { index } => block(
             partial,
             *index,
-            AssistantContent::ToolCall(ToolCall {
-                id: String::new(),
-                name: String::new(),
-                arguments: json!({}),
-                thought_signature: None,
-            }),
+            ContentBlock::ToolCall(ToolCall::new("", "", json!({}))),
         ),
         StreamEvent::TextDelta { index, delta } => {
-            if let Some(AssistantContent::Text { text, .. }) = partial.content.get_mut(*index) {
-                text.push_str(delta);
+            if let Some(ContentBlock::Text(t)) = partial.content.get_mut(*index) {
+                t.text.push_str(delta);
             }
         }
         StreamEvent::ThinkingDelta { index, delta } => {
-            if let Some(AssistantContent::Thinking { thinking, .. }) =
-                partial.content.get_mut(*index)
-            {
-                thinking.push_str(delta);
+            if let Some(ContentBlock::Thinking(t)) = partial.content.get_mut(*index) {
+                t.thinking.push_str(delta);
             }
         }
         StreamEvent::TextEnd { index, content } => {
-            if let Some(AssistantContent::Text { text, .. }) = partial.content.get_mut(*index) {
-                text.clone_from(content);
+            if let Some(ContentBlock::Text(t)) = partial.content.get_mut(*index) {
+                t.text.clone_from(content);
             }
         }
         StreamEvent::ThinkingEnd { index, content } => {
-            if let Some(AssistantContent::Thinking { thinking, .. }) =
-                partial.content.get_mut(*index)
-            {
-                thinking.clone_from(content);
+            if let Some(ContentBlock::Thinking(t)) = partial.content.get_mut(*index) {
+                t.thinking.clone_from(content);
             }
         }
-        StreamEvent::ToolCallEnd { index, tool_call } => block(
-            partial,
-            *index,
-            AssistantContent::ToolCall(tool_call.clone()),
-        ),
+        StreamEvent::ToolCallEnd { index, tool_call } => {
+            block(partial, *index, ContentBlock::ToolCall(tool_call.clone()))
+        }
         _ => {}
     }
 }

@@ -4,7 +4,7 @@
 //! ```no_run
 //! use pi_ext::prelude::*;
 //! use pi_ext::provider::{channel, ModelDef, ProviderDef, ProviderRequest, ProviderStream};
-//! use pi_ext::llm::StopReason;
+//! use pi_ext::messages::StopReason;
 //!
 //! /// A model that answers with what it was asked, reversed.
 //! fn mirror() -> ProviderDef {
@@ -17,7 +17,7 @@
 //! fn answer(req: ProviderRequest) -> ProviderStream {
 //!     channel(req, |req, out| async move {
 //!         let asked = req.context.messages.last().map(|m| match m {
-//!             pi_ext::llm::Message::User(u) => u.content.text(),
+//!             pi_ext::llm::LlmMessage::User(u) => u.content.text(),
 //!             _ => String::new(),
 //!         });
 //!         let text = out.text_start();
@@ -72,8 +72,9 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::context::Ctx;
-use crate::llm::{LlmContext, StopReason};
+use crate::llm::LlmContext;
 pub use crate::manifest::{ModelDef, ModelPrices, ProviderManifest};
+use crate::messages::StopReason;
 use crate::models::ModelInfo;
 
 /// The function that answers a provider's requests.

@@ -11,7 +11,7 @@
 mod sse;
 mod upstream;
 
-use pi_ext::llm::StopReason;
+use pi_ext::messages::StopReason;
 use pi_ext::provider::{
     channel, ModelDef, ProviderDef, ProviderError, ProviderRequest, ProviderStream, TokenUsage,
 };

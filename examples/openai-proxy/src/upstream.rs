@@ -4,9 +4,9 @@
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper_util::rt::TokioIo;
-use pi_ext::llm::{Message, UserContent};
+use pi_ext::llm::LlmMessage as Message;
+use pi_ext::messages::{ContentBlock, UserContent};
 use pi_ext::provider::{ProviderError, ProviderOptions, ProviderRequest};
-use pi_ext::Content;
 use serde_json::{json, Value};
 
 /// The chat-completions body for `req`.
@@ -75,22 +75,23 @@ pub fn request_body(req: &ProviderRequest, model: &str) -> Value {
 fn user_content(content: &UserContent) -> Value {
     match content {
         UserContent::Text(t) => json!(t),
-        UserContent::Parts(parts) => parts
+        UserContent::Blocks(blocks) => blocks
             .iter()
-            .map(|p| match p {
-                Content::Image { data, mime_type } => json!({"type": "image_url",
-                    "image_url": {"url": format!("data:{mime_type};base64,{data}")}}),
-                other => json!({"type": "text", "text": text_of(std::slice::from_ref(other))}),
+            .filter_map(|b| match b {
+                ContentBlock::Image(i) => Some(json!({"type": "image_url",
+                    "image_url": {"url": format!("data:{};base64,{}", i.mime_type, i.data)}})),
+                ContentBlock::Text(t) => Some(json!({"type": "text", "text": t.text})),
+                _ => None,
             })
             .collect(),
     }
 }
 
-fn text_of(content: &[Content]) -> String {
+fn text_of(content: &[ContentBlock]) -> String {
     content
         .iter()
         .filter_map(|c| match c {
-            Content::Text { text } => Some(text.as_str()),
+            ContentBlock::Text(t) => Some(t.text.as_str()),
             _ => None,
         })
         .collect::<Vec<_>>()

@@ -4,7 +4,7 @@
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use pi_ext::llm::StopReason;
+use pi_ext::messages::StopReason;
 use pi_ext::provider::{
     channel, ModelDef, ProviderDef, ProviderError, ProviderEvent, ProviderRequest, ProviderStream,
     Stream,
