@@ -49,10 +49,12 @@ impl<'de> Deserialize<'de> for LlmMessage {
             Some("user") => from_js_text(text).map(LlmMessage::User),
             Some("assistant") => from_js_text(text).map(LlmMessage::Assistant),
             Some("toolResult") => from_js_text(text).map(LlmMessage::ToolResult),
-            other => return Err(D::Error::custom(format!(
+            other => {
+                return Err(D::Error::custom(format!(
                 "a model's message has the role \"user\", \"assistant\" or \"toolResult\", not {}",
                 other.map_or("none".to_string(), |r| format!("{r:?}"))
-            ))),
+            )))
+            }
         }
         .map_err(D::Error::custom)
     }

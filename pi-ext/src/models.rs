@@ -653,7 +653,7 @@ pub enum StreamEvent {
         /// Why the model stopped.
         reason: StopReason,
         /// The whole answer.
-        message: AssistantMessage,
+        message: Box<AssistantMessage>,
     },
     /// An event kind this version does not know (from a newer pi).
     Unknown(Value),
@@ -709,7 +709,7 @@ impl ModelStream {
     pub async fn finish(mut self) -> Result<AssistantMessage, ModelError> {
         while let Some(item) = self.next().await {
             if let StreamEvent::Done { message, .. } = item? {
-                return Ok(message);
+                return Ok(*message);
             }
         }
         Err(ModelError::Failed("the model stream had ended".into()))
@@ -768,8 +768,10 @@ impl ModelStream {
             match this.outcome(answer) {
                 Ok((reason, message)) => {
                     this.partial = message.clone();
-                    this.pending
-                        .push_back(StreamEvent::Done { reason, message });
+                    this.pending.push_back(StreamEvent::Done {
+                        reason,
+                        message: Box::new(message),
+                    });
                 }
                 Err(e) => this.error = Some(e),
             }
