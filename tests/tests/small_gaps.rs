@@ -10,10 +10,10 @@
 
 use std::path::PathBuf;
 
-use pi_ext_e2e::json::{messages, notifications, tool_end_text};
+use pi_ext_e2e::json::{messages, notifications, of_type, tool_end_text};
 use pi_ext_e2e::{
     fixture, install_example, pi_example, theme_color, Color, Key, PiEnv, Reply, Screen,
-    ScriptedModel, ToolCall,
+    ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
 };
 use serde_json::{json, Value};
 
@@ -92,12 +92,8 @@ fn rpc_run(rust: bool) -> RpcRun {
     model.push(Reply::text("a pixel"));
     let mark = pi.mark();
     pi.command_line("/ask-image what is this?");
-    pi.wait_event_since(
-        mark,
-        |e| e["type"] == "agent_end",
-        pi_ext_e2e::DEFAULT_TIMEOUT,
-    );
-    let requests = model.wait_requests(before + 1, pi_ext_e2e::DEFAULT_TIMEOUT);
+    pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
+    let requests = model.wait_requests(before + 1, DEFAULT_TIMEOUT);
     let image_message = messages(&requests[before])
         .into_iter()
         .rfind(|m| m["role"] == "user")
@@ -176,7 +172,7 @@ const PASTEL: [Color; 6] = [
 ];
 
 /// working-indicator: the frame shown with the extension's spinner, with a
-/// static dot, and after `reset`.
+/// static dot and after `reset` (with none, only the message shows).
 fn working_indicator_run(rust: bool) -> [(String, Color); 3] {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
@@ -195,10 +191,24 @@ fn working_indicator_run(rust: bool) -> [(String, Color); 3] {
     pi.press(Key::Enter);
     pi.wait_for_text("Indicator: static dot");
     let dot = working(&pi, &model, "second");
+    // No frames (`set_working_indicator(&[], ..)`): the message alone.
+    pi.type_text("/working-indicator none");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Indicator: hidden");
+    model.push(Reply::hold(["Pondering"]));
+    pi.type_text("third");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for("the bare working message", |s| {
+        s.contains("Pondering") && s.contains("Working...")
+    });
+    let (row, _) = screen.find("Working...").unwrap();
+    assert_eq!(screen.row(row).trim(), "Working...", "{screen}");
+    pi.press(Key::Escape);
+    pi.wait_gone("Working...");
     pi.type_text("/working-indicator reset");
     pi.press(Key::Enter);
     pi.wait_for_text("Indicator: pi default spinner");
-    let default = working(&pi, &model, "third");
+    let default = working(&pi, &model, "fourth");
     [spinner, dot, default]
 }
 
@@ -285,4 +295,98 @@ fn copy_to_clipboard_writes_osc_52_in_the_terminal() {
         "no OSC 52 with the text\n{}",
         pi.diagnostics()
     );
+}
+
+/// What one send-user-message run observed: the content of the user
+/// message each command made, as the model got it, and the notifications.
+fn send_user_message_run(rust: bool) -> (Vec<Value>, Vec<String>) {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let pi = if rust {
+        let dir = install_example(&env, "send-user-message");
+        env.pi().installed(&dir).start()
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(original("send-user-message.ts"))
+            .start()
+    };
+    let mut shown = notifications(&pi.command_line("/ask"));
+    let mut sent = Vec::new();
+    for (line, reply) in [
+        ("/ask What is 2+2?", "4"),
+        ("/askwith list three colours", "red, green, blue"),
+        ("/steer Focus on tests", "focused"),
+    ] {
+        let before = model.request_count();
+        model.push(Reply::text(reply));
+        let mark = pi.mark();
+        shown.extend(notifications(&pi.command_line(line)));
+        pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
+        // The user message as pi keeps it (its blocks), then as the model got it.
+        let events = pi.events_since(mark);
+        sent.push(
+            of_type(&events, "message_end")
+                .into_iter()
+                .find(|e| e["message"]["role"] == "user")
+                .map(|e| e["message"]["content"].clone())
+                .expect("pi kept a user message"),
+        );
+        let requests = model.wait_requests(before + 1, DEFAULT_TIMEOUT);
+        sent.push(
+            messages(&requests[before])
+                .into_iter()
+                .rfind(|m| m["role"] == "user")
+                .map(|m| m["content"].clone())
+                .expect("a user message reached the model"),
+        );
+    }
+    // While the agent works: /ask and /askwith refuse, /followup queues.
+    model.push(Reply::hold(["working"]));
+    let before = model.request_count();
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "a long task"}));
+    model.wait_requests(before + 1, DEFAULT_TIMEOUT);
+    for line in ["/ask now?", "/askwith now?", "/followup and then?"] {
+        shown.extend(notifications(&pi.command_line(line)));
+    }
+    // In case pi delivers the follow-up after the abort.
+    model.push(Reply::text("followed up"));
+    pi.call(json!({"type": "abort"}));
+    pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
+    (sent, shown)
+}
+
+#[test]
+fn send_user_message_sends_text_and_content_blocks_like_the_original() {
+    let (sent, shown) = send_user_message_run(true);
+    assert_eq!(
+        sent,
+        // Each message as pi keeps it, then as the model got it: pi's
+        // sendUserMessage joins the text blocks into one.
+        [
+            json!([{"type": "text", "text": "What is 2+2?"}]),
+            json!([{"type": "text", "text": "What is 2+2?"}]),
+            json!([{
+                "type": "text",
+                "text": "User request: list three colours\nPlease respond concisely."
+            }]),
+            json!([{
+                "type": "text",
+                "text": "User request: list three colours\nPlease respond concisely."
+            }]),
+            json!([{"type": "text", "text": "Focus on tests"}]),
+            json!([{"type": "text", "text": "Focus on tests"}]),
+        ]
+    );
+    assert_eq!(
+        shown,
+        [
+            "Usage: /ask <message>",
+            "Agent is busy. Use /steer or /followup instead.",
+            "Agent is busy",
+            "Follow-up queued"
+        ]
+    );
+    assert_eq!((sent, shown), send_user_message_run(false));
 }
