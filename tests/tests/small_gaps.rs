@@ -119,19 +119,17 @@ fn images_extension_dir_sequential_tools_and_the_clipboard_in_rpc_like_typescrip
     );
     // Sequential: the second call starts after the first ended.
     assert_eq!(rust.sequential, ["enter a", "exit a", "enter b", "exit b"]);
-    // Not sequential: both calls are inside at once.
-    assert_eq!(rust.parallel.len(), 4, "{:?}", rust.parallel);
-    let mut entered = rust.parallel[..2].to_vec();
-    entered.sort();
-    assert_eq!(entered, ["enter a", "enter b"], "{:?}", rust.parallel);
+    // Not sequential: both calls are inside at once (in either order).
+    let overlapped = |visits: &[String]| {
+        let mut entered = visits.get(..2).map(<[String]>::to_vec).unwrap_or_default();
+        entered.sort();
+        visits.len() == 4 && entered == ["enter a", "enter b"]
+    };
+    assert!(overlapped(&rust.parallel), "{:?}", rust.parallel);
     let ts = rpc_run(false);
     assert_eq!(rust.image_message, ts.image_message);
     assert_eq!(rust.sequential, ts.sequential);
-    assert_eq!(rust.parallel[..2].len(), ts.parallel[..2].len());
-    assert!(
-        ts.parallel[..2].iter().all(|v| v.starts_with("enter ")),
-        "{ts:?}"
-    );
+    assert!(overlapped(&ts.parallel), "{:?}", ts.parallel);
 }
 
 /// pi's own example of this name (the TypeScript original).
