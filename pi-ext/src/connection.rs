@@ -198,6 +198,9 @@ pub(crate) struct Shared {
     /// `user_bash` answer), until it releases them.
     handles: Mutex<HashMap<u64, AnyState>>,
     next_handle: AtomicU64,
+    /// Per settings source, the problems the user was last shown (the
+    /// settings keep it here: what one pi was told is not another's).
+    pub(crate) settings_shown: Mutex<HashMap<String, Vec<String>>>,
 }
 
 /// Renders a custom message's views (`None`: no renderer for its type).

@@ -548,6 +548,7 @@ impl Dispatcher {
         for e in &self.registry.extensions {
             let Some(decl) = &e.settings else { continue };
             let problems = (decl.problems)(e.name, &cwd);
+            crate::settings::registered::shown_at_start(&self.shared, e.name, &cwd, &problems);
             manifest
                 .problems
                 .extend(problems.into_iter().map(|p| format!("settings: {p}")));

@@ -273,3 +273,18 @@ fn settings_that_break_while_pi_runs_are_shown_once() {
     assert_eq!(shown.len(), 1, "{shown:?}");
     assert!(shown[0].contains("key \"repeat\""), "{shown:?}");
 }
+
+#[test]
+fn each_connection_is_told_of_a_broken_setting_itself() {
+    let (_turn, file) = global_file();
+    write(&file, "{}");
+    let first = TestHost::new();
+    let second = TestHost::new();
+    write(&file, "{\"style\": \"loud\"}");
+    // What the first pi was shown, the second was not.
+    assert_eq!(warnings_of_a_call(&first, 1101).len(), 1);
+    assert_eq!(warnings_of_a_call(&first, 1102), Vec::<String>::new());
+    let shown = warnings_of_a_call(&second, 1103);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(shown[0].contains("key \"style\""), "{shown:?}");
+}

@@ -5,11 +5,12 @@
 //! extension that declares a settings type and its files. The problems found
 //! when the extension starts are shown then (the dispatcher puts them in the
 //! manifest, through [`load_json`]); [`read_in_call`] shows those that
-//! appear later, once each. What was shown is kept per settings source for
-//! the life of the process (a hot reload starts a new one).
+//! appear later, once each. What was shown is kept per settings source in
+//! the connection's state (a hot reload starts a new one).
 
 use std::any::TypeId;
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Mutex;
 
 use schemars::JsonSchema;
@@ -17,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::{load, Loaded, SettingsPaths, SettingsProblem};
+use crate::connection::Shared;
 use crate::context::Ctx;
 use crate::registry::ExtensionEntry;
 use crate::ui::Level;
@@ -25,40 +27,27 @@ use crate::ui::Level;
 pub(crate) trait SettingsType: DeserializeOwned + Default + Serialize + JsonSchema {}
 impl<T: DeserializeOwned + Default + Serialize + JsonSchema> SettingsType for T {}
 
-/// Where settings were read from, as the user's problems are kept.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Source {
-    /// An extension's two files.
-    Files(SettingsPaths),
-    /// An extension whose files could not be located (no home directory).
-    Unlocated { extension: String, cwd: PathBuf },
-    /// A settings type no `#[extension]` declares (a mistake in the code).
-    Undeclared(&'static str),
+/// Which problems the user now knows: `shown` holds, per settings source
+/// (the connection's `settings_shown`), those last shown; returns those of
+/// `problems` that were not, and keeps `problems` as the last shown.
+fn newly_shown(
+    shown: &Mutex<HashMap<String, Vec<String>>>,
+    source: String,
+    problems: &[String],
+) -> Vec<String> {
+    let mut shown = shown.lock().unwrap_or_else(|e| e.into_inner());
+    let last = shown.insert(source, problems.to_vec()).unwrap_or_default();
+    problems
+        .iter()
+        .filter(|p| !last.contains(p))
+        .cloned()
+        .collect()
 }
 
-/// Per source, the problems the user was last shown.
-static SHOWN: Mutex<Vec<(Source, Vec<String>)>> = Mutex::new(Vec::new());
-
-/// Note that the user now knows `problems` of `source`; returns those that
-/// were not shown last time.
-fn newly_shown(source: Source, problems: &[String]) -> Vec<String> {
-    let mut shown = SHOWN.lock().unwrap_or_else(|e| e.into_inner());
-    let fresh: Vec<String> = match shown.iter_mut().find(|(s, _)| *s == source) {
-        Some((_, last)) => {
-            let fresh = problems
-                .iter()
-                .filter(|p| !last.contains(p))
-                .cloned()
-                .collect();
-            *last = problems.to_vec();
-            fresh
-        }
-        None => {
-            shown.push((source, problems.to_vec()));
-            problems.to_vec()
-        }
-    };
-    fresh
+/// The key of an extension's settings files in a session in `cwd` (they
+/// follow from the two).
+fn files_of(extension: &str, cwd: &Path) -> String {
+    format!("{extension}\0{}", cwd.display())
 }
 
 /// The extension whose `#[extension(settings = T)]` names `T`.
@@ -78,23 +67,17 @@ fn defaults_because<T: Default>(why: String) -> Loaded<T> {
 }
 
 /// The settings `T` of the extension that declares them, in a session in
-/// `cwd`: its name, where they were read from, and what was read.
-fn find_and_load<T: SettingsType + 'static>(cwd: &Path) -> (&'static str, Source, Loaded<T>) {
+/// `cwd`: its name, the key of where they were read from, and what was read.
+fn find_and_load<T: SettingsType + 'static>(cwd: &Path) -> (&'static str, String, Loaded<T>) {
     let Some(entry) = declaring::<T>() else {
         let ty = std::any::type_name::<T>();
         let why = format!("no #[extension] declares `settings = {ty}`; using the defaults");
-        return ("pi-ext", Source::Undeclared(ty), defaults_because(why));
+        return ("pi-ext", ty.to_string(), defaults_because(why));
     };
+    let source = files_of(entry.name, cwd);
     match SettingsPaths::for_extension(entry.name, cwd) {
-        Ok(paths) => {
-            let loaded = load(&paths);
-            (entry.name, Source::Files(paths), loaded)
-        }
+        Ok(paths) => (entry.name, source, load(&paths)),
         Err(e) => {
-            let source = Source::Unlocated {
-                extension: entry.name.to_string(),
-                cwd: cwd.to_path_buf(),
-            };
             let why = format!("cannot locate the settings files ({e}); using the defaults");
             (entry.name, source, defaults_because(why))
         }
@@ -126,7 +109,7 @@ impl Ctx {
     {
         let (extension, source, loaded) = find_and_load::<T>(self.cwd());
         let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
-        let fresh = newly_shown(source, &problems);
+        let fresh = newly_shown(&self.shared().settings_shown, source, &problems);
         if !fresh.is_empty() {
             let ui = self.ui();
             for p in fresh {
@@ -141,42 +124,45 @@ impl Ctx {
 
 /// `SettingsDecl::problems`, which the dispatcher calls when the extension
 /// `name` starts: what is wrong with its settings files (it runs with the
-/// defaults for those values). The dispatcher reports these to the user, so
-/// they count as shown.
+/// defaults for those values). The dispatcher reports these to the user and
+/// marks them shown ([`shown_at_start`]).
 pub(crate) fn startup_problems<T: SettingsType>(name: &str, cwd: &Path) -> Vec<String> {
     match SettingsPaths::for_extension(name, cwd) {
-        Ok(paths) => {
-            let loaded = load::<T>(&paths);
-            let problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
-            newly_shown(Source::Files(paths), &problems);
-            problems
-        }
+        Ok(paths) => load::<T>(&paths)
+            .problems
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
         Err(e) => vec![format!(
             "cannot locate the settings files ({e}); using the defaults"
         )],
     }
 }
 
+/// The user was told `problems` of extension `name`'s settings when it
+/// started, on the connection whose state is `shared`.
+pub(crate) fn shown_at_start(shared: &Shared, name: &str, cwd: &Path, problems: &[String]) {
+    newly_shown(&shared.settings_shown, files_of(name, cwd), problems);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn source(n: &str) -> Source {
-        Source::Files(
-            SettingsPaths::with_agent_dir(Path::new("/a"), n, Path::new("/registered-test"))
-                .unwrap(),
-        )
-    }
-
     #[test]
     fn a_problem_is_shown_until_it_goes_and_again_when_it_comes_back() {
+        let shown = Mutex::default();
         let list = |ps: &[&str]| -> Vec<String> { ps.iter().map(|p| p.to_string()).collect() };
-        assert_eq!(newly_shown(source("x"), &list(&["a"])), ["a"]);
-        assert!(newly_shown(source("x"), &list(&["a"])).is_empty());
+        let x = || files_of("x", Path::new("/registered-test"));
+        assert_eq!(newly_shown(&shown, x(), &list(&["a"])), ["a"]);
+        assert!(newly_shown(&shown, x(), &list(&["a"])).is_empty());
         // Per source.
-        assert_eq!(newly_shown(source("y"), &list(&["a"])), ["a"]);
-        assert_eq!(newly_shown(source("x"), &list(&["a", "b"])), ["b"]);
-        assert!(newly_shown(source("x"), &[]).is_empty());
-        assert_eq!(newly_shown(source("x"), &list(&["b"])), ["b"]);
+        let y = files_of("y", Path::new("/registered-test"));
+        assert_eq!(newly_shown(&shown, y, &list(&["a"])), ["a"]);
+        assert_eq!(newly_shown(&shown, x(), &list(&["a", "b"])), ["b"]);
+        assert!(newly_shown(&shown, x(), &[]).is_empty());
+        assert_eq!(newly_shown(&shown, x(), &list(&["b"])), ["b"]);
+        // Per connection: another's record is its own.
+        assert_eq!(newly_shown(&Mutex::default(), x(), &list(&["b"])), ["b"]);
     }
 }
