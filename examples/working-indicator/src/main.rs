@@ -9,20 +9,23 @@ use pi_ext::events::SessionStartEvent;
 use pi_ext::prelude::*;
 use pi_ext::tui::{span, Fg, Line, Rgb};
 
+/// The mode in force (the extension's state, handed to each hook and command).
 #[extension(name = "working-indicator")]
-struct WorkingIndicator;
+#[derive(Default)]
+struct WorkingIndicator {
+    mode: Mutex<Mode>,
+}
 
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, Default)]
 enum Mode {
     Dot,
     None,
     Pulse,
+    /// The original starts with its own spinner.
+    #[default]
     Spinner,
     Default,
 }
-
-/// The mode in force; the original starts with its own spinner.
-static MODE: Mutex<Mode> = Mutex::new(Mode::Spinner);
 
 const SPINNER_FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const PASTEL_RAINBOW: [Rgb; 6] = [
@@ -87,17 +90,21 @@ fn apply(ctx: &Ctx, mode: Mode) {
 
 /// Put the indicator in force when a session starts.
 #[hook]
-async fn session_start(ctx: &Ctx, _event: SessionStartEvent) {
-    let mode = *MODE.lock().unwrap();
+async fn session_start(ctx: &Ctx, state: &WorkingIndicator, _event: SessionStartEvent) {
+    let mode = *state.mode.lock().unwrap();
     apply(ctx, mode);
 }
 
 /// Set the streaming working indicator: dot, pulse, none, spinner, or reset.
 #[command(name = "working-indicator")]
-async fn working_indicator(ctx: &CommandCtx, args: String) -> Result<(), Error> {
+async fn working_indicator(
+    ctx: &CommandCtx,
+    state: &WorkingIndicator,
+    args: String,
+) -> Result<(), Error> {
     let next = args.trim().to_lowercase();
     if next.is_empty() {
-        let mode = *MODE.lock().unwrap();
+        let mode = *state.mode.lock().unwrap();
         ctx.ui().notify(
             format!("Working indicator: {}", describe(mode)),
             Level::Info,
@@ -118,7 +125,7 @@ async fn working_indicator(ctx: &CommandCtx, args: String) -> Result<(), Error> 
             return Ok(());
         }
     };
-    *MODE.lock().unwrap() = mode;
+    *state.mode.lock().unwrap() = mode;
     apply(ctx, mode);
     ctx.ui().notify(
         format!("Working indicator set to: {}", describe(mode)),
