@@ -2,9 +2,10 @@
 //! branch, has the current model extract its questions, and puts them in
 //! pi's editor to be answered. While the model works, pi's bordered loader
 //! shows (`Ui::loader`); Escape drops the model call, which aborts it in pi.
+use pi_ext::messages::{AgentMessage, ContentBlock, StopReason};
 use pi_ext::models::{CompletionRequest, ModelError, ModelRef};
 use pi_ext::prelude::*;
-use pi_ext::serde_json::Value;
+use pi_ext::session::Entry;
 
 /// The qna extension.
 #[extension(name = "qna")]
@@ -27,25 +28,25 @@ A:
 Keep questions in the order they appeared. Be concise."#;
 
 /// What the last assistant message on the branch says, or why there is nothing to use.
-fn last_assistant_text(branch: &[Value]) -> Result<Option<String>, String> {
-    for entry in branch.iter().rev() {
-        let message = &entry["message"];
-        if entry["type"] != "message" || message["role"] != "assistant" {
-            continue;
+fn last_assistant_text(branch: &[Entry]) -> Result<Option<String>, String> {
+    let answers = branch.iter().rev().filter_map(|e| match e.get().message() {
+        Some(AgentMessage::Assistant(a)) => Some(a),
+        _ => None,
+    });
+    for answer in answers {
+        if answer.stop_reason != StopReason::Stop {
+            return Err(format!(
+                "Last assistant message incomplete ({})",
+                answer.stop_reason.as_str()
+            ));
         }
-        let stop = message["stopReason"].as_str().unwrap_or("");
-        if stop != "stop" {
-            return Err(format!("Last assistant message incomplete ({stop})"));
-        }
-        let texts: Vec<&str> = message["content"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|c| c["type"] == "text")
-            .filter_map(|c| c["text"].as_str())
-            .collect();
-        if !texts.is_empty() {
-            return Ok(Some(texts.join("\n")));
+        let text = answer.text();
+        if answer
+            .content
+            .iter()
+            .any(|b| matches!(b, ContentBlock::Text(_)))
+        {
+            return Ok(Some(text));
         }
     }
     Ok(None)
@@ -63,13 +64,7 @@ async fn qna(ctx: &CommandCtx) -> Result<(), Error> {
         ui.notify("No model selected", Level::Error);
         return Ok(());
     };
-    // pi's entries as JSON, as qna.ts walks them.
-    let branch: Vec<Value> = ctx
-        .session_branch(None)
-        .await?
-        .iter()
-        .map(|e| e.to_value())
-        .collect();
+    let branch = ctx.session_branch(None).await?;
     let text = match last_assistant_text(&branch) {
         Ok(Some(text)) => text,
         Ok(None) => {

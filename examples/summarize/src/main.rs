@@ -6,9 +6,10 @@
 //! the original's (Enter or Esc closes it); its Markdown is drawn with
 //! headings styled and the rest as text (pi-ext has no Markdown view). Where
 //! pi has no terminal (RPC mode) it shows in pi's editor dialog instead.
+use pi_ext::messages::AgentMessage;
 use pi_ext::models::{CompletionRequest, ModelError, ModelRef};
 use pi_ext::prelude::*;
-use pi_ext::serde_json::Value;
+use pi_ext::session::Entry;
 use pi_ext::tui::{span, width, Area, Component, Cx, Fg, Frame, Key, Line};
 
 pi_ext::flag!(summary_model: string = "openai/gpt-5.2", "The model that writes /summarize's summary (provider/id)");
@@ -17,59 +18,28 @@ pi_ext::flag!(summary_model: string = "openai/gpt-5.2", "The model that writes /
 #[extension(name = "summarize")]
 struct Summarize;
 
-/// The text blocks of a message's content.
-fn text_parts(content: &Value) -> Vec<String> {
-    match content {
-        Value::String(s) => vec![s.clone()],
-        Value::Array(parts) => parts
-            .iter()
-            .filter(|p| p["type"] == "text")
-            .filter_map(|p| p["text"].as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// "Tool x was called with args {...}" for each tool call of an assistant message.
-fn tool_call_lines(content: &Value) -> Vec<String> {
-    content
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|p| p["type"] == "toolCall" && p["name"].is_string())
-        .map(|p| {
-            let args = if p["arguments"].is_null() {
-                Value::Object(Default::default())
-            } else {
-                p["arguments"].clone()
-            };
-            format!(
-                "Tool {} was called with args {}",
-                p["name"].as_str().unwrap_or(""),
-                args
-            )
-        })
-        .collect()
-}
-
-/// The user and assistant messages of the branch, as text.
-fn conversation_text(entries: &[Value]) -> String {
+/// The user and assistant messages of the branch, as text: each message's
+/// text, and "Tool x was called with args {...}" for each tool call.
+fn conversation_text(entries: &[Entry]) -> String {
     let mut sections = Vec::new();
     for entry in entries {
-        let message = &entry["message"];
-        let role = message["role"].as_str().unwrap_or("");
-        if entry["type"] != "message" || !matches!(role, "user" | "assistant") {
-            continue;
-        }
+        let (label, text, calls) = match entry.get().message() {
+            Some(AgentMessage::User(u)) => ("User", u.content.text(), Vec::new()),
+            Some(AgentMessage::Assistant(a)) => ("Assistant", a.text(), a.tool_calls().collect()),
+            _ => continue,
+        };
         let mut lines = Vec::new();
-        let text = text_parts(&message["content"]).join("\n");
         let text = text.trim();
         if !text.is_empty() {
-            let label = if role == "user" { "User" } else { "Assistant" };
             lines.push(format!("{label}: {text}"));
         }
-        if role == "assistant" {
-            lines.extend(tool_call_lines(&message["content"]));
+        for call in calls {
+            // The arguments as pi wrote them (JSON.stringify's text).
+            let args = match call.arguments.get() {
+                "null" => "{}",
+                args => args,
+            };
+            lines.push(format!("Tool {} was called with args {args}", call.name));
         }
         if !lines.is_empty() {
             sections.push(lines.join("\n"));
@@ -95,14 +65,7 @@ fn summary_prompt(conversation: &str) -> String {
 #[command]
 async fn summarize(ctx: &CommandCtx) -> Result<(), Error> {
     let ui = ctx.ui();
-    // pi's entries as JSON, as summarize.ts walks them.
-    let branch: Vec<Value> = ctx
-        .session_branch(None)
-        .await?
-        .iter()
-        .map(|e| e.to_value())
-        .collect();
-    let conversation = conversation_text(&branch);
+    let conversation = conversation_text(&ctx.session_branch(None).await?);
     if conversation.trim().is_empty() {
         if ctx.has_ui() {
             ui.notify("No conversation text found", Level::Warning);
