@@ -27,7 +27,7 @@
 //! Only [`Models::auth`] hands them to Rust, when your code asks for them.
 //!
 //! Streaming: [`Models::stream`] gives a [`ModelStream`] of
-//! [`StreamEvent`]s (a `futures_core::Stream`, and `next().await` without
+//! [`AssistantMessageEvent`]s (a `futures_core::Stream`, and `next().await` without
 //! any extension trait); [`ModelStream::text_deltas`] keeps the text.
 //!
 //! **Cancellation:** dropping the future of [`Models::complete`] or a
@@ -57,7 +57,8 @@ use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use crate::connection::{Peer, Shared};
 use crate::llm::{LlmContext, LlmMessage, ToolSpec};
 use crate::messages::{
-    AssistantMessage, ContentBlock, StopReason, TextContent, ThinkingContent, ToolCall,
+    AssistantMessage, AssistantMessageEvent, ContentBlock, StopReason, TextContent,
+    ThinkingContent, ToolCall,
 };
 use crate::wire::{codes, CallRef, RpcError};
 
@@ -584,83 +585,9 @@ impl Models {
     }
 }
 
-/// One step of a streamed answer (pi-ai's `AssistantMessageEvent`, without
-/// the `partial` message: [`ModelStream::partial`] has it).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum StreamEvent {
-    /// The answer started.
-    Start,
-    /// A text block started at `index`.
-    TextStart {
-        /// Its index in the message's content.
-        index: usize,
-    },
-    /// More text.
-    TextDelta {
-        /// The block's index.
-        index: usize,
-        /// The new text.
-        delta: String,
-    },
-    /// A text block ended.
-    TextEnd {
-        /// The block's index.
-        index: usize,
-        /// Its whole text.
-        content: String,
-    },
-    /// A thinking block started.
-    ThinkingStart {
-        /// Its index.
-        index: usize,
-    },
-    /// More thinking.
-    ThinkingDelta {
-        /// The block's index.
-        index: usize,
-        /// The new text.
-        delta: String,
-    },
-    /// A thinking block ended.
-    ThinkingEnd {
-        /// The block's index.
-        index: usize,
-        /// Its whole text.
-        content: String,
-    },
-    /// A tool call started.
-    ToolCallStart {
-        /// Its index.
-        index: usize,
-    },
-    /// More of a tool call's arguments (JSON text).
-    ToolCallDelta {
-        /// The block's index.
-        index: usize,
-        /// The new JSON text.
-        delta: String,
-    },
-    /// A tool call ended.
-    ToolCallEnd {
-        /// The block's index.
-        index: usize,
-        /// The whole call.
-        tool_call: ToolCall,
-    },
-    /// The answer is complete (always the last item of a stream that did not fail).
-    Done {
-        /// Why the model stopped.
-        reason: StopReason,
-        /// The whole answer.
-        message: Box<AssistantMessage>,
-    },
-    /// An event kind this version does not know (from a newer pi).
-    Unknown(Value),
-}
-
 /// A streamed model answer. Poll it as a `futures_core::Stream` or with
-/// [`ModelStream::next`]; it ends after [`StreamEvent::Done`] or one `Err`.
+/// [`ModelStream::next`]; it ends after [`AssistantMessageEvent::Done`] or one `Err` (a
+/// failed or aborted answer is that `Err`, never an [`AssistantMessageEvent::Error`]).
 /// Dropping it before the end aborts the call in pi.
 pub struct ModelStream {
     id: u64,
@@ -668,7 +595,7 @@ pub struct ModelStream {
     shared: Arc<Shared>,
     model: ModelRef,
     events: mpsc::UnboundedReceiver<Vec<Value>>,
-    pending: VecDeque<StreamEvent>,
+    pending: VecDeque<AssistantMessageEvent>,
     answer: Pin<Box<dyn Future<Output = Result<Value, RpcError>> + Send>>,
     partial: AssistantMessage,
     /// Fires when the request's cancel token does.
@@ -692,7 +619,7 @@ impl std::fmt::Debug for ModelStream {
 
 impl ModelStream {
     /// The next event; `None` after the last.
-    pub async fn next(&mut self) -> Option<Result<StreamEvent, ModelError>> {
+    pub async fn next(&mut self) -> Option<Result<AssistantMessageEvent, ModelError>> {
         std::future::poll_fn(|cx| Pin::new(&mut *self).poll_event(cx)).await
     }
 
@@ -708,7 +635,7 @@ impl ModelStream {
     /// As [`Models::complete`].
     pub async fn finish(mut self) -> Result<AssistantMessage, ModelError> {
         while let Some(item) = self.next().await {
-            if let StreamEvent::Done { message, .. } = item? {
+            if let AssistantMessageEvent::Done { message, .. } = item? {
                 return Ok(*message);
             }
         }
@@ -723,7 +650,7 @@ impl ModelStream {
     fn poll_event(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<StreamEvent, ModelError>>> {
+    ) -> Poll<Option<Result<AssistantMessageEvent, ModelError>>> {
         let this = &mut *self;
         loop {
             if let Some(event) = this.pending.pop_front() {
@@ -768,7 +695,7 @@ impl ModelStream {
             match this.outcome(answer) {
                 Ok((reason, message)) => {
                     this.partial = message.clone();
-                    this.pending.push_back(StreamEvent::Done {
+                    this.pending.push_back(AssistantMessageEvent::Done {
                         reason,
                         message: Box::new(message),
                     });
@@ -822,7 +749,7 @@ impl ModelStream {
 }
 
 impl futures_core::Stream for ModelStream {
-    type Item = Result<StreamEvent, ModelError>;
+    type Item = Result<AssistantMessageEvent, ModelError>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.poll_event(cx)
@@ -863,7 +790,7 @@ impl futures_core::Stream for TextDeltas {
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         loop {
             match Pin::new(&mut self.inner).poll_event(cx) {
-                Poll::Ready(Some(Ok(StreamEvent::TextDelta { delta, .. }))) => {
+                Poll::Ready(Some(Ok(AssistantMessageEvent::TextDelta { delta, .. }))) => {
                     return Poll::Ready(Some(Ok(delta)))
                 }
                 Poll::Ready(Some(Ok(_))) => continue,
@@ -876,7 +803,7 @@ impl futures_core::Stream for TextDeltas {
 }
 
 /// A `models/event` entry: `[kind, index, payload]`.
-fn parse_event(raw: &Value) -> StreamEvent {
+fn parse_event(raw: &Value) -> AssistantMessageEvent {
     let kind = raw.get(0).and_then(Value::as_str).unwrap_or("");
     let index = raw.get(1).and_then(Value::as_u64).unwrap_or(0) as usize;
     let text = || {
@@ -885,41 +812,56 @@ fn parse_event(raw: &Value) -> StreamEvent {
             .unwrap_or_default()
             .to_string()
     };
+    // An event from a newer pi: as an object, so that `kind()` names it.
+    let unknown = || {
+        AssistantMessageEvent::Other(
+            json!({"type": kind, "contentIndex": index, "data": raw.get(2)}).into(),
+        )
+    };
     match kind {
-        "start" => StreamEvent::Start,
-        "text_start" => StreamEvent::TextStart { index },
-        "text_delta" => StreamEvent::TextDelta {
-            index,
+        "start" => AssistantMessageEvent::Start,
+        "text_start" => AssistantMessageEvent::TextStart {
+            content_index: index,
+        },
+        "text_delta" => AssistantMessageEvent::TextDelta {
+            content_index: index,
             delta: text(),
         },
-        "text_end" => StreamEvent::TextEnd {
-            index,
+        "text_end" => AssistantMessageEvent::TextEnd {
+            content_index: index,
             content: text(),
         },
-        "thinking_start" => StreamEvent::ThinkingStart { index },
-        "thinking_delta" => StreamEvent::ThinkingDelta {
-            index,
+        "thinking_start" => AssistantMessageEvent::ThinkingStart {
+            content_index: index,
+        },
+        "thinking_delta" => AssistantMessageEvent::ThinkingDelta {
+            content_index: index,
             delta: text(),
         },
-        "thinking_end" => StreamEvent::ThinkingEnd {
-            index,
+        "thinking_end" => AssistantMessageEvent::ThinkingEnd {
+            content_index: index,
             content: text(),
         },
-        "toolcall_start" => StreamEvent::ToolCallStart { index },
-        "toolcall_delta" => StreamEvent::ToolCallDelta {
-            index,
+        "toolcall_start" => AssistantMessageEvent::ToolCallStart {
+            content_index: index,
+        },
+        "toolcall_delta" => AssistantMessageEvent::ToolCallDelta {
+            content_index: index,
             delta: text(),
         },
         "toolcall_end" => match raw.get(2).cloned().map(serde_json::from_value) {
-            Some(Ok(tool_call)) => StreamEvent::ToolCallEnd { index, tool_call },
-            _ => StreamEvent::Unknown(raw.clone()),
+            Some(Ok(tool_call)) => AssistantMessageEvent::ToolCallEnd {
+                content_index: index,
+                tool_call,
+            },
+            _ => unknown(),
         },
-        _ => StreamEvent::Unknown(raw.clone()),
+        _ => unknown(),
     }
 }
 
 /// Build the partial message as pi-ai's providers do.
-fn apply(partial: &mut AssistantMessage, event: &StreamEvent) {
+fn apply(partial: &mut AssistantMessage, event: &AssistantMessageEvent) {
     let block = |partial: &mut AssistantMessage, index: usize, new: ContentBlock| {
         if index == partial.content.len() {
             partial.content.push(new);
@@ -928,42 +870,99 @@ fn apply(partial: &mut AssistantMessage, event: &StreamEvent) {
         }
     };
     match event {
-        StreamEvent::TextStart { index } => {
-            block(partial, *index, ContentBlock::Text(TextContent::new("")))
-        }
-        StreamEvent::ThinkingStart { index } => block(
+        AssistantMessageEvent::TextStart {
+            content_index: index,
+        } => block(partial, *index, ContentBlock::Text(TextContent::new(""))),
+        AssistantMessageEvent::ThinkingStart {
+            content_index: index,
+        } => block(
             partial,
             *index,
             ContentBlock::Thinking(ThinkingContent::new("")),
         ),
-        StreamEvent::ToolCallStart { index } => block(
+        AssistantMessageEvent::ToolCallStart {
+            content_index: index,
+        } => block(
             partial,
             *index,
             ContentBlock::ToolCall(ToolCall::new("", "", json!({}))),
         ),
-        StreamEvent::TextDelta { index, delta } => {
+        AssistantMessageEvent::TextDelta {
+            content_index: index,
+            delta,
+        } => {
             if let Some(ContentBlock::Text(t)) = partial.content.get_mut(*index) {
                 t.text.push_str(delta);
             }
         }
-        StreamEvent::ThinkingDelta { index, delta } => {
+        AssistantMessageEvent::ThinkingDelta {
+            content_index: index,
+            delta,
+        } => {
             if let Some(ContentBlock::Thinking(t)) = partial.content.get_mut(*index) {
                 t.thinking.push_str(delta);
             }
         }
-        StreamEvent::TextEnd { index, content } => {
+        AssistantMessageEvent::TextEnd {
+            content_index: index,
+            content,
+        } => {
             if let Some(ContentBlock::Text(t)) = partial.content.get_mut(*index) {
                 t.text.clone_from(content);
             }
         }
-        StreamEvent::ThinkingEnd { index, content } => {
+        AssistantMessageEvent::ThinkingEnd {
+            content_index: index,
+            content,
+        } => {
             if let Some(ContentBlock::Thinking(t)) = partial.content.get_mut(*index) {
                 t.thinking.clone_from(content);
             }
         }
-        StreamEvent::ToolCallEnd { index, tool_call } => {
-            block(partial, *index, ContentBlock::ToolCall(tool_call.clone()))
-        }
+        AssistantMessageEvent::ToolCallEnd {
+            content_index: index,
+            tool_call,
+        } => block(partial, *index, ContentBlock::ToolCall(tool_call.clone())),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streamed_events_build_the_partial_answer_as_pi_ai_does() {
+        let wire = [
+            json!(["start"]),
+            json!(["thinking_start", 0]),
+            json!(["thinking_delta", 0, "hm"]),
+            json!(["thinking_end", 0, "hmm"]),
+            json!(["text_start", 1]),
+            json!(["text_delta", 1, "Hel"]),
+            json!(["text_delta", 1, "lo"]),
+            json!(["text_end", 1, "Hello"]),
+            json!(["toolcall_start", 2]),
+            json!(["toolcall_delta", 2, "{\"pa"]),
+            json!(["toolcall_end", 2, {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"}}]),
+            json!(["something_new", 3]),
+        ];
+        let mut partial = AssistantMessage::default();
+        let events: Vec<AssistantMessageEvent> = wire.iter().map(parse_event).collect();
+        for event in &events {
+            apply(&mut partial, event);
+        }
+        assert_eq!(events[5].text_delta(), Some("Hel"));
+        assert!(matches!(events[11], AssistantMessageEvent::Other(_)));
+        assert_eq!(events[11].kind(), "something_new");
+        assert_eq!(partial.text(), "Hello");
+        let call = partial.tool_calls().next().unwrap();
+        assert_eq!((call.id.as_str(), call.name.as_str()), ("c1", "read"));
+        assert_eq!(call.arguments.get(), r#"{"path":"a"}"#);
+        assert!(
+            matches!(&partial.content[0], ContentBlock::Thinking(t) if t.thinking == "hmm"),
+            "{:?}",
+            partial.content
+        );
     }
 }
