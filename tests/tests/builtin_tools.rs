@@ -1,10 +1,14 @@
-//! pi's built-in bash and read tools with Rust operations (the `ssh-like`
+//! pi's built-in bash, read, write and edit tools with Rust operations (the `ssh`
 //! and `bash-spawn-hook` ports), and pi's truncation from Rust (the
 //! `truncated-tool` port), in the real pi.
 
+use std::path::{Path, PathBuf};
+
 use pi_ext::truncate::format_size;
-use pi_ext_e2e::json::{system_prompt, tool_definition, tool_result};
-use pi_ext_e2e::{install_example, Key, PiEnv, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
+use pi_ext_e2e::json::{notifications, statuses, system_prompt, tool_result};
+use pi_ext_e2e::{
+    install_example, repo_root, Key, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
+};
 use serde_json::{json, Value};
 
 /// The `tool_execution_end` of `id` in `events`.
@@ -28,129 +32,308 @@ fn text_of(end: &Value) -> String {
 /// A 1×1 PNG.
 const PNG: &[u8] = b"\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99\x3d\x1d\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
 
-#[test]
-fn bash_and_read_run_on_the_remote_through_rust_and_stay_pis_tools() {
+/// pi's own example of this name (the TypeScript original).
+fn original(file: &str) -> PathBuf {
+    repo_root()
+        .join("node_modules/@mariozechner/pi-coding-agent/examples/extensions")
+        .join(file)
+}
+
+/// A directory with executable scripts (`name`, `body`), for the front of pi's `PATH`.
+fn fake_bin(env: &PiEnv, scripts: &[(&str, &str)]) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = env.root().join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (name, body) in scripts {
+        let path = bin.join(name);
+        std::fs::write(&path, body).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+/// `PATH` with `bin` first.
+fn path_with(bin: &Path) -> String {
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// A stand-in for `ssh <host> <command>`: drops the host and runs the
+/// command here with `bash -c`, in its own session; SIGTERM (Node's
+/// `child.kill()`) kills the command's whole group, as a dropped ssh
+/// connection ends the remote command.
+const FAKE_SSH: &str = r#"#!/bin/bash
+shift
+setsid bash -c "$1" &
+child=$!
+trap 'exec 2>/dev/null; kill -KILL -- -$child' TERM
+wait $child
+exit $?
+"#;
+
+/// pi with the ssh port (`port`) or ssh.ts, with the fake `ssh` first on `PATH`.
+fn start_ssh(env: &PiEnv, port: bool, args: &[&str]) -> PiRpc {
+    let bin = fake_bin(env, &[("ssh", FAKE_SSH)]);
+    let builder = if port {
+        let dir = install_example(env, "ssh");
+        env.pi().installed(&dir)
+    } else {
+        env.pi().no_extensions().extension(original("ssh.ts"))
+    };
+    builder.env("PATH", path_with(&bin)).args(args).start()
+}
+
+/// Replace `from` by `to` in every string of `v`.
+fn normalise(v: &mut Value, from: &str, to: &str) {
+    match v {
+        Value::String(s) => *s = s.replace(from, to),
+        Value::Array(a) => a.iter_mut().for_each(|v| normalise(v, from, to)),
+        Value::Object(o) => o.values_mut().for_each(|v| normalise(v, from, to)),
+        _ => {}
+    }
+}
+
+/// What one ssh run shows and sends: every tool call's `tool_execution_end`
+/// (`isError` and `result`, paths normalised), the system prompt, the status
+/// line and notifications, and the remote's files afterwards.
+#[derive(Debug)]
+struct SshRun {
+    ends: Vec<(String, Value)>,
+    prompt: String,
+    statuses: Vec<String>,
+    notifications: Vec<String>,
+    written: String,
+    edited: String,
+}
+
+fn ssh_run(port: bool) -> SshRun {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "ssh-like");
     let remote = env.root().join("remote");
     std::fs::create_dir_all(&remote).unwrap();
     std::fs::write(remote.join("marker.txt"), "remote marker").unwrap();
     std::fs::write(remote.join("notes.txt"), "remote notes").unwrap();
     std::fs::write(remote.join("pic.png"), PNG).unwrap();
+    std::fs::write(remote.join("config.txt"), "port = 80\nhost = a\n").unwrap();
     env.write_cwd_file("notes.txt", "local notes");
-    let pi = env
-        .pi()
-        .installed(&dir)
-        .arg("--remote")
-        .arg(&remote)
-        .start();
+    let target = format!("fake@host:{}", remote.display());
+    let pi = start_ssh(&env, port, &["--ssh", &target]);
 
     let bash = |id: &str, args: Value| ToolCall::new(id, "bash", args);
     let read = |id: &str, path: &str| ToolCall::new(id, "read", json!({ "path": path }));
     model.push(Reply::tools([
         bash("where", json!({"command": "pwd && cat marker.txt"})),
         bash("long", json!({"command": "seq 1 3000"})),
-        bash("exit3", json!({"command": "echo out; exit 3"})),
+        bash("exit3", json!({"command": "echo err >&2; exit 3"})),
         bash("slow", json!({"command": "sleep 5", "timeout": 1})),
         read("notes", "notes.txt"),
         read("missing", "missing.txt"),
         read("pic", "pic.png"),
     ]));
+    model.push(Reply::tools([
+        ToolCall::new(
+            "write",
+            "write",
+            json!({"path": "sub/dir/new.txt", "content": "héllo \"remote\"\n"}),
+        ),
+        ToolCall::new(
+            "edit",
+            "edit",
+            json!({"path": "config.txt", "edits": [{"oldText": "port = 80", "newText": "port = 8080"}]}),
+        ),
+        ToolCall::new(
+            "edit-missing",
+            "edit",
+            json!({"path": "absent.txt", "edits": [{"oldText": "a", "newText": "b"}]}),
+        ),
+    ]));
     model.push(Reply::text("done"));
     let events = pi.prompt("look around");
-    let first = &model.requests()[0];
-    let second = &model.requests()[1];
+    let prompt = system_prompt(&model.requests()[0]).unwrap();
 
-    // pi's own tool definitions, and the system prompt rewritten for the remote.
-    let bash_def = tool_definition(first, "bash").expect("bash is offered");
-    assert!(
-        bash_def["function"]["description"]
-            .as_str()
-            .unwrap()
-            .starts_with("Execute a bash command in the current working directory."),
-        "{bash_def}"
-    );
-    let prompt = system_prompt(first).unwrap();
-    assert!(
-        prompt.contains(&format!(
-            "Current working directory: {} (via SSH: remote)",
-            remote.display()
-        )),
-        "{prompt}"
-    );
-
-    // The command ran in the remote's directory, its output reached the model.
-    let remote_text = remote.display().to_string();
-    let out = tool_result(second, "where").unwrap();
-    assert_eq!(out, format!("{remote_text}\nremote marker"));
-    // pi's own truncation: the tail, the notice, the full output in a temp file.
-    let long = end_of(&events, "long");
-    let text = text_of(long);
-    let full = long["result"]["details"]["fullOutputPath"]
-        .as_str()
-        .unwrap();
-    assert!(
-        text.starts_with("1002\n")
-            && text.ends_with(&format!(
-                "[Showing lines 1002-3001 of 3001. Full output: {full}]"
-            )),
-        "{text}"
-    );
-    let saved = std::fs::read_to_string(full).unwrap();
-    assert_eq!(saved.lines().count(), 3000);
-    assert_eq!(
-        long["result"]["details"]["truncation"]["truncatedBy"],
-        "lines"
-    );
-    // pi's texts for an exit code and a timeout.
-    let exit3 = end_of(&events, "exit3");
-    assert_eq!(exit3["isError"], true);
-    assert_eq!(text_of(exit3), "out\n\n\nCommand exited with code 3");
-    let slow = end_of(&events, "slow");
-    assert_eq!(text_of(slow), "Command timed out after 1 seconds");
-    // read: the remote file, pi's error for a missing one, an image as an image.
-    assert_eq!(tool_result(second, "notes").unwrap(), "remote notes");
-    let missing = end_of(&events, "missing");
-    assert_eq!(missing["isError"], true);
-    assert!(
-        text_of(missing).contains("No such file or directory"),
-        "{missing}"
-    );
-    let pic = end_of(&events, "pic");
-    assert!(
-        text_of(pic).starts_with("Read image file [image/png]"),
-        "{pic}"
-    );
-    assert!(
-        pic["result"]["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["type"] == "image"),
-        "{pic}"
-    );
-
-    // pi's abort reaches the command: pi's "Command aborted".
+    // pi's abort reaches the remote command. Abort once it has printed: ssh.ts
+    // listens for the abort only after spawning `ssh`, and misses an earlier one.
     model.push(Reply::tool(
         "sleepy",
         "bash",
-        json!({"command": "sleep 30"}),
+        json!({"command": "echo started; sleep 30"}),
     ));
     let mark = pi.mark();
     pi.send(json!({"type": "prompt", "message": "wait"}));
     pi.wait_event_since(
         mark,
-        |e| e["type"] == "tool_execution_start" && e["toolCallId"] == "sleepy",
+        |e| {
+            e["type"] == "tool_execution_update"
+                && e["toolCallId"] == "sleepy"
+                && e["partialResult"]["content"][0]["text"] == "started\n"
+        },
         DEFAULT_TIMEOUT,
     );
     pi.call(json!({"type": "abort"}));
-    let end = pi.wait_event_since(
+    let sleepy = pi.wait_event_since(
         mark,
         |e| e["type"] == "tool_execution_end" && e["toolCallId"] == "sleepy",
         DEFAULT_TIMEOUT,
     );
-    assert_eq!(text_of(&end), "Command aborted");
+
+    let cwd = env.cwd().display().to_string();
+    let remote_text = remote.display().to_string();
+    let ids = [
+        "where",
+        "long",
+        "exit3",
+        "slow",
+        "notes",
+        "missing",
+        "pic",
+        "write",
+        "edit",
+        "edit-missing",
+    ];
+    let ends = ids
+        .iter()
+        .map(|id| end_of(&events, id))
+        .chain([&sleepy])
+        .map(|end| {
+            let mut v = json!({ "isError": end["isError"], "result": end["result"] });
+            if let Some(full) = end["result"]["details"]["fullOutputPath"].as_str() {
+                normalise(&mut v, full, "<full output>");
+            }
+            normalise(&mut v, &remote_text, "<remote>");
+            normalise(&mut v, &cwd, "<cwd>");
+            (end["toolCallId"].as_str().unwrap().to_string(), v)
+        })
+        .collect();
+    let start = pi.events();
+    SshRun {
+        ends,
+        prompt: prompt
+            .replace(&remote_text, "<remote>")
+            .replace(&cwd, "<cwd>"),
+        statuses: statuses(&start)
+            .iter()
+            .map(|s| s.replace(&remote_text, "<remote>"))
+            .collect(),
+        notifications: notifications(&start)
+            .iter()
+            .map(|s| s.replace(&remote_text, "<remote>"))
+            .collect(),
+        written: std::fs::read_to_string(remote.join("sub/dir/new.txt")).unwrap_or_default(),
+        edited: std::fs::read_to_string(remote.join("config.txt")).unwrap(),
+    }
+}
+
+#[test]
+fn ssh_runs_read_write_edit_and_bash_through_ssh_like_the_original() {
+    let rust = ssh_run(true);
+    let end = |id: &str| {
+        &rust
+            .ends
+            .iter()
+            .find(|(i, _)| i == id)
+            .unwrap_or_else(|| panic!("no {id}"))
+            .1
+    };
+    let text = |id: &str| text_of(end(id));
+    // The system prompt names the remote's directory.
+    assert!(
+        rust.prompt
+            .contains("Current working directory: <remote> (via SSH: fake@host)"),
+        "{}",
+        rust.prompt
+    );
+    assert!(!rust.prompt.contains("Current working directory: <cwd>"));
+    assert_eq!(rust.statuses.len(), 1, "{:?}", rust.statuses);
+    assert!(
+        rust.statuses[0].contains("SSH: fake@host:<remote>"),
+        "{:?}",
+        rust.statuses
+    );
+    assert_eq!(rust.notifications, ["SSH mode: fake@host:<remote>"]);
+    // bash ran on the remote, in its directory, with pi's texts.
+    assert_eq!(text("where"), "<remote>\nremote marker");
+    let long = text("long");
+    assert!(
+        long.starts_with("1002\n")
+            && long.ends_with("[Showing lines 1002-3001 of 3001. Full output: <full output>]"),
+        "{long}"
+    );
+    assert_eq!(
+        end("long")["result"]["details"]["truncation"]["truncatedBy"],
+        "lines"
+    );
+    assert_eq!(end("exit3")["isError"], true);
+    assert_eq!(text("exit3"), "err\n\n\nCommand exited with code 3");
+    assert_eq!(text("slow"), "Command timed out after 1 seconds");
+    assert_eq!(text("sleepy"), "started\n\n\nCommand aborted");
+    // read: remote files through `cat`, `test -r` and `file --mime-type`.
+    assert_eq!(text("notes"), "remote notes");
+    assert_eq!(end("missing")["isError"], true);
+    assert_eq!(text("missing"), "SSH failed (1): ");
+    // pi's own read tool gets the call's context, so it says the scripted
+    // model takes no images; ssh.ts calls the tool without the context.
+    let no_images =
+        "\n[Current model does not support images. The image will be omitted from this request.]";
+    assert_eq!(
+        text("pic"),
+        format!("Read image file [image/png]{no_images}")
+    );
+    assert!(
+        end("pic")["result"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["type"] == "image"),
+        "{:?}",
+        end("pic")
+    );
+    // write and edit: through `mkdir -p`, `base64 -d` and `cat`.
+    assert_eq!(rust.written, "héllo \"remote\"\n");
+    assert!(
+        text("write").starts_with("Successfully wrote 15 bytes to sub/dir/new.txt"),
+        "{}",
+        text("write")
+    );
+    assert_eq!(rust.edited, "port = 8080\nhost = a\n");
+    assert_eq!(end("edit")["isError"], false, "{:?}", end("edit"));
+    assert_eq!(end("edit-missing")["isError"], true);
+    assert_eq!(
+        text("edit-missing"),
+        "Could not edit file: absent.txt. Error: SSH failed (1): ."
+    );
+
+    let ts = ssh_run(false);
+    let mut rust = rust;
+    for (_, end) in &mut rust.ends {
+        normalise(end, no_images, "");
+    }
+    for ((id, r), (ts_id, t)) in rust.ends.iter().zip(&ts.ends) {
+        assert_eq!(id, ts_id);
+        assert_eq!(r, t, "{id}: the port's end, then the original's");
+    }
+    assert_eq!(rust.statuses, ts.statuses);
+    assert_eq!(rust.notifications, ts.notifications);
+    assert_eq!(rust.written, ts.written);
+    assert_eq!(rust.edited, ts.edited);
+    // The rewritten working directory, and all after pi's tool section, match.
+    let tail = |p: &str| p[p.find("Pi documentation").expect("pi's docs section")..].to_string();
+    assert_eq!(tail(&rust.prompt), tail(&ts.prompt));
+    // Known difference: ssh.ts spreads `createReadTool(..)` (an agent tool,
+    // without pi's prompt snippet and guidelines) into its tools, so pi lists
+    // none of them; the port registers pi's own definitions, listed as pi's.
+    assert!(
+        rust.prompt.contains("- read: Read file contents\n"),
+        "{}",
+        rust.prompt
+    );
+    assert!(
+        ts.prompt.contains("Available tools:\n(none)\n"),
+        "{}",
+        ts.prompt
+    );
 }
 
 #[test]
@@ -219,19 +402,24 @@ fn in_pis_terminal_a_bang_command_runs_on_the_remote_and_the_bash_row_is_pis() {
     ));
     model.push(Reply::text("All done."));
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "ssh-like");
+    let dir = install_example(&env, "ssh");
     let remote = env.root().join("remote-term");
     std::fs::create_dir_all(&remote).unwrap();
+    std::fs::write(remote.join("where.txt"), "only-on-the-remote").unwrap();
+    let bin = fake_bin(&env, &[("ssh", FAKE_SSH)]);
     let pi = env
         .pi()
         .installed(&dir)
-        .arg("--remote")
-        .arg(&remote)
+        .env("PATH", path_with(&bin))
+        .arg("--ssh")
+        .arg(format!("fake@host:{}", remote.display()))
         .terminal(160, 40);
-    // `!pwd` goes through the user_bash hook's Rust operations.
-    pi.type_text("!pwd");
+    // ssh.ts's status line.
+    pi.wait_for_text(&format!("SSH: fake@host:{}", remote.display()));
+    // `!cat where.txt` goes through the user_bash hook's Rust operations, to `ssh`.
+    pi.type_text("!cat where.txt");
     pi.press(Key::Enter);
-    pi.wait_for_text(&remote.display().to_string());
+    pi.wait_for_text("only-on-the-remote");
     // A model's bash call is drawn by pi's own renderer: `$ command`, then "Took".
     pi.type_text("say hi");
     pi.press(Key::Enter);
