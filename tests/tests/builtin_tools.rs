@@ -336,24 +336,45 @@ fn ssh_runs_read_write_edit_and_bash_through_ssh_like_the_original() {
     );
 }
 
-#[test]
-fn a_rust_spawn_hook_adjusts_every_command_pis_shell_runs() {
+/// What one bash-spawn-hook run sends the model and shows: the tool result's
+/// text, and its `tool_execution_end` (`isError`, `result`).
+fn spawn_hook_run(port: bool) -> (Option<String>, Value) {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "bash-spawn-hook");
     std::fs::write(env.home().join(".profile"), "export FROM_PROFILE=yes\n").unwrap();
+    let builder = if port {
+        let dir = install_example(&env, "bash-spawn-hook");
+        env.pi().installed(&dir)
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(original("bash-spawn-hook.ts"))
+    };
     model.push(Reply::tool(
         "hooked",
         "bash",
-        json!({"command": "echo \"$PI_SPAWN_HOOK $FROM_PROFILE\""}),
+        json!({"command": "echo \"$PI_SPAWN_HOOK $FROM_PROFILE\"; pwd"}),
     ));
     model.push(Reply::text("done"));
-    let pi = env.pi().installed(&dir).start();
-    pi.prompt("check the environment");
-    assert_eq!(
-        tool_result(&model.requests()[1], "hooked").as_deref(),
-        Some("1 yes\n")
-    );
+    let pi = builder.start();
+    let events = pi.prompt("check the environment");
+    let end = end_of(&events, "hooked");
+    let cwd = env.cwd().display().to_string();
+    let mut shown = json!({ "isError": end["isError"], "result": end["result"] });
+    normalise(&mut shown, &cwd, "<cwd>");
+    let sent = tool_result(&model.requests()[1], "hooked").map(|t| t.replace(&cwd, "<cwd>"));
+    (sent, shown)
+}
+
+#[test]
+fn a_rust_spawn_hook_adjusts_every_command_like_the_original() {
+    let (sent, shown) = spawn_hook_run(true);
+    assert_eq!(sent.as_deref(), Some("1 yes\n<cwd>\n"));
+    assert_eq!(shown["isError"], false);
+    assert_eq!(text_of(&shown), "1 yes\n<cwd>\n");
+    let (ts_sent, ts_shown) = spawn_hook_run(false);
+    assert_eq!(sent, ts_sent);
+    assert_eq!(shown, ts_shown);
 }
 
 #[test]
