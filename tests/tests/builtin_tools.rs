@@ -377,40 +377,120 @@ fn a_rust_spawn_hook_adjusts_every_command_like_the_original() {
     assert_eq!(shown, ts_shown);
 }
 
-#[test]
-fn a_large_search_result_is_cut_with_pis_limits_and_notice() {
+/// A stand-in for ripgrep (not installed here): `rg --line-number
+/// --color=never [--glob G] [--] PATTERN PATH` with `grep`, which, like rg,
+/// names no file when PATH is a file, and exits 1 when nothing matched.
+const FAKE_RG: &str = r#"#!/bin/bash
+glob=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --line-number|--color=never) shift ;;
+    --glob) glob=$2; shift 2 ;;
+    --) shift; break ;;
+    *) break ;;
+  esac
+done
+if [ -d "$2" ]; then
+  exec grep -rn ${glob:+--include="$glob"} -e "$1" "$2"
+else
+  exec grep -n -e "$1" "$2"
+fi
+"#;
+
+/// What one truncated-tool run shows: every search's `tool_execution_end`
+/// (`isError`, `result`; the temp file's path normalised), and the saved
+/// full output of the truncated one. With `rg` false, ripgrep is missing.
+fn rg_run(port: bool, rg: bool) -> (Vec<Value>, Option<String>) {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "truncated-tool");
     let lines: String = (1..=3000).map(|i| format!("match {i}\n")).collect();
     env.write_cwd_file("big.txt", &lines);
-    model.push(Reply::tool(
-        "search",
-        "rg",
-        json!({"pattern": "match", "path": "big.txt"}),
-    ));
+    env.write_cwd_file("docs/a.md", "a needle\n");
+    env.write_cwd_file("docs/b.txt", "another needle\n");
+    let mut builder = if port {
+        let dir = install_example(&env, "truncated-tool");
+        env.pi().installed(&dir)
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(original("truncated-tool.ts"))
+    };
+    if rg {
+        let bin = fake_bin(&env, &[("rg", FAKE_RG)]);
+        builder = builder.env("PATH", path_with(&bin));
+    }
+    let search = |id: &str, args: Value| ToolCall::new(id, "rg", args);
+    let ids = ["big", "glob", "none"];
+    model.push(Reply::tools([
+        search(ids[0], json!({"pattern": "match", "path": "big.txt"})),
+        search(ids[1], json!({"pattern": "needle", "glob": "*.md"})),
+        search(ids[2], json!({"pattern": "absent", "path": "docs"})),
+    ]));
     model.push(Reply::text("done"));
-    let pi = env.pi().installed(&dir).start();
+    let pi = builder.start();
     let events = pi.prompt("search");
-    let end = end_of(&events, "search");
-    let details = &end["result"]["details"];
-    let full = details["fullOutputPath"].as_str().unwrap();
+    let mut saved = None;
+    let ends = ids
+        .iter()
+        .map(|id| {
+            let end = end_of(&events, id);
+            let mut v = json!({ "isError": end["isError"], "result": end["result"] });
+            if let Some(full) = end["result"]["details"]["fullOutputPath"].as_str() {
+                saved = Some(std::fs::read_to_string(full).unwrap());
+                normalise(&mut v, full, "<full output>");
+            }
+            v
+        })
+        .collect();
+    (ends, saved)
+}
+
+#[test]
+fn a_search_is_cut_with_pis_limits_and_fails_without_ripgrep_like_the_original() {
+    let (ends, saved) = rg_run(true, true);
     // The full output (one `line:text` per match) was saved.
-    let saved = std::fs::read_to_string(full).unwrap();
+    let saved = saved.expect("the big search was truncated");
     assert_eq!(saved.lines().count(), 3000);
     assert!(saved.starts_with("1:match 1\n"), "{}", &saved[..20]);
-    // The first 2000 lines, and the TypeScript example's notice with pi's sizes.
+    // The first 2000 lines, and the original's notice with pi's sizes.
     let kept: String = saved.lines().take(2000).collect::<Vec<_>>().join("\n");
     let notice = format!(
-        "[Output truncated: showing 2000 of 3001 lines ({} of {}). 1001 lines ({}) omitted. Full output saved to: {full}]",
+        "[Output truncated: showing 2000 of 3001 lines ({} of {}). 1001 lines ({}) omitted. Full output saved to: <full output>]",
         format_size(kept.len() as u64),
         format_size(saved.len() as u64),
         format_size((saved.len() - kept.len()) as u64),
     );
-    assert_eq!(text_of(end), format!("{kept}\n\n{notice}"));
+    let big = &ends[0];
+    assert_eq!(text_of(big), format!("{kept}\n\n{notice}"));
+    let details = &big["result"]["details"];
     assert_eq!(details["matchCount"], 3000);
+    assert_eq!(details["fullOutputPath"], "<full output>");
     assert_eq!(details["truncation"]["outputLines"], 2000);
     assert_eq!(details["truncation"]["truncatedBy"], "lines");
+    assert_eq!(text_of(&ends[1]), "./docs/a.md:1:a needle\n");
+    assert_eq!(ends[1]["result"]["details"]["matchCount"], 1);
+    assert_eq!(ends[1]["result"]["details"]["glob"], "*.md");
+    assert_eq!(text_of(&ends[2]), "No matches found");
+    assert_eq!(ends[2]["result"]["details"]["matchCount"], 0);
+
+    let (ts_ends, ts_saved) = rg_run(false, true);
+    assert_eq!(ts_saved.as_deref(), Some(saved.as_str()));
+    for (id, (r, t)) in ["big", "glob", "none"]
+        .iter()
+        .zip(ends.iter().zip(&ts_ends))
+    {
+        assert_eq!(r, t, "{id}: the port's end, then the original's");
+    }
+
+    // Without ripgrep: the shell's complaint, as the original reports it.
+    let (missing, _) = rg_run(true, false);
+    assert_eq!(missing[0]["isError"], true);
+    assert_eq!(
+        text_of(&missing[0]),
+        "ripgrep failed: Command failed: rg --line-number --color=never match big.txt\n/bin/sh: 1: rg: not found\n"
+    );
+    let (ts_missing, _) = rg_run(false, false);
+    assert_eq!(missing, ts_missing);
 }
 
 #[test]
