@@ -62,11 +62,13 @@ fn path_with(bin: &Path) -> String {
 }
 
 /// A stand-in for `ssh <host> <command>`: drops the host and runs the
-/// command here with `bash -c`, in its own session; SIGTERM (Node's
+/// command here with `bash -c` (in `$FAKE_SSH_HOME`, the remote's home,
+/// when set), in its own session; SIGTERM (Node's
 /// `child.kill()`) kills the command's whole group, as a dropped ssh
 /// connection ends the remote command.
 const FAKE_SSH: &str = r#"#!/bin/bash
 shift
+cd "${FAKE_SSH_HOME:-.}" || exit 255
 setsid bash -c "$1" &
 child=$!
 trap 'exec 2>/dev/null; kill -KILL -- -$child' TERM
@@ -76,13 +78,21 @@ exit $?
 
 /// pi with the ssh port (`port`) or ssh.ts, with the fake `ssh` first on `PATH`.
 fn start_ssh(env: &PiEnv, port: bool, args: &[&str]) -> PiRpc {
+    start_ssh_with(env, port, args, None)
+}
+
+/// [`start_ssh`], the fake remote's home at `home`.
+fn start_ssh_with(env: &PiEnv, port: bool, args: &[&str], home: Option<&Path>) -> PiRpc {
     let bin = fake_bin(env, &[("ssh", FAKE_SSH)]);
-    let builder = if port {
+    let mut builder = if port {
         let dir = install_example(env, "ssh");
         env.pi().installed(&dir)
     } else {
         env.pi().no_extensions().extension(original("ssh.ts"))
     };
+    if let Some(home) = home {
+        builder = builder.env("FAKE_SSH_HOME", home);
+    }
     builder.env("PATH", path_with(&bin)).args(args).start()
 }
 
@@ -375,6 +385,69 @@ fn a_rust_spawn_hook_adjusts_every_command_like_the_original() {
     let (ts_sent, ts_shown) = spawn_hook_run(false);
     assert_eq!(sent, ts_sent);
     assert_eq!(shown, ts_shown);
+}
+
+/// What a run with `--ssh fake@host` (no path: the remote's `pwd`), or with
+/// no `--ssh` (`ssh` false), shows: status lines, notifications, the system
+/// prompt's working-directory line, and two tool results (`pwd`; a read).
+fn ssh_resolve_run(port: bool, ssh: bool) -> Vec<String> {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let home = env.root().join("remote-home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(home.join("notes.txt"), "remote notes").unwrap();
+    env.write_cwd_file("notes.txt", "local notes");
+    let args: &[&str] = if ssh { &["--ssh", "fake@host"] } else { &[] };
+    let pi = start_ssh_with(&env, port, args, Some(&home));
+    model.push(Reply::tools([
+        ToolCall::new("pwd", "bash", json!({"command": "pwd"})),
+        ToolCall::new("notes", "read", json!({"path": "notes.txt"})),
+    ]));
+    model.push(Reply::text("done"));
+    let events = pi.prompt("where am I");
+    let prompt = system_prompt(&model.requests()[0]).unwrap();
+    let cwd_line = prompt
+        .lines()
+        .find(|l| l.starts_with("Current working directory:"))
+        .unwrap_or_default()
+        .to_string();
+    let all = pi.events();
+    let mut seen: Vec<String> = statuses(&all);
+    seen.extend(notifications(&all));
+    seen.push(cwd_line);
+    seen.push(text_of(end_of(&events, "pwd")));
+    seen.push(text_of(end_of(&events, "notes")));
+    let (home, cwd) = (home.display().to_string(), env.cwd().display().to_string());
+    seen.iter()
+        .map(|s| s.replace(&home, "<home>").replace(&cwd, "<cwd>"))
+        .collect()
+}
+
+#[test]
+fn ssh_without_a_path_asks_the_remote_and_without_ssh_stays_local_like_the_original() {
+    let remote = ssh_resolve_run(true, true);
+    // The status in the theme's accent colour (its code depends on the theme).
+    assert!(
+        remote[0].starts_with("\u{1b}[38;")
+            && remote[0].ends_with("mSSH: fake@host:<home>\u{1b}[39m"),
+        "{remote:?}"
+    );
+    assert_eq!(
+        remote[1..],
+        [
+            "SSH mode: fake@host:<home>",
+            "Current working directory: <home> (via SSH: fake@host)",
+            "<home>\n",
+            "remote notes",
+        ]
+    );
+    let local = ssh_resolve_run(true, false);
+    assert_eq!(
+        local,
+        ["Current working directory: <cwd>", "<cwd>\n", "local notes"]
+    );
+    assert_eq!(remote, ssh_resolve_run(false, true));
+    assert_eq!(local, ssh_resolve_run(false, false));
 }
 
 /// A stand-in for ripgrep (not installed here): `rg --line-number
