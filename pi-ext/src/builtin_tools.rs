@@ -177,6 +177,31 @@ pub trait ReadOperations: Send + Sync + 'static {
     }
 }
 
+/// An operation's error with Node's error `code` (`"ENOENT"`, …), for
+/// operations that word their errors as pi's local ones do: some of pi's
+/// tools show the code rather than the message (edit: `Error code:
+/// ENOENT`). Return it as `io::Error::other(NodeError::new(..))`; an OS
+/// error (a missing file) gets its code without it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+#[non_exhaustive]
+pub struct NodeError {
+    /// Node's code (`"ENOENT"`, `"EACCES"`, …).
+    pub code: String,
+    /// The message (`"ENOENT: no such file or directory, access '/p'"`).
+    pub message: String,
+}
+
+impl NodeError {
+    /// An error with this code and message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}
+
 /// Writes files for the `write` tool (pi's `WriteOperations`).
 pub trait WriteOperations: Send + Sync + 'static {
     /// Write `content` to the file (creating or replacing it).
@@ -830,23 +855,68 @@ pub(crate) async fn serve_read(ops: Arc<dyn ErasedRead>, ctx: Ctx, p: ReadParams
     match p.op.as_str() {
         "readFile" => match ops.read_file(&ctx, &p.path).await {
             Ok(bytes) => json!({ "data": engine.encode(bytes) }),
-            Err(e) => json!({ "error": e.to_string() }),
+            Err(e) => error_answer(&e),
         },
         "access" => match ops.access(&ctx, &p.path).await {
             Ok(()) => json!({}),
-            Err(e) => json!({ "error": e.to_string() }),
+            Err(e) => error_answer(&e),
         },
         "detectImageMimeType" => json!({ "mime": ops.detect(&ctx, &p.path).await }),
         other => json!({ "error": format!("unknown read operation `{other}`") }),
     }
 }
 
-/// `{}` or `{error}`.
+/// `{}` or `{error, code?}`.
 fn done(outcome: io::Result<()>) -> Value {
     match outcome {
         Ok(()) => json!({}),
-        Err(e) => json!({ "error": e.to_string() }),
+        Err(e) => error_answer(&e),
     }
+}
+
+/// `{error, code?}`: the message, and Node's error code when the error has
+/// one (a [`NodeError`], or an OS error such as a missing file).
+fn error_answer(e: &io::Error) -> Value {
+    let code = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<NodeError>())
+        .map(|n| n.code.clone())
+        .or_else(|| e.raw_os_error().and_then(errno_name).map(str::to_string));
+    match code {
+        Some(code) => json!({ "error": e.to_string(), "code": code }),
+        None => json!({ "error": e.to_string() }),
+    }
+}
+
+/// Node's name for an OS error number (the common ones).
+#[cfg(unix)]
+fn errno_name(n: i32) -> Option<&'static str> {
+    use rustix::io::Errno;
+    let e = Errno::from_raw_os_error(n);
+    let names = [
+        (Errno::NOENT, "ENOENT"),
+        (Errno::ACCESS, "EACCES"),
+        (Errno::PERM, "EPERM"),
+        (Errno::ISDIR, "EISDIR"),
+        (Errno::NOTDIR, "ENOTDIR"),
+        (Errno::EXIST, "EEXIST"),
+        (Errno::NOTEMPTY, "ENOTEMPTY"),
+        (Errno::NOSPC, "ENOSPC"),
+        (Errno::ROFS, "EROFS"),
+        (Errno::BUSY, "EBUSY"),
+        (Errno::MFILE, "EMFILE"),
+        (Errno::LOOP, "ELOOP"),
+        (Errno::NAMETOOLONG, "ENAMETOOLONG"),
+    ];
+    names
+        .iter()
+        .find(|(errno, _)| *errno == e)
+        .map(|(_, name)| *name)
+}
+
+#[cfg(not(unix))]
+fn errno_name(_: i32) -> Option<&'static str> {
+    None
 }
 
 /// Serve `ops/write`: `{}` (done) or `{error}`.
@@ -868,7 +938,7 @@ pub(crate) async fn serve_edit(ops: Arc<dyn ErasedEdit>, ctx: Ctx, p: FileParams
             Ok(bytes) => {
                 json!({ "data": base64::engine::general_purpose::STANDARD.encode(bytes) })
             }
-            Err(e) => json!({ "error": e.to_string() }),
+            Err(e) => error_answer(&e),
         },
         "writeFile" => done(
             ops.write_file(&ctx, &p.path, p.content.as_deref().unwrap_or(""))
@@ -946,6 +1016,16 @@ mod tests {
         let failed: io::Result<()> = Err(io::Error::other("SSH failed (1): "));
         assert_eq!(done(failed), json!({ "error": "SSH failed (1): " }));
         assert_eq!(done(Ok(())), json!({}));
+        let coded = io::Error::other(NodeError::new(
+            "ENOENT",
+            "ENOENT: no such file or directory, access '/p'",
+        ));
+        assert_eq!(
+            done(Err(coded)),
+            json!({ "error": "ENOENT: no such file or directory, access '/p'", "code": "ENOENT" })
+        );
+        let missing = std::fs::File::open("/nonexistent/pi-ext").unwrap_err();
+        assert_eq!(error_answer(&missing)["code"], "ENOENT");
     }
 
     #[test]

@@ -69,9 +69,10 @@ fn path_with(bin: &Path) -> String {
 const FAKE_SSH: &str = r#"#!/bin/bash
 shift
 cd "${FAKE_SSH_HOME:-.}" || exit 255
+child=
+trap 'exec 2>/dev/null; [ -n "$child" ] && kill -KILL -- -$child; exit 143' TERM
 setsid bash -c "$1" &
 child=$!
-trap 'exec 2>/dev/null; kill -KILL -- -$child' TERM
 wait $child
 exit $?
 "#;
@@ -402,6 +403,12 @@ fn ssh_resolve_run(port: bool, ssh: bool) -> Vec<String> {
     model.push(Reply::tools([
         ToolCall::new("pwd", "bash", json!({"command": "pwd"})),
         ToolCall::new("notes", "read", json!({"path": "notes.txt"})),
+        ToolCall::new("missing", "read", json!({"path": "missing.txt"})),
+        ToolCall::new(
+            "edit-missing",
+            "edit",
+            json!({"path": "absent.txt", "edits": [{"oldText": "a", "newText": "b"}]}),
+        ),
     ]));
     model.push(Reply::text("done"));
     let events = pi.prompt("where am I");
@@ -416,7 +423,9 @@ fn ssh_resolve_run(port: bool, ssh: bool) -> Vec<String> {
     seen.extend(notifications(&all));
     seen.push(cwd_line);
     seen.push(text_of(end_of(&events, "pwd")));
-    seen.push(text_of(end_of(&events, "notes")));
+    for id in ["notes", "missing", "edit-missing"] {
+        seen.push(text_of(end_of(&events, id)));
+    }
     let (home, cwd) = (home.display().to_string(), env.cwd().display().to_string());
     seen.iter()
         .map(|s| s.replace(&home, "<home>").replace(&cwd, "<cwd>"))
@@ -439,12 +448,20 @@ fn ssh_without_a_path_asks_the_remote_and_without_ssh_stays_local_like_the_origi
             "Current working directory: <home> (via SSH: fake@host)",
             "<home>\n",
             "remote notes",
+            "SSH failed (1): ",
+            "Could not edit file: absent.txt. Error: SSH failed (1): .",
         ]
     );
     let local = ssh_resolve_run(true, false);
     assert_eq!(
         local,
-        ["Current working directory: <cwd>", "<cwd>\n", "local notes"]
+        [
+            "Current working directory: <cwd>",
+            "<cwd>\n",
+            "local notes",
+            "ENOENT: no such file or directory, access '<cwd>/missing.txt'",
+            "Could not edit file: absent.txt. Error code: ENOENT.",
+        ]
     );
     assert_eq!(remote, ssh_resolve_run(false, true));
     assert_eq!(local, ssh_resolve_run(false, false));

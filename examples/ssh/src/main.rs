@@ -10,10 +10,18 @@
 //! by running `pwd` on it), shown in the status line and a notification,
 //! and pi's working directory in the system prompt is replaced by the
 //! remote's. Without `--ssh` everything runs locally: ssh.ts then calls
-//! pi's local tools, this port runs the same operations locally in Rust
-//! (so texts of local file errors are Rust's, e.g. "No such file or
-//! directory (os error 2)", where pi's say "ENOENT: no such file or
-//! directory, access '…'").
+//! pi's local tools, this port runs pi's local operations in Rust (pi's
+//! shell via [`LocalShell`]; files with Node's error texts for a missing or
+//! unreadable file, `ENOENT: no such file or directory, access '…'`).
+//!
+//! What still differs from ssh.ts: the port registers pi's own tool
+//! definitions, so pi's system prompt lists read, bash, edit and write with
+//! their guidelines (ssh.ts spreads `createReadTool(..)`, an agent tool
+//! without them, and pi lists "(none)"); pi's read tool gets the call's
+//! context, so for a model without image input it adds pi's note that the
+//! image is left out (ssh.ts calls it without the context); and an abort
+//! that comes before `ssh` is spawned stops the command (ssh.ts listens
+//! only after spawning, and misses it).
 use std::io;
 use std::path::Path;
 use std::process::Stdio;
@@ -22,7 +30,7 @@ use std::sync::Mutex;
 use base64::Engine as _;
 use pi_ext::builtin_tools::{
     sniff_image_mime_type, BashError, BashOperations, BashRun, BuiltinTool, EditOperations,
-    LocalShell, OutputSink, ReadOperations, UserBashAction, WriteOperations,
+    LocalShell, NodeError, OutputSink, ReadOperations, UserBashAction, WriteOperations,
 };
 use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent, UserBashEvent};
 use pi_ext::prelude::*;
@@ -103,6 +111,26 @@ impl Remote {
     }
 }
 
+/// A local file error as Node words it (`ENOENT: no such file or
+/// directory, access '/p'`, code `ENOENT`), for the errors pi's local tools
+/// show; others keep their own text.
+fn node_error(e: io::Error, syscall: &str, path: &Path) -> io::Error {
+    use rustix::io::Errno;
+    let (code, what) = match Errno::from_io_error(&e) {
+        Some(Errno::NOENT) => ("ENOENT", "no such file or directory"),
+        Some(Errno::ACCESS) => ("EACCES", "permission denied"),
+        Some(Errno::NOTDIR) => ("ENOTDIR", "not a directory"),
+        _ => return e,
+    };
+    let message = format!("{code}: {what}, {syscall} '{}'", path.display());
+    io::Error::other(NodeError::new(code, message))
+}
+
+/// pi's local `access` (Node's `fs.access` with `mode`).
+fn local_access(path: &Path, mode: rustix::fs::Access) -> io::Result<()> {
+    rustix::fs::access(path, mode).map_err(|e| node_error(e.into(), "access", path))
+}
+
 /// Files: on the remote when `--ssh` was given, else local.
 struct Files;
 
@@ -110,17 +138,20 @@ impl Files {
     async fn read_file(ctx: &Ctx, path: &Path) -> io::Result<Vec<u8>> {
         match resolved() {
             Some(r) => r.exec(&format!("cat {}", quote(&r.path(ctx, path)))).await,
-            None => tokio::fs::read(path).await,
+            None => tokio::fs::read(path)
+                .await
+                .map_err(|e| node_error(e, "open", path)),
         }
     }
 
-    async fn access(ctx: &Ctx, path: &Path) -> io::Result<()> {
+    /// ssh.ts's `test -r`; locally, pi's check (`R_OK`, and `W_OK` for edit).
+    async fn access(ctx: &Ctx, path: &Path, mode: rustix::fs::Access) -> io::Result<()> {
         match resolved() {
             Some(r) => r
                 .exec(&format!("test -r {}", quote(&r.path(ctx, path))))
                 .await
                 .map(drop),
-            None => tokio::fs::File::open(path).await.map(drop),
+            None => local_access(path, mode),
         }
     }
 
@@ -136,7 +167,9 @@ impl Files {
                 .await
                 .map(drop)
             }
-            None => tokio::fs::write(path, content).await,
+            None => tokio::fs::write(path, content)
+                .await
+                .map_err(|e| node_error(e, "open", path)),
         }
     }
 }
@@ -147,7 +180,7 @@ impl ReadOperations for Files {
     }
 
     async fn access(&self, ctx: &Ctx, path: &Path) -> io::Result<()> {
-        Files::access(ctx, path).await
+        Files::access(ctx, path, rustix::fs::Access::READ_OK).await
     }
 
     async fn detect_image_mime_type(&self, ctx: &Ctx, path: &Path) -> Option<String> {
@@ -180,7 +213,9 @@ impl WriteOperations for Files {
                 .exec(&format!("mkdir -p {}", quote(&r.path(ctx, dir))))
                 .await
                 .map(drop),
-            None => tokio::fs::create_dir_all(dir).await,
+            None => tokio::fs::create_dir_all(dir)
+                .await
+                .map_err(|e| node_error(e, "mkdir", dir)),
         }
     }
 }
@@ -195,7 +230,8 @@ impl EditOperations for Files {
     }
 
     async fn access(&self, ctx: &Ctx, path: &Path) -> io::Result<()> {
-        Files::access(ctx, path).await
+        let mode = rustix::fs::Access::READ_OK | rustix::fs::Access::WRITE_OK;
+        Files::access(ctx, path, mode).await
     }
 }
 

@@ -120,7 +120,7 @@ export function readOperations(host, call) {
   /** @param {string} op @param {string} path */
   const ask = async (op, path) => {
     const answer = await host.request("ops/read", { ...call.params, op, path }, { ctx: call.ctx });
-    if (typeof answer?.error === "string") throw new Error(answer.error);
+    throwIfError(answer);
     return answer;
   };
   return {
@@ -136,6 +136,18 @@ export function readOperations(host, call) {
 }
 
 /**
+ * Throw an operation's `{error, code?}` answer as pi's tools expect it: an
+ * Error with Node's `code` when there is one (pi's edit shows "Error code: ENOENT").
+ * @param {any} answer
+ */
+export function throwIfError(answer) {
+  if (typeof answer?.error !== "string") return;
+  const error = /** @type {Error & { code?: string }} */ (new Error(answer.error));
+  if (typeof answer.code === "string") error.code = answer.code;
+  throw error;
+}
+
+/**
  * Ask the extension for one file operation of `method` (`ops/write`,
  * `ops/edit`); its `{error}` is thrown as pi's error.
  * @param {OpsHost} host
@@ -146,7 +158,7 @@ export function readOperations(host, call) {
 function fileAsker(host, call, method) {
   return async (op, path, content) => {
     const answer = await host.request(method, { ...call.params, op, path, ...(content === undefined ? {} : { content }) }, { ctx: call.ctx });
-    if (typeof answer?.error === "string") throw new Error(answer.error);
+    throwIfError(answer);
     return answer;
   };
 }

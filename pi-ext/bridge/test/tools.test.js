@@ -104,6 +104,7 @@ test("write and edit: pi's definitions over the extension's file operations, and
       });
       ext.handle("ops/edit", (p) => {
         if (p.op === "writeFile") files.set(p.path, p.content);
+        if (p.path.endsWith("local.txt")) return { error: "ENOENT: no such file or directory, access '/work/local.txt'", code: "ENOENT" };
         if (!files.has(p.path)) return { error: "SSH failed (1): " };
         if (p.op === "readFile") return { data: b64(/** @type {string} */ (files.get(p.path))) };
         return {};
@@ -133,6 +134,11 @@ test("write and edit: pi's definitions over the extension's file operations, and
     ["access", "readFile", "writeFile"],
   );
   await assert.rejects(edit.execute("e2", { path: "gone.txt", edits: [{ oldText: "a", newText: "b" }] }, undefined, undefined, f.ctx), /SSH failed \(1\): /);
+  await assert.rejects(
+    edit.execute("e3", { path: "local.txt", edits: [{ oldText: "a", newText: "b" }] }, undefined, undefined, f.ctx),
+    /Could not edit file: local.txt. Error code: ENOENT/,
+    "Node's code reaches pi",
+  );
 });
 
 test("a spawn hook adjusts the command and environment, then pi's own shell runs it", async () => {
