@@ -1,4 +1,4 @@
-//! pi's built-in `bash` and `read` tools with their operations in Rust:
+//! pi's built-in `bash`, `read`, `write` and `edit` tools with their operations in Rust:
 //! commands run, and files are read, wherever your code says (over ssh, in a
 //! sandbox, in a container), while the tool stays pi's own: its
 //! description, parameters, truncation, temp files, progress, error texts
@@ -31,6 +31,10 @@
 //!   before pi's own shell runs it (pi's `spawnHook`); both may be given.
 //! - **read**: [`ReadOperations`] reads files and tells images apart (pi's
 //!   `ReadOperations`).
+//! - **write**: [`WriteOperations`] writes files and creates directories
+//!   (pi's `WriteOperations`).
+//! - **edit**: [`EditOperations`] reads, checks and writes the file pi
+//!   edits (pi's `EditOperations`); pi finds and replaces the text.
 //! - **`!command` in pi's terminal** (`user_bash`): a hook returns
 //!   [`UserBashAction::operations`] to run it through Rust operations too,
 //!   or [`UserBashAction::Result`] to answer it itself.
@@ -173,6 +177,65 @@ pub trait ReadOperations: Send + Sync + 'static {
     }
 }
 
+/// An operation's error with Node's error `code` (`"ENOENT"`, …), for
+/// operations that word their errors as pi's local ones do: some of pi's
+/// tools show the code rather than the message (edit: `Error code:
+/// ENOENT`). Return it as `io::Error::other(NodeError::new(..))`; an OS
+/// error (a missing file) gets its code without it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+#[non_exhaustive]
+pub struct NodeError {
+    /// Node's code (`"ENOENT"`, `"EACCES"`, …).
+    pub code: String,
+    /// The message (`"ENOENT: no such file or directory, access '/p'"`).
+    pub message: String,
+}
+
+impl NodeError {
+    /// An error with this code and message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Writes files for the `write` tool (pi's `WriteOperations`).
+pub trait WriteOperations: Send + Sync + 'static {
+    /// Write `content` to the file (creating or replacing it).
+    fn write_file(
+        &self,
+        ctx: &Ctx,
+        path: &Path,
+        content: &str,
+    ) -> impl Future<Output = io::Result<()>> + Send;
+
+    /// Create the directory and its parents (pi calls it for the file's
+    /// directory before writing).
+    fn mkdir(&self, ctx: &Ctx, dir: &Path) -> impl Future<Output = io::Result<()>> + Send;
+}
+
+/// Reads and writes the file the `edit` tool changes (pi's
+/// `EditOperations`); pi itself finds and replaces the text.
+pub trait EditOperations: Send + Sync + 'static {
+    /// The file's bytes.
+    fn read_file(&self, ctx: &Ctx, path: &Path)
+        -> impl Future<Output = io::Result<Vec<u8>>> + Send;
+
+    /// Write the edited `content` back.
+    fn write_file(
+        &self,
+        ctx: &Ctx,
+        path: &Path,
+        content: &str,
+    ) -> impl Future<Output = io::Result<()>> + Send;
+
+    /// Whether the file can be read and written (`Err` says why not; pi shows it).
+    fn access(&self, ctx: &Ctx, path: &Path) -> impl Future<Output = io::Result<()>> + Send;
+}
+
 /// The image type of `bytes` by their signature: png, jpeg, gif or webp
 /// (the images pi sends a model), else `None`.
 pub fn sniff_image_mime_type(bytes: &[u8]) -> Option<&'static str> {
@@ -252,11 +315,65 @@ impl<T: ReadOperations> ErasedRead for T {
     }
 }
 
+pub(crate) trait ErasedWrite: Send + Sync {
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>>;
+    fn mkdir<'a>(&'a self, ctx: &'a Ctx, dir: &'a Path) -> BoxFuture<'a, io::Result<()>>;
+}
+
+impl<T: WriteOperations> ErasedWrite for T {
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(WriteOperations::write_file(self, ctx, path, content))
+    }
+    fn mkdir<'a>(&'a self, ctx: &'a Ctx, dir: &'a Path) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(WriteOperations::mkdir(self, ctx, dir))
+    }
+}
+
+pub(crate) trait ErasedEdit: Send + Sync {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>>;
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>>;
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>>;
+}
+
+impl<T: EditOperations> ErasedEdit for T {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>> {
+        Box::pin(EditOperations::read_file(self, ctx, path))
+    }
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(EditOperations::write_file(self, ctx, path, content))
+    }
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(EditOperations::access(self, ctx, path))
+    }
+}
+
 /// Which built-in tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Bash,
     Read,
+    Write,
+    Edit,
 }
 
 /// One of pi's built-in tools with Rust operations, ready to register with
@@ -269,6 +386,8 @@ pub struct BuiltinTool {
     command_prefix: Option<String>,
     pub(crate) bash: Option<Arc<dyn ErasedBash>>,
     pub(crate) read: Option<Arc<dyn ErasedRead>>,
+    pub(crate) write: Option<Arc<dyn ErasedWrite>>,
+    pub(crate) edit: Option<Arc<dyn ErasedEdit>>,
     pub(crate) spawn_hook: Option<Arc<dyn SpawnHook>>,
 }
 
@@ -295,6 +414,20 @@ impl BuiltinTool {
         tool
     }
 
+    /// pi's `write` tool with these operations.
+    pub fn write(operations: impl WriteOperations) -> Self {
+        let mut tool = Self::new(Kind::Write);
+        tool.write = Some(Arc::new(operations));
+        tool
+    }
+
+    /// pi's `edit` tool with these operations.
+    pub fn edit(operations: impl EditOperations) -> Self {
+        let mut tool = Self::new(Kind::Edit);
+        tool.edit = Some(Arc::new(operations));
+        tool
+    }
+
     fn new(kind: Kind) -> Self {
         Self {
             kind,
@@ -302,15 +435,19 @@ impl BuiltinTool {
             command_prefix: None,
             bash: None,
             read: None,
+            write: None,
+            edit: None,
             spawn_hook: None,
         }
     }
 
-    /// The tool's name (`"bash"`, `"read"`).
+    /// The tool's name (`"bash"`, `"read"`, `"write"`, `"edit"`).
     pub fn name(&self) -> &'static str {
         match self.kind {
             Kind::Bash => "bash",
             Kind::Read => "read",
+            Kind::Write => "write",
+            Kind::Edit => "edit",
         }
     }
 
@@ -333,7 +470,10 @@ impl BuiltinTool {
             tool: self.name().to_string(),
             label: self.label.clone(),
             command_prefix: self.command_prefix.clone(),
-            operations: self.bash.is_some() || self.read.is_some(),
+            operations: self.bash.is_some()
+                || self.read.is_some()
+                || self.write.is_some()
+                || self.edit.is_some(),
             spawn_hook: self.spawn_hook.is_some(),
         }
     }
@@ -617,6 +757,15 @@ pub(crate) struct ReadParams {
     pub(crate) path: PathBuf,
 }
 
+/// `ops/write` and `ops/edit` params.
+#[derive(Deserialize)]
+pub(crate) struct FileParams {
+    pub(crate) op: String,
+    pub(crate) path: PathBuf,
+    #[serde(default)]
+    pub(crate) content: Option<String>,
+}
+
 /// How pi's environment differs from the one this process started with.
 #[derive(Debug, Default, Clone, Deserialize, Serialize, PartialEq, Eq)]
 pub(crate) struct EnvDelta {
@@ -706,14 +855,97 @@ pub(crate) async fn serve_read(ops: Arc<dyn ErasedRead>, ctx: Ctx, p: ReadParams
     match p.op.as_str() {
         "readFile" => match ops.read_file(&ctx, &p.path).await {
             Ok(bytes) => json!({ "data": engine.encode(bytes) }),
-            Err(e) => json!({ "error": e.to_string() }),
+            Err(e) => error_answer(&e),
         },
         "access" => match ops.access(&ctx, &p.path).await {
             Ok(()) => json!({}),
-            Err(e) => json!({ "error": e.to_string() }),
+            Err(e) => error_answer(&e),
         },
         "detectImageMimeType" => json!({ "mime": ops.detect(&ctx, &p.path).await }),
         other => json!({ "error": format!("unknown read operation `{other}`") }),
+    }
+}
+
+/// `{}` or `{error, code?}`.
+fn done(outcome: io::Result<()>) -> Value {
+    match outcome {
+        Ok(()) => json!({}),
+        Err(e) => error_answer(&e),
+    }
+}
+
+/// `{error, code?}`: the message, and Node's error code when the error has
+/// one (a [`NodeError`], or an OS error such as a missing file).
+fn error_answer(e: &io::Error) -> Value {
+    let code = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<NodeError>())
+        .map(|n| n.code.clone())
+        .or_else(|| e.raw_os_error().and_then(errno_name).map(str::to_string));
+    match code {
+        Some(code) => json!({ "error": e.to_string(), "code": code }),
+        None => json!({ "error": e.to_string() }),
+    }
+}
+
+/// Node's name for an OS error number (the common ones).
+#[cfg(unix)]
+fn errno_name(n: i32) -> Option<&'static str> {
+    use rustix::io::Errno;
+    let e = Errno::from_raw_os_error(n);
+    let names = [
+        (Errno::NOENT, "ENOENT"),
+        (Errno::ACCESS, "EACCES"),
+        (Errno::PERM, "EPERM"),
+        (Errno::ISDIR, "EISDIR"),
+        (Errno::NOTDIR, "ENOTDIR"),
+        (Errno::EXIST, "EEXIST"),
+        (Errno::NOTEMPTY, "ENOTEMPTY"),
+        (Errno::NOSPC, "ENOSPC"),
+        (Errno::ROFS, "EROFS"),
+        (Errno::BUSY, "EBUSY"),
+        (Errno::MFILE, "EMFILE"),
+        (Errno::LOOP, "ELOOP"),
+        (Errno::NAMETOOLONG, "ENAMETOOLONG"),
+    ];
+    names
+        .iter()
+        .find(|(errno, _)| *errno == e)
+        .map(|(_, name)| *name)
+}
+
+#[cfg(not(unix))]
+fn errno_name(_: i32) -> Option<&'static str> {
+    None
+}
+
+/// Serve `ops/write`: `{}` (done) or `{error}`.
+pub(crate) async fn serve_write(ops: Arc<dyn ErasedWrite>, ctx: Ctx, p: FileParams) -> Value {
+    match p.op.as_str() {
+        "writeFile" => done(
+            ops.write_file(&ctx, &p.path, p.content.as_deref().unwrap_or(""))
+                .await,
+        ),
+        "mkdir" => done(ops.mkdir(&ctx, &p.path).await),
+        other => json!({ "error": format!("unknown write operation `{other}`") }),
+    }
+}
+
+/// Serve `ops/edit`: `{data}` (base64), `{}` (done), or `{error}`.
+pub(crate) async fn serve_edit(ops: Arc<dyn ErasedEdit>, ctx: Ctx, p: FileParams) -> Value {
+    match p.op.as_str() {
+        "readFile" => match ops.read_file(&ctx, &p.path).await {
+            Ok(bytes) => {
+                json!({ "data": base64::engine::general_purpose::STANDARD.encode(bytes) })
+            }
+            Err(e) => error_answer(&e),
+        },
+        "writeFile" => done(
+            ops.write_file(&ctx, &p.path, p.content.as_deref().unwrap_or(""))
+                .await,
+        ),
+        "access" => done(ops.access(&ctx, &p.path).await),
+        other => json!({ "error": format!("unknown edit operation `{other}`") }),
     }
 }
 
@@ -738,6 +970,62 @@ mod tests {
             Some("image/webp")
         );
         assert_eq!(sniff_image_mime_type(b"plain text"), None);
+    }
+
+    /// Files in memory, for the write and edit tools.
+    struct Memory;
+
+    impl WriteOperations for Memory {
+        async fn write_file(&self, _: &Ctx, _: &Path, _: &str) -> io::Result<()> {
+            Ok(())
+        }
+        async fn mkdir(&self, _: &Ctx, _: &Path) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl EditOperations for Memory {
+        async fn read_file(&self, _: &Ctx, _: &Path) -> io::Result<Vec<u8>> {
+            Ok(Vec::new())
+        }
+        async fn write_file(&self, _: &Ctx, _: &Path, _: &str) -> io::Result<()> {
+            Ok(())
+        }
+        async fn access(&self, _: &Ctx, _: &Path) -> io::Result<()> {
+            Err(io::Error::other("SSH failed (1): "))
+        }
+    }
+
+    #[test]
+    fn write_and_edit_are_pis_tools_with_rust_operations() {
+        let write = BuiltinTool::write(Memory).label("write (remote)");
+        let edit = BuiltinTool::edit(Memory);
+        assert_eq!((write.name(), edit.name()), ("write", "edit"));
+        let m = write.manifest();
+        assert_eq!(m.tool, "write");
+        assert_eq!(m.label.as_deref(), Some("write (remote)"));
+        assert!(m.operations && !m.spawn_hook);
+        assert!(edit.manifest().operations);
+        assert_eq!(write.problem(), None);
+        assert_eq!(edit.problem(), None);
+        assert!(write.write.is_some() && edit.edit.is_some());
+    }
+
+    #[test]
+    fn an_error_answer_carries_the_operations_message() {
+        let failed: io::Result<()> = Err(io::Error::other("SSH failed (1): "));
+        assert_eq!(done(failed), json!({ "error": "SSH failed (1): " }));
+        assert_eq!(done(Ok(())), json!({}));
+        let coded = io::Error::other(NodeError::new(
+            "ENOENT",
+            "ENOENT: no such file or directory, access '/p'",
+        ));
+        assert_eq!(
+            done(Err(coded)),
+            json!({ "error": "ENOENT: no such file or directory, access '/p'", "code": "ENOENT" })
+        );
+        let missing = std::fs::File::open("/nonexistent/pi-ext").unwrap_err();
+        assert_eq!(error_answer(&missing)["code"], "ENOENT");
     }
 
     #[test]

@@ -403,10 +403,12 @@ impl Dispatcher {
                 Ok(params) => self.on_tui_request(id, m, params),
                 Err(e) => self.respond::<Value>(id, Err(bad_params(m, e))),
             },
-            "ops/bash" | "ops/read" | "ops/spawn-hook" => match from_raw::<Value>(&params) {
-                Ok(params) => self.start_ops_call(id, method, params),
-                Err(e) => self.respond::<Value>(id, Err(bad_params(method, e))),
-            },
+            "ops/bash" | "ops/read" | "ops/write" | "ops/edit" | "ops/spawn-hook" => {
+                match from_raw::<Value>(&params) {
+                    Ok(params) => self.start_ops_call(id, method, params),
+                    Err(e) => self.respond::<Value>(id, Err(bad_params(method, e))),
+                }
+            }
             "command/complete" => match from_raw::<CompleteParams>(&params) {
                 Ok(p) => self.start_completion(id, p),
                 Err(e) => self.respond::<Value>(id, Err(bad_params("command/complete", e))),
@@ -886,7 +888,7 @@ impl Dispatcher {
         });
     }
 
-    /// `ops/bash`, `ops/read`, `ops/spawn-hook`: the operations of pi's
+    /// `ops/bash`, `ops/read`, `ops/write`, `ops/edit`, `ops/spawn-hook`: the operations of pi's
     /// built-in tools (and of `user_bash` answers), run in Rust.
     fn start_ops_call(self: &Arc<Self>, id: u64, method: &str, params: Value) {
         use crate::builtin_tools as ops;
@@ -937,6 +939,26 @@ impl Dispatcher {
                     return self.respond::<Value>(id, missing("read operations"));
                 };
                 Box::pin(ops::serve_read(read, ctx, p))
+            }
+            "ops/write" => {
+                let p: ops::FileParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond::<Value>(id, Err(bad_params(method, e))),
+                };
+                let Some(write) = builtin("write").and_then(|t| t.write.clone()) else {
+                    return self.respond::<Value>(id, missing("write operations"));
+                };
+                Box::pin(ops::serve_write(write, ctx, p))
+            }
+            "ops/edit" => {
+                let p: ops::FileParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond::<Value>(id, Err(bad_params(method, e))),
+                };
+                let Some(edit) = builtin("edit").and_then(|t| t.edit.clone()) else {
+                    return self.respond::<Value>(id, missing("edit operations"));
+                };
+                Box::pin(ops::serve_edit(edit, ctx, p))
             }
             _ => {
                 let p: ops::SpawnParams = match serde_json::from_value(params) {

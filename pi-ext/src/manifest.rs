@@ -278,7 +278,7 @@ pub struct ProviderManifest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BuiltinToolManifest {
-    /// `"bash"` or `"read"`.
+    /// `"bash"`, `"read"`, `"write"` or `"edit"`.
     pub tool: String,
     /// The label pi shows, if not pi's.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,10 +1,14 @@
-//! pi's built-in bash and read tools with Rust operations (the `ssh-like`
+//! pi's built-in bash, read, write and edit tools with Rust operations (the `ssh`
 //! and `bash-spawn-hook` ports), and pi's truncation from Rust (the
 //! `truncated-tool` port), in the real pi.
 
+use std::path::{Path, PathBuf};
+
 use pi_ext::truncate::format_size;
-use pi_ext_e2e::json::{system_prompt, tool_definition, tool_result};
-use pi_ext_e2e::{install_example, Key, PiEnv, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
+use pi_ext_e2e::json::{notifications, statuses, system_prompt, tool_result};
+use pi_ext_e2e::{
+    install_example, repo_root, Key, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
+};
 use serde_json::{json, Value};
 
 /// The `tool_execution_end` of `id` in `events`.
@@ -28,185 +32,555 @@ fn text_of(end: &Value) -> String {
 /// A 1×1 PNG.
 const PNG: &[u8] = b"\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99\x3d\x1d\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
 
-#[test]
-fn bash_and_read_run_on_the_remote_through_rust_and_stay_pis_tools() {
+/// pi's own example of this name (the TypeScript original).
+fn original(file: &str) -> PathBuf {
+    repo_root()
+        .join("node_modules/@mariozechner/pi-coding-agent/examples/extensions")
+        .join(file)
+}
+
+/// A directory with executable scripts (`name`, `body`), for the front of pi's `PATH`.
+fn fake_bin(env: &PiEnv, scripts: &[(&str, &str)]) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = env.root().join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (name, body) in scripts {
+        let path = bin.join(name);
+        std::fs::write(&path, body).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+/// `PATH` with `bin` first.
+fn path_with(bin: &Path) -> String {
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// A stand-in for `ssh <host> <command>`: drops the host and runs the
+/// command here with `bash -c` (in `$FAKE_SSH_HOME`, the remote's home,
+/// when set), in its own session; SIGTERM (Node's
+/// `child.kill()`) kills the command's whole group, as a dropped ssh
+/// connection ends the remote command.
+const FAKE_SSH: &str = r#"#!/bin/bash
+shift
+cd "${FAKE_SSH_HOME:-.}" || exit 255
+child=
+trap 'exec 2>/dev/null; [ -n "$child" ] && kill -KILL -- -$child; exit 143' TERM
+setsid bash -c "$1" &
+child=$!
+wait $child
+exit $?
+"#;
+
+/// pi with the ssh port (`port`) or ssh.ts, with the fake `ssh` first on `PATH`.
+fn start_ssh(env: &PiEnv, port: bool, args: &[&str]) -> PiRpc {
+    start_ssh_with(env, port, args, None)
+}
+
+/// [`start_ssh`], the fake remote's home at `home`.
+fn start_ssh_with(env: &PiEnv, port: bool, args: &[&str], home: Option<&Path>) -> PiRpc {
+    let bin = fake_bin(env, &[("ssh", FAKE_SSH)]);
+    let mut builder = if port {
+        let dir = install_example(env, "ssh");
+        env.pi().installed(&dir)
+    } else {
+        env.pi().no_extensions().extension(original("ssh.ts"))
+    };
+    if let Some(home) = home {
+        builder = builder.env("FAKE_SSH_HOME", home);
+    }
+    builder.env("PATH", path_with(&bin)).args(args).start()
+}
+
+/// Replace `from` by `to` in every string of `v`.
+fn normalise(v: &mut Value, from: &str, to: &str) {
+    match v {
+        Value::String(s) => *s = s.replace(from, to),
+        Value::Array(a) => a.iter_mut().for_each(|v| normalise(v, from, to)),
+        Value::Object(o) => o.values_mut().for_each(|v| normalise(v, from, to)),
+        _ => {}
+    }
+}
+
+/// What one ssh run shows and sends: every tool call's `tool_execution_end`
+/// (`isError` and `result`, paths normalised), the system prompt, the status
+/// line and notifications, and the remote's files afterwards.
+#[derive(Debug)]
+struct SshRun {
+    ends: Vec<(String, Value)>,
+    prompt: String,
+    statuses: Vec<String>,
+    notifications: Vec<String>,
+    written: String,
+    edited: String,
+}
+
+fn ssh_run(port: bool) -> SshRun {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "ssh-like");
     let remote = env.root().join("remote");
     std::fs::create_dir_all(&remote).unwrap();
     std::fs::write(remote.join("marker.txt"), "remote marker").unwrap();
     std::fs::write(remote.join("notes.txt"), "remote notes").unwrap();
     std::fs::write(remote.join("pic.png"), PNG).unwrap();
+    std::fs::write(remote.join("config.txt"), "port = 80\nhost = a\n").unwrap();
     env.write_cwd_file("notes.txt", "local notes");
-    let pi = env
-        .pi()
-        .installed(&dir)
-        .arg("--remote")
-        .arg(&remote)
-        .start();
+    let target = format!("fake@host:{}", remote.display());
+    let pi = start_ssh(&env, port, &["--ssh", &target]);
 
     let bash = |id: &str, args: Value| ToolCall::new(id, "bash", args);
     let read = |id: &str, path: &str| ToolCall::new(id, "read", json!({ "path": path }));
     model.push(Reply::tools([
         bash("where", json!({"command": "pwd && cat marker.txt"})),
         bash("long", json!({"command": "seq 1 3000"})),
-        bash("exit3", json!({"command": "echo out; exit 3"})),
+        bash("exit3", json!({"command": "echo err >&2; exit 3"})),
         bash("slow", json!({"command": "sleep 5", "timeout": 1})),
         read("notes", "notes.txt"),
         read("missing", "missing.txt"),
         read("pic", "pic.png"),
     ]));
+    model.push(Reply::tools([
+        ToolCall::new(
+            "write",
+            "write",
+            json!({"path": "sub/dir/new.txt", "content": "héllo \"remote\"\n"}),
+        ),
+        ToolCall::new(
+            "edit",
+            "edit",
+            json!({"path": "config.txt", "edits": [{"oldText": "port = 80", "newText": "port = 8080"}]}),
+        ),
+        ToolCall::new(
+            "edit-missing",
+            "edit",
+            json!({"path": "absent.txt", "edits": [{"oldText": "a", "newText": "b"}]}),
+        ),
+    ]));
     model.push(Reply::text("done"));
     let events = pi.prompt("look around");
-    let first = &model.requests()[0];
-    let second = &model.requests()[1];
+    let prompt = system_prompt(&model.requests()[0]).unwrap();
 
-    // pi's own tool definitions, and the system prompt rewritten for the remote.
-    let bash_def = tool_definition(first, "bash").expect("bash is offered");
-    assert!(
-        bash_def["function"]["description"]
-            .as_str()
-            .unwrap()
-            .starts_with("Execute a bash command in the current working directory."),
-        "{bash_def}"
-    );
-    let prompt = system_prompt(first).unwrap();
-    assert!(
-        prompt.contains(&format!(
-            "Current working directory: {} (via SSH: remote)",
-            remote.display()
-        )),
-        "{prompt}"
-    );
-
-    // The command ran in the remote's directory, its output reached the model.
-    let remote_text = remote.display().to_string();
-    let out = tool_result(second, "where").unwrap();
-    assert_eq!(out, format!("{remote_text}\nremote marker"));
-    // pi's own truncation: the tail, the notice, the full output in a temp file.
-    let long = end_of(&events, "long");
-    let text = text_of(long);
-    let full = long["result"]["details"]["fullOutputPath"]
-        .as_str()
-        .unwrap();
-    assert!(
-        text.starts_with("1002\n")
-            && text.ends_with(&format!(
-                "[Showing lines 1002-3001 of 3001. Full output: {full}]"
-            )),
-        "{text}"
-    );
-    let saved = std::fs::read_to_string(full).unwrap();
-    assert_eq!(saved.lines().count(), 3000);
-    assert_eq!(
-        long["result"]["details"]["truncation"]["truncatedBy"],
-        "lines"
-    );
-    // pi's texts for an exit code and a timeout.
-    let exit3 = end_of(&events, "exit3");
-    assert_eq!(exit3["isError"], true);
-    assert_eq!(text_of(exit3), "out\n\n\nCommand exited with code 3");
-    let slow = end_of(&events, "slow");
-    assert_eq!(text_of(slow), "Command timed out after 1 seconds");
-    // read: the remote file, pi's error for a missing one, an image as an image.
-    assert_eq!(tool_result(second, "notes").unwrap(), "remote notes");
-    let missing = end_of(&events, "missing");
-    assert_eq!(missing["isError"], true);
-    assert!(
-        text_of(missing).contains("No such file or directory"),
-        "{missing}"
-    );
-    let pic = end_of(&events, "pic");
-    assert!(
-        text_of(pic).starts_with("Read image file [image/png]"),
-        "{pic}"
-    );
-    assert!(
-        pic["result"]["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["type"] == "image"),
-        "{pic}"
-    );
-
-    // pi's abort reaches the command: pi's "Command aborted".
+    // pi's abort reaches the remote command. Abort once it has printed: ssh.ts
+    // listens for the abort only after spawning `ssh`, and misses an earlier one.
     model.push(Reply::tool(
         "sleepy",
         "bash",
-        json!({"command": "sleep 30"}),
+        json!({"command": "echo started; sleep 30"}),
     ));
     let mark = pi.mark();
     pi.send(json!({"type": "prompt", "message": "wait"}));
     pi.wait_event_since(
         mark,
-        |e| e["type"] == "tool_execution_start" && e["toolCallId"] == "sleepy",
+        |e| {
+            e["type"] == "tool_execution_update"
+                && e["toolCallId"] == "sleepy"
+                && e["partialResult"]["content"][0]["text"] == "started\n"
+        },
         DEFAULT_TIMEOUT,
     );
     pi.call(json!({"type": "abort"}));
-    let end = pi.wait_event_since(
+    let sleepy = pi.wait_event_since(
         mark,
         |e| e["type"] == "tool_execution_end" && e["toolCallId"] == "sleepy",
         DEFAULT_TIMEOUT,
     );
-    assert_eq!(text_of(&end), "Command aborted");
+
+    let cwd = env.cwd().display().to_string();
+    let remote_text = remote.display().to_string();
+    let ids = [
+        "where",
+        "long",
+        "exit3",
+        "slow",
+        "notes",
+        "missing",
+        "pic",
+        "write",
+        "edit",
+        "edit-missing",
+    ];
+    let ends = ids
+        .iter()
+        .map(|id| end_of(&events, id))
+        .chain([&sleepy])
+        .map(|end| {
+            let mut v = json!({ "isError": end["isError"], "result": end["result"] });
+            if let Some(full) = end["result"]["details"]["fullOutputPath"].as_str() {
+                normalise(&mut v, full, "<full output>");
+            }
+            normalise(&mut v, &remote_text, "<remote>");
+            normalise(&mut v, &cwd, "<cwd>");
+            (end["toolCallId"].as_str().unwrap().to_string(), v)
+        })
+        .collect();
+    let start = pi.events();
+    SshRun {
+        ends,
+        prompt: prompt
+            .replace(&remote_text, "<remote>")
+            .replace(&cwd, "<cwd>"),
+        statuses: statuses(&start)
+            .iter()
+            .map(|s| s.replace(&remote_text, "<remote>"))
+            .collect(),
+        notifications: notifications(&start)
+            .iter()
+            .map(|s| s.replace(&remote_text, "<remote>"))
+            .collect(),
+        written: std::fs::read_to_string(remote.join("sub/dir/new.txt")).unwrap_or_default(),
+        edited: std::fs::read_to_string(remote.join("config.txt")).unwrap(),
+    }
 }
 
 #[test]
-fn a_rust_spawn_hook_adjusts_every_command_pis_shell_runs() {
-    let model = ScriptedModel::start();
-    let env = PiEnv::new(&model);
-    let dir = install_example(&env, "bash-spawn-hook");
-    std::fs::write(env.home().join(".profile"), "export FROM_PROFILE=yes\n").unwrap();
-    model.push(Reply::tool(
-        "hooked",
-        "bash",
-        json!({"command": "echo \"$PI_SPAWN_HOOK $FROM_PROFILE\""}),
-    ));
-    model.push(Reply::text("done"));
-    let pi = env.pi().installed(&dir).start();
-    pi.prompt("check the environment");
+fn ssh_runs_read_write_edit_and_bash_through_ssh_like_the_original() {
+    let rust = ssh_run(true);
+    let end = |id: &str| {
+        &rust
+            .ends
+            .iter()
+            .find(|(i, _)| i == id)
+            .unwrap_or_else(|| panic!("no {id}"))
+            .1
+    };
+    let text = |id: &str| text_of(end(id));
+    // The system prompt names the remote's directory.
+    assert!(
+        rust.prompt
+            .contains("Current working directory: <remote> (via SSH: fake@host)"),
+        "{}",
+        rust.prompt
+    );
+    assert!(!rust.prompt.contains("Current working directory: <cwd>"));
+    assert_eq!(rust.statuses.len(), 1, "{:?}", rust.statuses);
+    assert!(
+        rust.statuses[0].contains("SSH: fake@host:<remote>"),
+        "{:?}",
+        rust.statuses
+    );
+    assert_eq!(rust.notifications, ["SSH mode: fake@host:<remote>"]);
+    // bash ran on the remote, in its directory, with pi's texts.
+    assert_eq!(text("where"), "<remote>\nremote marker");
+    let long = text("long");
+    assert!(
+        long.starts_with("1002\n")
+            && long.ends_with("[Showing lines 1002-3001 of 3001. Full output: <full output>]"),
+        "{long}"
+    );
     assert_eq!(
-        tool_result(&model.requests()[1], "hooked").as_deref(),
-        Some("1 yes\n")
+        end("long")["result"]["details"]["truncation"]["truncatedBy"],
+        "lines"
+    );
+    assert_eq!(end("exit3")["isError"], true);
+    assert_eq!(text("exit3"), "err\n\n\nCommand exited with code 3");
+    assert_eq!(text("slow"), "Command timed out after 1 seconds");
+    assert_eq!(text("sleepy"), "started\n\n\nCommand aborted");
+    // read: remote files through `cat`, `test -r` and `file --mime-type`.
+    assert_eq!(text("notes"), "remote notes");
+    assert_eq!(end("missing")["isError"], true);
+    assert_eq!(text("missing"), "SSH failed (1): ");
+    // pi's own read tool gets the call's context, so it says the scripted
+    // model takes no images; ssh.ts calls the tool without the context.
+    let no_images =
+        "\n[Current model does not support images. The image will be omitted from this request.]";
+    assert_eq!(
+        text("pic"),
+        format!("Read image file [image/png]{no_images}")
+    );
+    assert!(
+        end("pic")["result"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["type"] == "image"),
+        "{:?}",
+        end("pic")
+    );
+    // write and edit: through `mkdir -p`, `base64 -d` and `cat`.
+    assert_eq!(rust.written, "héllo \"remote\"\n");
+    assert!(
+        text("write").starts_with("Successfully wrote 15 bytes to sub/dir/new.txt"),
+        "{}",
+        text("write")
+    );
+    assert_eq!(rust.edited, "port = 8080\nhost = a\n");
+    assert_eq!(end("edit")["isError"], false, "{:?}", end("edit"));
+    assert_eq!(end("edit-missing")["isError"], true);
+    assert_eq!(
+        text("edit-missing"),
+        "Could not edit file: absent.txt. Error: SSH failed (1): ."
+    );
+
+    let ts = ssh_run(false);
+    let mut rust = rust;
+    for (_, end) in &mut rust.ends {
+        normalise(end, no_images, "");
+    }
+    for ((id, r), (ts_id, t)) in rust.ends.iter().zip(&ts.ends) {
+        assert_eq!(id, ts_id);
+        assert_eq!(r, t, "{id}: the port's end, then the original's");
+    }
+    assert_eq!(rust.statuses, ts.statuses);
+    assert_eq!(rust.notifications, ts.notifications);
+    assert_eq!(rust.written, ts.written);
+    assert_eq!(rust.edited, ts.edited);
+    // The rewritten working directory, and all after pi's tool section, match.
+    let tail = |p: &str| p[p.find("Pi documentation").expect("pi's docs section")..].to_string();
+    assert_eq!(tail(&rust.prompt), tail(&ts.prompt));
+    // Known difference: ssh.ts spreads `createReadTool(..)` (an agent tool,
+    // without pi's prompt snippet and guidelines) into its tools, so pi lists
+    // none of them; the port registers pi's own definitions, listed as pi's.
+    assert!(
+        rust.prompt.contains("- read: Read file contents\n"),
+        "{}",
+        rust.prompt
+    );
+    assert!(
+        ts.prompt.contains("Available tools:\n(none)\n"),
+        "{}",
+        ts.prompt
     );
 }
 
-#[test]
-fn a_large_search_result_is_cut_with_pis_limits_and_notice() {
+/// What one bash-spawn-hook run sends the model and shows: the tool result's
+/// text, and its `tool_execution_end` (`isError`, `result`).
+fn spawn_hook_run(port: bool) -> (Option<String>, Value) {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "truncated-tool");
-    let lines: String = (1..=3000).map(|i| format!("match {i}\n")).collect();
-    env.write_cwd_file("big.txt", &lines);
+    std::fs::write(env.home().join(".profile"), "export FROM_PROFILE=yes\n").unwrap();
+    let builder = if port {
+        let dir = install_example(&env, "bash-spawn-hook");
+        env.pi().installed(&dir)
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(original("bash-spawn-hook.ts"))
+    };
     model.push(Reply::tool(
-        "search",
-        "rg",
-        json!({"pattern": "match", "path": "big.txt"}),
+        "hooked",
+        "bash",
+        json!({"command": "echo \"$PI_SPAWN_HOOK $FROM_PROFILE\"; pwd"}),
     ));
     model.push(Reply::text("done"));
-    let pi = env.pi().installed(&dir).start();
+    let pi = builder.start();
+    let events = pi.prompt("check the environment");
+    let end = end_of(&events, "hooked");
+    let cwd = env.cwd().display().to_string();
+    let mut shown = json!({ "isError": end["isError"], "result": end["result"] });
+    normalise(&mut shown, &cwd, "<cwd>");
+    let sent = tool_result(&model.requests()[1], "hooked").map(|t| t.replace(&cwd, "<cwd>"));
+    (sent, shown)
+}
+
+#[test]
+fn a_rust_spawn_hook_adjusts_every_command_like_the_original() {
+    let (sent, shown) = spawn_hook_run(true);
+    assert_eq!(sent.as_deref(), Some("1 yes\n<cwd>\n"));
+    assert_eq!(shown["isError"], false);
+    assert_eq!(text_of(&shown), "1 yes\n<cwd>\n");
+    let (ts_sent, ts_shown) = spawn_hook_run(false);
+    assert_eq!(sent, ts_sent);
+    assert_eq!(shown, ts_shown);
+}
+
+/// What a run with `--ssh fake@host` (no path: the remote's `pwd`), or with
+/// no `--ssh` (`ssh` false), shows: status lines, notifications, the system
+/// prompt's working-directory line, and two tool results (`pwd`; a read).
+fn ssh_resolve_run(port: bool, ssh: bool) -> Vec<String> {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let home = env.root().join("remote-home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(home.join("notes.txt"), "remote notes").unwrap();
+    env.write_cwd_file("notes.txt", "local notes");
+    let args: &[&str] = if ssh { &["--ssh", "fake@host"] } else { &[] };
+    let pi = start_ssh_with(&env, port, args, Some(&home));
+    model.push(Reply::tools([
+        ToolCall::new("pwd", "bash", json!({"command": "pwd"})),
+        ToolCall::new("notes", "read", json!({"path": "notes.txt"})),
+        ToolCall::new("missing", "read", json!({"path": "missing.txt"})),
+        ToolCall::new(
+            "edit-missing",
+            "edit",
+            json!({"path": "absent.txt", "edits": [{"oldText": "a", "newText": "b"}]}),
+        ),
+    ]));
+    model.push(Reply::text("done"));
+    let events = pi.prompt("where am I");
+    let prompt = system_prompt(&model.requests()[0]).unwrap();
+    let cwd_line = prompt
+        .lines()
+        .find(|l| l.starts_with("Current working directory:"))
+        .unwrap_or_default()
+        .to_string();
+    let all = pi.events();
+    let mut seen: Vec<String> = statuses(&all);
+    seen.extend(notifications(&all));
+    seen.push(cwd_line);
+    seen.push(text_of(end_of(&events, "pwd")));
+    for id in ["notes", "missing", "edit-missing"] {
+        seen.push(text_of(end_of(&events, id)));
+    }
+    let (home, cwd) = (home.display().to_string(), env.cwd().display().to_string());
+    seen.iter()
+        .map(|s| s.replace(&home, "<home>").replace(&cwd, "<cwd>"))
+        .collect()
+}
+
+#[test]
+fn ssh_without_a_path_asks_the_remote_and_without_ssh_stays_local_like_the_original() {
+    let remote = ssh_resolve_run(true, true);
+    // The status in the theme's accent colour (its code depends on the theme).
+    assert!(
+        remote[0].starts_with("\u{1b}[38;")
+            && remote[0].ends_with("mSSH: fake@host:<home>\u{1b}[39m"),
+        "{remote:?}"
+    );
+    assert_eq!(
+        remote[1..],
+        [
+            "SSH mode: fake@host:<home>",
+            "Current working directory: <home> (via SSH: fake@host)",
+            "<home>\n",
+            "remote notes",
+            "SSH failed (1): ",
+            "Could not edit file: absent.txt. Error: SSH failed (1): .",
+        ]
+    );
+    let local = ssh_resolve_run(true, false);
+    assert_eq!(
+        local,
+        [
+            "Current working directory: <cwd>",
+            "<cwd>\n",
+            "local notes",
+            "ENOENT: no such file or directory, access '<cwd>/missing.txt'",
+            "Could not edit file: absent.txt. Error code: ENOENT.",
+        ]
+    );
+    assert_eq!(remote, ssh_resolve_run(false, true));
+    assert_eq!(local, ssh_resolve_run(false, false));
+}
+
+/// A stand-in for ripgrep (not installed here): `rg --line-number
+/// --color=never [--glob G] [--] PATTERN PATH` with `grep`, which, like rg,
+/// names no file when PATH is a file, and exits 1 when nothing matched.
+const FAKE_RG: &str = r#"#!/bin/bash
+glob=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --line-number|--color=never) shift ;;
+    --glob) glob=$2; shift 2 ;;
+    --) shift; break ;;
+    *) break ;;
+  esac
+done
+if [ -d "$2" ]; then
+  exec grep -rn ${glob:+--include="$glob"} -e "$1" "$2"
+else
+  exec grep -n -e "$1" "$2"
+fi
+"#;
+
+/// What one truncated-tool run shows: every search's `tool_execution_end`
+/// (`isError`, `result`; the temp file's path normalised), and the saved
+/// full output of the truncated one. With `rg` false, ripgrep is missing.
+fn rg_run(port: bool, rg: bool) -> (Vec<Value>, Option<String>) {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let lines: String = (1..=3000).map(|i| format!("match {i}\n")).collect();
+    env.write_cwd_file("big.txt", &lines);
+    env.write_cwd_file("docs/a.md", "a needle\n");
+    env.write_cwd_file("docs/b.txt", "another needle\n");
+    let mut builder = if port {
+        let dir = install_example(&env, "truncated-tool");
+        env.pi().installed(&dir)
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(original("truncated-tool.ts"))
+    };
+    if rg {
+        let bin = fake_bin(&env, &[("rg", FAKE_RG)]);
+        builder = builder.env("PATH", path_with(&bin));
+    }
+    let search = |id: &str, args: Value| ToolCall::new(id, "rg", args);
+    let ids = ["big", "glob", "none"];
+    model.push(Reply::tools([
+        search(ids[0], json!({"pattern": "match", "path": "big.txt"})),
+        search(ids[1], json!({"pattern": "needle", "glob": "*.md"})),
+        search(ids[2], json!({"pattern": "absent", "path": "docs"})),
+    ]));
+    model.push(Reply::text("done"));
+    let pi = builder.start();
     let events = pi.prompt("search");
-    let end = end_of(&events, "search");
-    let details = &end["result"]["details"];
-    let full = details["fullOutputPath"].as_str().unwrap();
+    let mut saved = None;
+    let ends = ids
+        .iter()
+        .map(|id| {
+            let end = end_of(&events, id);
+            let mut v = json!({ "isError": end["isError"], "result": end["result"] });
+            if let Some(full) = end["result"]["details"]["fullOutputPath"].as_str() {
+                saved = Some(std::fs::read_to_string(full).unwrap());
+                normalise(&mut v, full, "<full output>");
+            }
+            v
+        })
+        .collect();
+    (ends, saved)
+}
+
+#[test]
+fn a_search_is_cut_with_pis_limits_and_fails_without_ripgrep_like_the_original() {
+    let (ends, saved) = rg_run(true, true);
     // The full output (one `line:text` per match) was saved.
-    let saved = std::fs::read_to_string(full).unwrap();
+    let saved = saved.expect("the big search was truncated");
     assert_eq!(saved.lines().count(), 3000);
     assert!(saved.starts_with("1:match 1\n"), "{}", &saved[..20]);
-    // The first 2000 lines, and the TypeScript example's notice with pi's sizes.
+    // The first 2000 lines, and the original's notice with pi's sizes.
     let kept: String = saved.lines().take(2000).collect::<Vec<_>>().join("\n");
     let notice = format!(
-        "[Output truncated: showing 2000 of 3001 lines ({} of {}). 1001 lines ({}) omitted. Full output saved to: {full}]",
+        "[Output truncated: showing 2000 of 3001 lines ({} of {}). 1001 lines ({}) omitted. Full output saved to: <full output>]",
         format_size(kept.len() as u64),
         format_size(saved.len() as u64),
         format_size((saved.len() - kept.len()) as u64),
     );
-    assert_eq!(text_of(end), format!("{kept}\n\n{notice}"));
+    let big = &ends[0];
+    assert_eq!(text_of(big), format!("{kept}\n\n{notice}"));
+    let details = &big["result"]["details"];
     assert_eq!(details["matchCount"], 3000);
+    assert_eq!(details["fullOutputPath"], "<full output>");
     assert_eq!(details["truncation"]["outputLines"], 2000);
     assert_eq!(details["truncation"]["truncatedBy"], "lines");
+    assert_eq!(text_of(&ends[1]), "./docs/a.md:1:a needle\n");
+    assert_eq!(ends[1]["result"]["details"]["matchCount"], 1);
+    assert_eq!(ends[1]["result"]["details"]["glob"], "*.md");
+    assert_eq!(text_of(&ends[2]), "No matches found");
+    assert_eq!(ends[2]["result"]["details"]["matchCount"], 0);
+
+    let (ts_ends, ts_saved) = rg_run(false, true);
+    assert_eq!(ts_saved.as_deref(), Some(saved.as_str()));
+    for (id, (r, t)) in ["big", "glob", "none"]
+        .iter()
+        .zip(ends.iter().zip(&ts_ends))
+    {
+        assert_eq!(r, t, "{id}: the port's end, then the original's");
+    }
+
+    // Without ripgrep: the shell's complaint, as the original reports it.
+    let (missing, _) = rg_run(true, false);
+    assert_eq!(missing[0]["isError"], true);
+    assert_eq!(
+        text_of(&missing[0]),
+        "ripgrep failed: Command failed: rg --line-number --color=never match big.txt\n/bin/sh: 1: rg: not found\n"
+    );
+    let (ts_missing, _) = rg_run(false, false);
+    assert_eq!(missing, ts_missing);
 }
 
 #[test]
@@ -219,19 +593,24 @@ fn in_pis_terminal_a_bang_command_runs_on_the_remote_and_the_bash_row_is_pis() {
     ));
     model.push(Reply::text("All done."));
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "ssh-like");
+    let dir = install_example(&env, "ssh");
     let remote = env.root().join("remote-term");
     std::fs::create_dir_all(&remote).unwrap();
+    std::fs::write(remote.join("where.txt"), "only-on-the-remote").unwrap();
+    let bin = fake_bin(&env, &[("ssh", FAKE_SSH)]);
     let pi = env
         .pi()
         .installed(&dir)
-        .arg("--remote")
-        .arg(&remote)
+        .env("PATH", path_with(&bin))
+        .arg("--ssh")
+        .arg(format!("fake@host:{}", remote.display()))
         .terminal(160, 40);
-    // `!pwd` goes through the user_bash hook's Rust operations.
-    pi.type_text("!pwd");
+    // ssh.ts's status line.
+    pi.wait_for_text(&format!("SSH: fake@host:{}", remote.display()));
+    // `!cat where.txt` goes through the user_bash hook's Rust operations, to `ssh`.
+    pi.type_text("!cat where.txt");
     pi.press(Key::Enter);
-    pi.wait_for_text(&remote.display().to_string());
+    pi.wait_for_text("only-on-the-remote");
     // A model's bash call is drawn by pi's own renderer: `$ command`, then "Took".
     pi.type_text("say hi");
     pi.press(Key::Enter);

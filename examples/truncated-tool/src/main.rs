@@ -1,8 +1,14 @@
 //! A port of pi's `truncated-tool.ts`: `rg` searches file contents and
 //! truncates its output the way pi's own tools do (2000 lines or 50 KB,
 //! whichever comes first), saves the full output to a temp file, and tells
-//! the model so. It runs ripgrep when it is installed, and `grep -rn`
-//! otherwise (same `path:line:text` output).
+//! the model so. Like the original it runs `rg` through `/bin/sh` and fails
+//! with `ripgrep failed: Command failed: …` when ripgrep is missing (no
+//! fallback: the tool says it searches with ripgrep). One difference: the
+//! original joins the arguments unquoted, so the shell splits and expands
+//! the model's pattern (`a b`, `*`, `$(…)`); the port quotes each argument,
+//! so the pattern reaches ripgrep as given (its error texts still show the
+//! command line unquoted, as the original's do). The original's custom
+//! call and result rendering is not ported: pi draws the tool its own way.
 use pi_ext::prelude::*;
 use pi_ext::truncate::{format_size, truncate_head, TruncationOptions, TruncationResult};
 use serde::Serialize;
@@ -27,36 +33,47 @@ struct RgDetails {
     full_output_path: Option<String>,
 }
 
-/// Run the search: ripgrep, or grep with the same output.
+/// A word for `sh`: as is when it is plain, else in single quotes.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./,:@%+".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Run ripgrep as the original does (`execSync` of `rg --line-number
+/// --color=never [--glob G] PATTERN PATH` with `/bin/sh`, in pi's working
+/// directory); each argument is quoted for the shell, where the original
+/// joins them unquoted. The command line as the original shows it in its
+/// error, and the outcome.
 fn search(
     cwd: &std::path::Path,
     pattern: &str,
     path: &str,
     glob: Option<&str>,
-) -> std::io::Result<std::process::Output> {
-    let ripgrep = std::process::Command::new("rg")
-        .arg("--version")
-        .output()
-        .is_ok();
-    let mut cmd;
-    if ripgrep {
-        cmd = std::process::Command::new("rg");
-        cmd.args(["--line-number", "--color=never"]);
-        if let Some(g) = glob {
-            cmd.args(["--glob", g]);
-        }
-    } else {
-        cmd = std::process::Command::new("grep");
-        cmd.args(["-rn", "-E", "--color=never"]);
-        if let Some(g) = glob {
-            cmd.arg(format!("--include={g}"));
-        }
+) -> (String, std::io::Result<std::process::Output>) {
+    let mut args = vec!["rg", "--line-number", "--color=never"];
+    if let Some(g) = glob {
+        args.extend(["--glob", g]);
     }
-    cmd.arg("--")
-        .arg(pattern)
-        .arg(path)
+    args.extend([pattern, path]);
+    let shown = args.join(" ");
+    let line = args
+        .iter()
+        .map(|a| shell_word(a))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(line)
         .current_dir(cwd)
-        .output()
+        .stdin(std::process::Stdio::null())
+        .output();
+    (shown, out)
 }
 
 /// The tool's parameters.
@@ -80,20 +97,20 @@ struct RgParams {
 async fn rg(ctx: &Ctx, Params(p): Params<RgParams>) -> Result<ToolResult, Error> {
     let cwd = ctx.cwd().to_path_buf();
     let (pattern, path, glob) = (p.pattern, p.path, p.glob);
-    let out = {
+    let (shown, out) = {
         let (pattern, path, glob) = (pattern.clone(), path.clone(), glob.clone());
         pi_ext::task::spawn_blocking(move || {
             search(
                 &cwd,
                 &pattern,
-                path.as_deref().unwrap_or("."),
-                glob.as_deref(),
+                path.as_deref().filter(|p| !p.is_empty()).unwrap_or("."),
+                glob.as_deref().filter(|g| !g.is_empty()),
             )
         })
         .await
         .map_err(|e| Error::new(format!("ripgrep failed: {e}")))?
-        .map_err(|e| Error::new(format!("ripgrep failed: {e}")))?
     };
+    let out = out.map_err(|e| Error::new(format!("ripgrep failed: {e}")))?;
     let output = String::from_utf8_lossy(&out.stdout).into_owned();
     let mut details = RgDetails {
         pattern,
@@ -103,15 +120,22 @@ async fn rg(ctx: &Ctx, Params(p): Params<RgParams>) -> Result<ToolResult, Error>
         truncation: None,
         full_output_path: None,
     };
-    // Exit code 1: no matches.
-    if out.status.code() == Some(1) || output.trim().is_empty() {
-        return Ok(ToolResult::text("No matches found").with_details(details));
-    }
     if !out.status.success() {
-        return Err(Error::new(format!(
-            "ripgrep failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
+        // ripgrep exits with 1 when nothing matched.
+        if out.status.code() == Some(1) {
+            return Ok(ToolResult::text("No matches found").with_details(details));
+        }
+        // Node's `execSync` error: the command line, then what it printed.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let mut message = format!("Command failed: {shown}");
+        if !stderr.is_empty() {
+            message.push('\n');
+            message.push_str(&stderr);
+        }
+        return Err(Error::new(format!("ripgrep failed: {message}")));
+    }
+    if output.trim().is_empty() {
+        return Ok(ToolResult::text("No matches found").with_details(details));
     }
     // truncate_head keeps the first lines (right for search results).
     let truncation = truncate_head(&output, TruncationOptions::default());

@@ -1,9 +1,11 @@
 // @ts-check
-// pi's built-in bash and read tools with their operations in the extension:
-// the tool definitions are pi's own (createBashToolDefinition,
-// createReadToolDefinition: description, parameters, truncation, temp
+// pi's built-in bash, read, write and edit tools with their operations in
+// the extension: the tool definitions are pi's own (createBashToolDefinition,
+// createReadToolDefinition, createWriteToolDefinition,
+// createEditToolDefinition: description, parameters, truncation, temp
 // files, progress, error texts, rendering), their `operations` are requests
-// to the extension (`ops/bash`, `ops/read`, `ops/spawn-hook`). Bytes travel
+// to the extension (`ops/bash`, `ops/read`, `ops/write`, `ops/edit`,
+// `ops/spawn-hook`). Bytes travel
 // as base64. A command's environment travels as the difference from the
 // one the extension process was started with.
 
@@ -11,11 +13,13 @@
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
 /** @typedef {import("@mariozechner/pi-coding-agent").BashOperations} BashOperations */
 /** @typedef {import("@mariozechner/pi-coding-agent").ReadOperations} ReadOperations */
+/** @typedef {import("@mariozechner/pi-coding-agent").WriteOperations} WriteOperations */
+/** @typedef {import("@mariozechner/pi-coding-agent").EditOperations} EditOperations */
 
 /**
  * A built-in tool with Rust operations, in the manifest.
  * @typedef {object} BuiltinToolManifest
- * @property {string} tool "bash" or "read"
+ * @property {string} tool "bash", "read", "write" or "edit"
  * @property {string} [label]
  * @property {string} [commandPrefix]
  * @property {boolean} [operations] the extension runs the operations
@@ -116,7 +120,7 @@ export function readOperations(host, call) {
   /** @param {string} op @param {string} path */
   const ask = async (op, path) => {
     const answer = await host.request("ops/read", { ...call.params, op, path }, { ctx: call.ctx });
-    if (typeof answer?.error === "string") throw new Error(answer.error);
+    throwIfError(answer);
     return answer;
   };
   return {
@@ -127,6 +131,71 @@ export function readOperations(host, call) {
     detectImageMimeType: async (path) => {
       const mime = (await ask("detectImageMimeType", path))?.mime;
       return typeof mime === "string" ? mime : null;
+    },
+  };
+}
+
+/**
+ * Throw an operation's `{error, code?}` answer as pi's tools expect it: an
+ * Error with Node's `code` when there is one (pi's edit shows "Error code: ENOENT").
+ * @param {any} answer
+ */
+export function throwIfError(answer) {
+  if (typeof answer?.error !== "string") return;
+  const error = /** @type {Error & { code?: string }} */ (new Error(answer.error));
+  if (typeof answer.code === "string") error.code = answer.code;
+  throw error;
+}
+
+/**
+ * Ask the extension for one file operation of `method` (`ops/write`,
+ * `ops/edit`); its `{error}` is thrown as pi's error.
+ * @param {OpsHost} host
+ * @param {OpsCall} call
+ * @param {string} method
+ * @returns {(op: string, path: string, content?: string) => Promise<any>}
+ */
+function fileAsker(host, call, method) {
+  return async (op, path, content) => {
+    const answer = await host.request(method, { ...call.params, op, path, ...(content === undefined ? {} : { content }) }, { ctx: call.ctx });
+    throwIfError(answer);
+    return answer;
+  };
+}
+
+/**
+ * pi's WriteOperations in the extension.
+ * @param {OpsHost} host
+ * @param {OpsCall} call
+ * @returns {WriteOperations}
+ */
+export function writeOperations(host, call) {
+  const ask = fileAsker(host, call, "ops/write");
+  return {
+    writeFile: async (path, content) => {
+      await ask("writeFile", path, content);
+    },
+    mkdir: async (dir) => {
+      await ask("mkdir", dir);
+    },
+  };
+}
+
+/**
+ * pi's EditOperations in the extension.
+ * @param {OpsHost} host
+ * @param {OpsCall} call
+ * @returns {EditOperations}
+ */
+export function editOperations(host, call) {
+  const ask = fileAsker(host, call, "ops/edit");
+  return {
+    readFile: async (path) => Buffer.from(String((await ask("readFile", path))?.data ?? ""), "base64"),
+    writeFile: async (path, content) => {
+      await ask("writeFile", path, content);
+    },
+    access: async (path) => {
+      await ask("access", path);
     },
   };
 }
@@ -143,15 +212,24 @@ export function builtinToolDefinition(entry, pi, host) {
    * @param {string} cwd
    * @param {OpsCall} call
    */
-  const make = (cwd, call) =>
-    entry.tool === "bash"
-      ? pi.createBashToolDefinition(cwd, {
+  const make = (cwd, call) => {
+    switch (entry.tool) {
+      case "bash":
+        return pi.createBashToolDefinition(cwd, {
           operations: bashOperations(entry, host, call),
           ...(entry.commandPrefix ? { commandPrefix: entry.commandPrefix } : {}),
-        })
-      : pi.createReadToolDefinition(cwd, { operations: readOperations(host, call) });
+        });
+      case "read":
+        return pi.createReadToolDefinition(cwd, { operations: readOperations(host, call) });
+      case "write":
+        return pi.createWriteToolDefinition(cwd, { operations: writeOperations(host, call) });
+      case "edit":
+        return pi.createEditToolDefinition(cwd, { operations: editOperations(host, call) });
+      default:
+        throw new Error(`pi has no built-in tool ${entry.tool} with operations`);
+    }
+  };
   const base = /** @type {any} */ (make(process.cwd(), { params: {} }));
-  if (entry.tool !== "bash" && entry.tool !== "read") throw new Error(`pi has no built-in tool ${entry.tool} with operations`);
   return {
     ...base,
     ...(entry.label ? { label: entry.label } : {}),

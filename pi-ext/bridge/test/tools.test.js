@@ -92,6 +92,55 @@ test("read: pi's definition over the extension's bytes, and its errors", async (
   await assert.rejects(read.execute("r2", { path: "missing.txt" }, undefined, undefined, ctx), /No such file or directory \(os error 2\)/);
 });
 
+test("write and edit: pi's definitions over the extension's file operations, and its errors", async () => {
+  /** @type {Map<string, string>} */
+  const files = new Map([["/work/a.txt", "one two three"]]);
+  const h = await startBridge(manifestWith({ builtinTools: [{ tool: "write", operations: true }, { tool: "edit", operations: true }] }), {
+    script: (ext) => {
+      ext.handle("ops/write", (p) => {
+        if (p.path.startsWith("/denied")) return { error: "SSH failed (1): Permission denied" };
+        if (p.op === "writeFile") files.set(p.path, p.content);
+        return {};
+      });
+      ext.handle("ops/edit", (p) => {
+        if (p.op === "writeFile") files.set(p.path, p.content);
+        if (p.path.endsWith("local.txt")) return { error: "ENOENT: no such file or directory, access '/work/local.txt'", code: "ENOENT" };
+        if (!files.has(p.path)) return { error: "SSH failed (1): " };
+        if (p.op === "readFile") return { data: b64(/** @type {string} */ (files.get(p.path))) };
+        return {};
+      });
+    },
+  });
+  const f = fakeCtx();
+  f.ctx.cwd = "/work";
+  await h.startSession(f.ctx);
+  const write = h.fake.tools.get("write");
+  const edit = h.fake.tools.get("edit");
+  assert.match(write.description, /^Write content to a file/);
+  assert.equal(typeof edit.renderCall, "function", "pi renders it");
+  const wrote = await write.execute("w1", { path: "sub/new.txt", content: "héllo" }, undefined, undefined, f.ctx);
+  assert.match(wrote.content[0].text, /Successfully wrote 5 bytes to sub\/new.txt/, "pi counts characters");
+  assert.deepEqual(
+    h.ext().sent("ops/write").map((m) => [m.params.op, m.params.path, m.params.content, m.params.tool]),
+    [["mkdir", "/work/sub", undefined, "write"], ["writeFile", "/work/sub/new.txt", "héllo", "write"]],
+  );
+  assert.equal(files.get("/work/sub/new.txt"), "héllo");
+  await assert.rejects(write.execute("w2", { path: "/denied/x", content: "x" }, undefined, undefined, f.ctx), /SSH failed \(1\): Permission denied/);
+  const edited = await edit.execute("e1", { path: "a.txt", edits: [{ oldText: "two", newText: "2" }] }, undefined, undefined, f.ctx);
+  assert.match(edited.content[0].text, /Successfully replaced/);
+  assert.equal(files.get("/work/a.txt"), "one 2 three");
+  assert.deepEqual(
+    h.ext().sent("ops/edit").map((m) => m.params.op),
+    ["access", "readFile", "writeFile"],
+  );
+  await assert.rejects(edit.execute("e2", { path: "gone.txt", edits: [{ oldText: "a", newText: "b" }] }, undefined, undefined, f.ctx), /SSH failed \(1\): /);
+  await assert.rejects(
+    edit.execute("e3", { path: "local.txt", edits: [{ oldText: "a", newText: "b" }] }, undefined, undefined, f.ctx),
+    /Could not edit file: local.txt. Error code: ENOENT/,
+    "Node's code reaches pi",
+  );
+});
+
 test("a spawn hook adjusts the command and environment, then pi's own shell runs it", async () => {
   const h = await startBridge(manifestWith({ builtinTools: [{ tool: "bash", spawnHook: true }] }), {
     script: (ext) =>
