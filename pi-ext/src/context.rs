@@ -433,16 +433,12 @@ impl Ctx {
         self.ctx_get("getSystemPrompt", json!([])).await
     }
 
-    /// The state of the extension whose type is `T` (a `&MyExtension`
-    /// argument). Panics, caught and reported as the call's error, when it
-    /// is not loaded.
-    pub(crate) fn state<T: std::any::Any + Send + Sync>(&self) -> Arc<T> {
-        self.inner.shared.state::<T>().unwrap_or_else(|| {
-            panic!(
-                "the state of extension type `{}` is not loaded (its on_load failed or has not run)",
-                std::any::type_name::<T>()
-            )
-        })
+    /// The state of the extension whose type is `T` (what a `&MyExtension`
+    /// argument of a tool, hook or command receives), for code that only
+    /// has the context, such as a built-in tool's operations. `None` when
+    /// that extension is not loaded (its `on_load` failed or has not run).
+    pub fn state<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.inner.shared.state::<T>()
     }
 
     /// pi's working directory (`ctx.cwd`).

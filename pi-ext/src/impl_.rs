@@ -21,7 +21,12 @@ pub use crate::tool::ToolFuture;
 /// argument. Panics (caught, and reported as the call's error) when it is
 /// not loaded.
 pub fn state<T: ExtensionState>(ctx: &Ctx) -> Arc<T> {
-    ctx.state::<T>()
+    ctx.state::<T>().unwrap_or_else(|| {
+        panic!(
+            "the state of extension type `{}` is not loaded (its on_load failed or has not run)",
+            std::any::type_name::<T>()
+        )
+    })
 }
 pub use std::any::TypeId;
 pub use std::sync::Arc;

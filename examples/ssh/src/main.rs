@@ -34,14 +34,17 @@ use pi_ext::builtin_tools::{
 };
 use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent, UserBashEvent};
 use pi_ext::prelude::*;
-use pi_ext::tui::{Ansi, Fg, Rgb, ThemeColor};
+use pi_ext::tui::{span, Fg};
 use tokio::io::AsyncReadExt;
 
 pi_ext::flag!(ssh: string, "SSH remote: user@host or user@host:/path");
 
-/// The ssh extension.
+/// The ssh extension; its state is the remote, once resolved.
 #[extension(name = "ssh")]
-struct Ssh;
+#[derive(Default)]
+struct Ssh {
+    remote: Mutex<Option<Remote>>,
+}
 
 /// Where the tools run: `remote` (what `ssh` is given) and its working directory.
 #[derive(Debug, Clone)]
@@ -50,11 +53,11 @@ struct Remote {
     remote_cwd: String,
 }
 
-/// Resolved at `session_start` (flags are not known before).
-static RESOLVED: Mutex<Option<Remote>> = Mutex::new(None);
-
-fn resolved() -> Option<Remote> {
-    RESOLVED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+/// The remote, resolved at `session_start` (flags are not known before).
+fn resolved(ctx: &Ctx) -> Option<Remote> {
+    let state = ctx.state::<Ssh>()?;
+    let remote = state.remote.lock().unwrap_or_else(|e| e.into_inner());
+    remote.clone()
 }
 
 /// A string quoted as JavaScript's `JSON.stringify` quotes it (ssh.ts's quoting).
@@ -136,7 +139,7 @@ struct Files;
 
 impl Files {
     async fn read_file(ctx: &Ctx, path: &Path) -> io::Result<Vec<u8>> {
-        match resolved() {
+        match resolved(ctx) {
             Some(r) => r.exec(&format!("cat {}", quote(&r.path(ctx, path)))).await,
             None => tokio::fs::read(path)
                 .await
@@ -146,7 +149,7 @@ impl Files {
 
     /// ssh.ts's `test -r`; locally, pi's check (`R_OK`, and `W_OK` for edit).
     async fn access(ctx: &Ctx, path: &Path, mode: rustix::fs::Access) -> io::Result<()> {
-        match resolved() {
+        match resolved(ctx) {
             Some(r) => r
                 .exec(&format!("test -r {}", quote(&r.path(ctx, path))))
                 .await
@@ -156,7 +159,7 @@ impl Files {
     }
 
     async fn write_file(ctx: &Ctx, path: &Path, content: &str) -> io::Result<()> {
-        match resolved() {
+        match resolved(ctx) {
             Some(r) => {
                 let b64 = base64::engine::general_purpose::STANDARD.encode(content);
                 r.exec(&format!(
@@ -184,7 +187,7 @@ impl ReadOperations for Files {
     }
 
     async fn detect_image_mime_type(&self, ctx: &Ctx, path: &Path) -> Option<String> {
-        let Some(r) = resolved() else {
+        let Some(r) = resolved(ctx) else {
             let bytes = tokio::fs::read(path).await.ok()?;
             return sniff_image_mime_type(&bytes).map(str::to_string);
         };
@@ -208,7 +211,7 @@ impl WriteOperations for Files {
     }
 
     async fn mkdir(&self, ctx: &Ctx, dir: &Path) -> io::Result<()> {
-        match resolved() {
+        match resolved(ctx) {
             Some(r) => r
                 .exec(&format!("mkdir -p {}", quote(&r.path(ctx, dir))))
                 .await
@@ -245,7 +248,7 @@ impl BashOperations for Bash {
         run: BashRun,
         out: OutputSink,
     ) -> Result<Option<i32>, BashError> {
-        match resolved() {
+        match resolved(ctx) {
             Some(r) => remote_bash(&r, ctx, run, out).await,
             None => LocalShell::new().exec(run, &out).await,
         }
@@ -342,7 +345,7 @@ pi_ext::builtin_tool!(bash);
 
 /// Resolve `--ssh` now that flags are known; say where the tools run.
 #[hook]
-async fn resolve(_event: SessionStartEvent, ctx: &Ctx) -> Result<(), Error> {
+async fn resolve(_event: SessionStartEvent, ctx: &Ctx, state: &Ssh) -> Result<(), Error> {
     let arg = ctx.api().flag("ssh").await.ok().flatten();
     let Some(arg) = arg
         .as_ref()
@@ -369,32 +372,21 @@ async fn resolve(_event: SessionStartEvent, ctx: &Ctx) -> Result<(), Error> {
         }
     };
     let text = format!("{}:{}", resolved.remote, resolved.remote_cwd);
-    *RESOLVED.lock().unwrap_or_else(|e| e.into_inner()) = Some(resolved);
+    *state.remote.lock().unwrap_or_else(|e| e.into_inner()) = Some(resolved);
     let ui = ctx.ui();
-    let status = accent(ctx, &format!("SSH: {text}")).await;
-    ui.set_status("ssh", Some(&status));
+    // pi's `theme.fg("accent", ..)`, resolved by pi with its theme.
+    ui.set_status_line(
+        "ssh",
+        Some(span(format!("SSH: {text}")).fg(Fg::Accent).into()),
+    );
     ui.notify(format!("SSH mode: {text}"), Level::Info);
     Ok(())
-}
-
-/// `text` in the theme's accent colour (pi's `theme.fg("accent", text)`);
-/// plain where pi has no theme to give.
-async fn accent(ctx: &Ctx, text: &str) -> String {
-    let Ok(theme) = ctx.ui().theme().await else {
-        return text.to_string();
-    };
-    let colour = match theme.fg(Fg::Accent) {
-        ThemeColor::Rgb(Rgb(r, g, b)) => format!("\x1b[38;2;{r};{g};{b}m"),
-        ThemeColor::Ansi(Ansi(n)) => format!("\x1b[38;5;{n}m"),
-        _ => "\x1b[39m".to_string(),
-    };
-    format!("{colour}{text}\x1b[39m")
 }
 
 /// `!command` in pi's terminal: on the remote too.
 #[hook]
 async fn user_bash(_event: UserBashEvent, ctx: &Ctx) -> UserBashAction {
-    match resolved() {
+    match resolved(ctx) {
         Some(_) => UserBashAction::operations(ctx, Bash),
         None => UserBashAction::Continue,
     }
@@ -403,7 +395,7 @@ async fn user_bash(_event: UserBashEvent, ctx: &Ctx) -> UserBashAction {
 /// Tell the model where it works: the remote's directory.
 #[hook]
 async fn remote_cwd(event: BeforeAgentStartEvent, ctx: &Ctx) -> BeforeAgentStart {
-    let Some(r) = resolved() else {
+    let Some(r) = resolved(ctx) else {
         return BeforeAgentStart::default();
     };
     let local = format!("Current working directory: {}", ctx.cwd().display());
