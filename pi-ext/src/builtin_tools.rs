@@ -138,6 +138,19 @@ impl OutputSink {
         self.peer
             .notify("ops/data", json!({ "call": self.call, "data": data }));
     }
+
+    /// Send everything `reader` gives (a child's stdout or stderr) until it
+    /// ends or fails, chunk by chunk as it arrives.
+    pub async fn copy_from(&self, mut reader: impl tokio::io::AsyncRead + Unpin) {
+        use tokio::io::AsyncReadExt;
+        let mut buf = vec![0u8; 64 * 1024];
+        while let Ok(n) = reader.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+            self.write(&buf[..n]);
+        }
+    }
 }
 
 /// Runs the `bash` tool's commands (pi's `BashOperations`).
@@ -650,8 +663,6 @@ async fn local_exec(
     run: BashRun,
     out: &OutputSink,
 ) -> Result<Option<i32>, BashError> {
-    use tokio::io::AsyncReadExt;
-
     if !run.cwd.exists() {
         return Err(BashError::Failed(format!(
             "Working directory does not exist: {}\nCannot execute bash commands.",
@@ -674,13 +685,8 @@ async fn local_exec(
     let pump = |pipe: Option<Box<dyn tokio::io::AsyncRead + Send + Unpin>>| {
         let out = out.clone();
         tokio::spawn(async move {
-            let Some(mut pipe) = pipe else { return };
-            let mut buf = vec![0u8; 64 * 1024];
-            while let Ok(n) = pipe.read(&mut buf).await {
-                if n == 0 {
-                    break;
-                }
-                out.write(&buf[..n]);
+            if let Some(pipe) = pipe {
+                out.copy_from(pipe).await;
             }
         })
     };

@@ -35,7 +35,6 @@ use pi_ext::builtin_tools::{
 use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent, UserBashEvent};
 use pi_ext::prelude::*;
 use pi_ext::tui::{span, Fg};
-use tokio::io::AsyncReadExt;
 
 pi_ext::flag!(ssh: string, "SSH remote: user@host or user@host:/path");
 
@@ -276,13 +275,8 @@ async fn remote_bash(
     let pump = |pipe: Option<Box<dyn tokio::io::AsyncRead + Send + Unpin>>| {
         let out = out.clone();
         pi_ext::task::spawn(async move {
-            let Some(mut pipe) = pipe else { return };
-            let mut buf = vec![0u8; 64 * 1024];
-            while let Ok(n) = pipe.read(&mut buf).await {
-                if n == 0 {
-                    break;
-                }
-                out.write(&buf[..n]);
+            if let Some(pipe) = pipe {
+                out.copy_from(pipe).await;
             }
         })
     };
