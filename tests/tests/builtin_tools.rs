@@ -65,16 +65,19 @@ fn path_with(bin: &Path) -> String {
 /// command here with `bash -c` (in `$FAKE_SSH_HOME`, the remote's home,
 /// when set), in its own session; SIGTERM (Node's
 /// `child.kill()`) kills the command's whole group, as a dropped ssh
-/// connection ends the remote command.
+/// connection ends the remote command. The command writes its group's id
+/// before it runs, so a SIGTERM after its first output always finds it
+/// (`$!` in this shell may not be set yet then).
 const FAKE_SSH: &str = r#"#!/bin/bash
 shift
 cd "${FAKE_SSH_HOME:-.}" || exit 255
-child=
-trap 'exec 2>/dev/null; [ -n "$child" ] && kill -KILL -- -$child; exit 143' TERM
-setsid bash -c "$1" &
-child=$!
-wait $child
-exit $?
+group=$(mktemp)
+trap 'exec 2>/dev/null; kill -KILL -- -"$(cat "$group")"; rm -f "$group"; exit 143' TERM
+setsid bash -c 'echo $$ > "$0"; exec bash -c "$1"' "$group" "$1" &
+wait $!
+status=$?
+rm -f "$group"
+exit $status
 "#;
 
 /// pi with the ssh port (`port`) or ssh.ts, with the fake `ssh` first on `PATH`.
