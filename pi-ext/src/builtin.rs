@@ -1,7 +1,8 @@
 //! The inputs of pi's built-in tools, typed: what a `tool_call` hook gets for
 //! `bash`, `read`, `edit`, `write`, `grep`, `find` and `ls`
 //! ([`ToolCallEvent::builtin`](crate::events::ToolCallEvent::builtin), as
-//! TypeScript's `isToolCallEventType`).
+//! TypeScript's `isToolCallEventType`). To run those tools with your own
+//! operations (a remote shell, a sandbox), see [`crate::builtin_tools`].
 //!
 //! ```no_run
 //! use pi_ext::prelude::*;

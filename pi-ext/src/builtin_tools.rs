@@ -2,7 +2,8 @@
 //! commands run, and files are read, wherever your code says (over ssh, in a
 //! sandbox, in a container), while the tool stays pi's own: its
 //! description, parameters, truncation, temp files, progress, error texts
-//! and rendering in pi's terminal.
+//! and rendering in pi's terminal. (To read or change what a model asks of
+//! these tools in a `tool_call` hook, see [`crate::builtin`].)
 //!
 //! ```no_run
 //! use pi_ext::builtin_tools::{BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
