@@ -77,6 +77,7 @@
 
 #![warn(missing_docs)]
 
+pub mod anthropic;
 mod cargo;
 mod diag;
 mod env;
