@@ -1,4 +1,4 @@
-//! The Anthropic Messages rendering of a [`ScriptedModel`]'s replies
+//! The Anthropic Messages rendering of a [`ScriptedModel`](crate::ScriptedModel)'s replies
 //! ([`ScriptedModel::start_anthropic`](crate::ScriptedModel::start_anthropic)): `POST /v1/messages` answered with
 //! Anthropic's server-sent events.
 //!
