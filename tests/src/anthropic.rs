@@ -95,6 +95,18 @@ pub(crate) fn render(
                 body.to_string(),
             );
         }
+        Reply::StreamError { deltas, message } => {
+            events.extend(text_block(0, deltas));
+            events.push(event(json!({
+                "type": "error",
+                "error": {"type": "overloaded_error", "message": message},
+            })));
+            return (
+                200,
+                vec![("content-type", "text/event-stream; charset=utf-8".into())],
+                events.concat(),
+            );
+        }
         Reply::Text(text) => {
             let deltas: Vec<String> = if text.is_empty() {
                 vec![]

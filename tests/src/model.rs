@@ -53,6 +53,15 @@ pub enum Reply {
     Status(u16, String),
     /// A text answer streamed as many content deltas, one SSE event each, in order.
     TextDeltas(Vec<String>),
+    /// Text deltas, then an error *in* the stream (HTTP 200): OpenAI's
+    /// `data: {"error":{"message":…}}` chunk, Anthropic's `error` event
+    /// (`{"type":"error","error":{"type":"overloaded_error","message":…}}`).
+    StreamError {
+        /// The text streamed before the error.
+        deltas: Vec<String>,
+        /// The error's message.
+        message: String,
+    },
     /// A thinking block (its text and signature) then a text answer. OpenAI:
     /// the thinking as a `reasoning_content` delta (no signature); Anthropic:
     /// `thinking_delta` and `signature_delta`.
@@ -94,6 +103,17 @@ impl Reply {
     /// [`Reply::TextDeltas`].
     pub fn deltas<S: Into<String>>(deltas: impl IntoIterator<Item = S>) -> Self {
         Reply::TextDeltas(deltas.into_iter().map(Into::into).collect())
+    }
+
+    /// [`Reply::StreamError`].
+    pub fn stream_error<S: Into<String>>(
+        deltas: impl IntoIterator<Item = S>,
+        message: impl Into<String>,
+    ) -> Self {
+        Reply::StreamError {
+            deltas: deltas.into_iter().map(Into::into).collect(),
+            message: message.into(),
+        }
     }
 
     /// [`Reply::Thinking`].
@@ -713,6 +733,16 @@ fn render_reply(reply: &Reply, model: &str, chunk_id: u64) -> Vec<u8> {
             }
             output_tokens = text.split_whitespace().count().max(1);
             "stop"
+        }
+        Reply::StreamError { deltas, message } => {
+            let mut body = String::new();
+            let mut events = vec![chunk(json!({"role": "assistant", "content": ""}), None)];
+            events.extend(deltas.iter().map(|d| chunk(json!({"content": d}), None)));
+            events.push(json!({"error": {"message": message, "type": "scripted_error"}}));
+            for event in &events {
+                body.push_str(&format!("data: {event}\n\n"));
+            }
+            return http_response(200, "text/event-stream; charset=utf-8", body.as_bytes());
         }
         Reply::Thinking { thinking, text, .. } => {
             events.push(chunk(json!({"role": "assistant", "content": ""}), None));

@@ -2,7 +2,8 @@
 //! (`examples/anthropic-provider`), side by side in the real pi against a
 //! scripted Anthropic Messages endpoint on 127.0.0.1: the same conversation
 //! (streamed text, a `read` tool call round trip, thinking with a
-//! signature, an upstream error, an abort mid-stream, an answer after it)
+//! signature, an upstream error status, an `error` event mid-stream, an
+//! abort mid-stream, an answer after it)
 //! through each. The Rust run's values are checked, then what pi showed and
 //! what the endpoint received are compared with the original's.
 
@@ -120,6 +121,7 @@ fn conversation(rust: bool) -> Run {
         Reply::text("It says 42."),
         Reply::thinking("Let me think.", "sig-abc", "Thought it through."),
         Reply::status(500, "boom"),
+        Reply::stream_error(["Half"], "overloaded"),
         Reply::hold(["partial"]),
         Reply::text("recovered"),
     ]);
@@ -129,6 +131,7 @@ fn conversation(rust: bool) -> Run {
         "what do the notes say?",
         "think first",
         "fail please",
+        "break mid-stream",
     ] {
         prompts.push(pi.prompt(prompt));
     }
@@ -179,7 +182,7 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
 
     // --- The Rust run's own values. ---
     let answers = shown(&rust);
-    assert_eq!(answers.len(), 7, "{answers:#?}");
+    assert_eq!(answers.len(), 8, "{answers:#?}");
     // Streamed text: one pi delta per upstream delta; usage with the cache.
     assert_eq!(answers[0]["textDeltas"], json!(["Hel", "lo", " world"]));
     assert_eq!(final_assistant_text(&rust.prompts[0]), "Hello world");
@@ -219,13 +222,22 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
         error.starts_with("500 ") && error.contains("boom"),
         "{error}"
     );
+    // An `error` event mid-stream: the answer fails with the event's JSON
+    // (as the SDK words it), after the text streamed before it.
+    assert_eq!(answers[5]["textDeltas"], json!(["Half"]));
+    assert_eq!(answers[5]["stopReason"], "error");
+    let error = answers[5]["errorMessage"].as_str().unwrap();
+    assert!(
+        error.contains("overloaded_error") && error.contains("\"message\":\"overloaded\""),
+        "{error}"
+    );
     // The abort: pi's answer ends aborted (the closed connection was awaited above).
-    assert_eq!(answers[5]["stopReason"], "aborted");
-    assert_eq!(answers[6]["content"][0]["text"], "recovered");
+    assert_eq!(answers[6]["stopReason"], "aborted");
+    assert_eq!(answers[7]["content"][0]["text"], "recovered");
 
     // What the endpoint received.
     let bodies = sent(&rust);
-    assert_eq!(bodies.len(), 7, "one request per answer");
+    assert_eq!(bodies.len(), 8, "one request per answer");
     let first = &rust.requests[0];
     assert_eq!(first.path, "/v1/messages");
     assert_eq!(first.header("x-api-key"), Some("sk-ant-api-test"));
@@ -290,10 +302,10 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     // itself, with pi's own words; the original's is the SDK's
     // `APIUserAbortError` (with a full stop).
     let mut answers = answers;
-    assert_eq!(answers[5]["errorMessage"], "Request was aborted");
-    assert_eq!(original_answers[5]["errorMessage"], "Request was aborted.");
-    answers[5]["errorMessage"] = Value::Null;
-    original_answers[5]["errorMessage"] = Value::Null;
+    assert_eq!(answers[6]["errorMessage"], "Request was aborted");
+    assert_eq!(original_answers[6]["errorMessage"], "Request was aborted.");
+    answers[6]["errorMessage"] = Value::Null;
+    original_answers[6]["errorMessage"] = Value::Null;
     for (i, (r, o)) in answers.iter().zip(&original_answers).enumerate() {
         assert_eq!(r, o, "answer {i} differs (Rust, then the original)");
     }
