@@ -3,7 +3,7 @@
 //! scripted Anthropic Messages endpoint on 127.0.0.1: the same conversation
 //! (streamed text, a `read` tool call round trip, thinking with a
 //! signature, an upstream error status, an `error` event mid-stream, an
-//! abort mid-stream, an answer after it)
+//! abort mid-stream, an answer after it, a prompt with an image)
 //! through each. The Rust run's values are checked, then what pi showed and
 //! what the endpoint received are compared with the original's.
 
@@ -16,6 +16,9 @@ use pi_ext_e2e::{
     DEFAULT_TIMEOUT,
 };
 use serde_json::{json, Value};
+
+/// A 1x1 PNG.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 /// The assistant messages' `message_end`s in `events`.
 fn assistants(events: &[Value]) -> Vec<Value> {
@@ -124,6 +127,7 @@ fn conversation(rust: bool) -> Run {
         Reply::stream_error(["Half"], "overloaded"),
         Reply::hold(["partial"]),
         Reply::text("recovered"),
+        Reply::text("A dot."),
     ]);
     let mut prompts = Vec::new();
     for prompt in [
@@ -137,6 +141,15 @@ fn conversation(rust: bool) -> Run {
     }
     prompts.push(abort_mid_stream(&pi, &model));
     prompts.push(pi.prompt("again"));
+    // A prompt with an image.
+    let mark = pi.mark();
+    pi.send(json!({
+        "type": "prompt",
+        "message": "what is in the picture?",
+        "images": [{"type": "image", "data": PNG, "mimeType": "image/png"}],
+    }));
+    pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
+    prompts.push(pi.events_since(mark));
     Run {
         prompts,
         requests: model.recorded(),
@@ -182,7 +195,7 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
 
     // --- The Rust run's own values. ---
     let answers = shown(&rust);
-    assert_eq!(answers.len(), 8, "{answers:#?}");
+    assert_eq!(answers.len(), 9, "{answers:#?}");
     // Streamed text: one pi delta per upstream delta; usage with the cache.
     assert_eq!(answers[0]["textDeltas"], json!(["Hel", "lo", " world"]));
     assert_eq!(final_assistant_text(&rust.prompts[0]), "Hello world");
@@ -234,10 +247,11 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     // The abort: pi's answer ends aborted (the closed connection was awaited above).
     assert_eq!(answers[6]["stopReason"], "aborted");
     assert_eq!(answers[7]["content"][0]["text"], "recovered");
+    assert_eq!(answers[8]["content"][0]["text"], "A dot.");
 
     // What the endpoint received.
     let bodies = sent(&rust);
-    assert_eq!(bodies.len(), 8, "one request per answer");
+    assert_eq!(bodies.len(), 9, "one request per answer");
     let first = &rust.requests[0];
     assert_eq!(first.path, "/v1/messages");
     assert_eq!(first.header("x-api-key"), Some("sk-ant-api-test"));
@@ -288,6 +302,17 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
         thought["content"][0],
         json!({"type": "thinking", "thinking": "Let me think.", "signature": "sig-abc"})
     );
+    // The image went as a base64 image block next to the text.
+    let asked = bodies[8]["messages"].as_array().unwrap().last().unwrap();
+    assert_eq!(asked["role"], "user");
+    let blocks = asked["content"].as_array().unwrap();
+    assert!(blocks
+        .iter()
+        .any(|b| b["type"] == "text" && b["text"] == "what is in the picture?"));
+    assert!(blocks.iter().any(|b| b["type"] == "image"
+        && b["source"]["type"] == "base64"
+        && b["source"]["media_type"] == "image/png"
+        && b["source"]["data"].as_str().is_some_and(|d| !d.is_empty())));
 
     // --- Side by side with the original. ---
     let original = conversation(false);
