@@ -91,17 +91,15 @@ fn abort_mid_stream(pi: &PiRpc, model: &ScriptedModel) -> Vec<Value> {
     pi.events_since(mark)
 }
 
-/// The conversation, through the Rust port (`rust`) or the original.
-fn conversation(rust: bool) -> Run {
-    let model = ScriptedModel::start_anthropic();
-    let env = PiEnv::new(&model);
+/// pi with the Rust port (`rust`) or the original, on `model`, with `key`.
+fn start(rust: bool, model: &ScriptedModel, env: &PiEnv, key: &str) -> PiRpc {
     let builder = if rust {
-        let dir = install_example(&env, "anthropic-provider");
+        let dir = install_example(env, "anthropic-provider");
         env.pi()
             .installed(&dir)
             .env("CUSTOM_ANTHROPIC_BASE_URL", model.base_url())
     } else {
-        let file = original_at(&env, &model.base_url());
+        let file = original_at(env, &model.base_url());
         env.pi().no_extensions().extension(file)
     };
     let pi = builder
@@ -111,12 +109,19 @@ fn conversation(rust: bool) -> Run {
             "--model",
             "claude-sonnet-4-5",
         ])
-        .env("CUSTOM_ANTHROPIC_API_KEY", "sk-ant-api-test")
+        .env("CUSTOM_ANTHROPIC_API_KEY", key)
         .start();
     let state = pi.call(json!({"type": "get_state"}));
     assert_eq!(state["model"]["provider"], "custom-anthropic", "{state}");
     assert_eq!(state["model"]["id"], "claude-sonnet-4-5");
+    pi
+}
 
+/// The conversation, through the Rust port (`rust`) or the original.
+fn conversation(rust: bool) -> Run {
+    let model = ScriptedModel::start_anthropic();
+    let env = PiEnv::new(&model);
+    let pi = start(rust, &model, &env, "sk-ant-api-test");
     env.write_cwd_file("notes.txt", "the notes say 42");
     model.push_all([
         Reply::deltas(["Hel", "lo", " world"]),
@@ -358,6 +363,79 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
             "anthropic-beta",
             "anthropic-dangerous-direct-browser-access",
             "content-type",
+        ] {
+            assert_eq!(r.header(header), o.header(header), "header {header}");
+        }
+    }
+}
+
+/// A tool round trip with an OAuth access token (`sk-ant-oat…`), through
+/// the Rust port (`rust`) or the original: the requests and answers.
+fn oauth_round_trip(rust: bool) -> Run {
+    let model = ScriptedModel::start_anthropic();
+    let env = PiEnv::new(&model);
+    let pi = start(rust, &model, &env, "sk-ant-oat-test");
+    env.write_cwd_file("notes.txt", "the notes say 42");
+    // The model calls Claude Code's `Read`: pi's `read` runs.
+    model.push_all([
+        Reply::tool("toolu_read", "Read", json!({"path": "notes.txt"})),
+        Reply::text("It says 42."),
+    ]);
+    let prompts = vec![pi.prompt("what do the notes say?")];
+    Run {
+        prompts,
+        requests: model.recorded(),
+        cwd: env.cwd().display().to_string(),
+    }
+}
+
+#[test]
+fn an_oauth_token_is_sent_as_claude_code_like_the_original_does() {
+    let rust = oauth_round_trip(true);
+    let answers = shown(&rust);
+    assert_eq!(answers.len(), 2, "{answers:#?}");
+    assert_eq!(
+        answers[0]["content"][0]["name"], "read",
+        "mapped back to pi's tool"
+    );
+    assert_eq!(answers[1]["content"][0]["text"], "It says 42.");
+    let first = &rust.requests[0];
+    assert_eq!(
+        first.header("authorization"),
+        Some("Bearer sk-ant-oat-test")
+    );
+    assert_eq!(first.header("x-api-key"), None);
+    assert_eq!(first.header("x-app"), Some("cli"));
+    assert_eq!(
+        first.body["system"][0]["text"],
+        "You are Claude Code, Anthropic's official CLI for Claude."
+    );
+    let tools = first.body["tools"].as_array().unwrap();
+    assert!(tools.iter().any(|t| t["name"] == "Read"), "{tools:?}");
+    assert!(!tools.iter().any(|t| t["name"] == "read"));
+    let bodies = sent(&rust);
+    let call = &bodies[1]["messages"].as_array().unwrap()[1];
+    assert_eq!(call["content"][0]["name"], "Read");
+
+    let original = oauth_round_trip(false);
+    assert_eq!(answers, shown(&original));
+    let original_bodies = sent(&original);
+    assert_eq!(bodies.len(), original_bodies.len());
+    for (i, (r, o)) in bodies.iter().zip(&original_bodies).enumerate() {
+        for key in ["messages", "system", "tools", "max_tokens", "thinking"] {
+            assert_eq!(
+                r[key], o[key],
+                "request {i}: `{key}` differs (Rust, then the original)"
+            );
+        }
+    }
+    for (r, o) in rust.requests.iter().zip(&original.requests) {
+        for header in [
+            "authorization",
+            "x-api-key",
+            "anthropic-beta",
+            "user-agent",
+            "x-app",
         ] {
             assert_eq!(r.header(header), o.header(header), "header {header}");
         }
