@@ -5,7 +5,9 @@
 //! (`pi --mode rpc`), print mode (`pi -p`) or interactively in a pseudo-terminal
 //! ([`PiTerminal`]) against a [`ScriptedModel`]: an OpenAI-compatible
 //! `/v1/chat/completions` server on 127.0.0.1 that streams pre-scripted replies and records
-//! every request pi sends it.
+//! every request pi sends it. [`ScriptedModel::start_anthropic`] serves the same replies
+//! as Anthropic's Messages API (`POST /v1/messages`, see [`anthropic`]), for providers that
+//! speak it.
 //!
 //! Everything runs in an isolated temporary world ([`PiEnv`]): its own `HOME`, its own
 //! `PI_CODING_AGENT_DIR` (with `models.json` and `settings.json`), and its own working
@@ -77,6 +79,7 @@
 
 #![warn(missing_docs)]
 
+pub mod anthropic;
 mod cargo;
 mod diag;
 mod env;

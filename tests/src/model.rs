@@ -1,4 +1,5 @@
-//! A scripted, OpenAI-compatible chat-completions server on 127.0.0.1.
+//! A scripted, OpenAI-compatible chat-completions server on 127.0.0.1 (or,
+//! started with [`ScriptedModel::start_anthropic`], an Anthropic Messages one).
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -52,6 +53,26 @@ pub enum Reply {
     Status(u16, String),
     /// A text answer streamed as many content deltas, one SSE event each, in order.
     TextDeltas(Vec<String>),
+    /// Text deltas, then an error *in* the stream (HTTP 200): OpenAI's
+    /// `data: {"error":{"message":…}}` chunk, Anthropic's `error` event
+    /// (`{"type":"error","error":{"type":"overloaded_error","message":…}}`).
+    StreamError {
+        /// The text streamed before the error.
+        deltas: Vec<String>,
+        /// The error's message.
+        message: String,
+    },
+    /// A thinking block (its text and signature) then a text answer. OpenAI:
+    /// the thinking as a `reasoning_content` delta (no signature); Anthropic:
+    /// `thinking_delta` and `signature_delta`.
+    Thinking {
+        /// The model's reasoning.
+        thinking: String,
+        /// Its signature (Anthropic only).
+        signature: String,
+        /// The answer's text.
+        text: String,
+    },
     /// Content deltas streamed (chunked) and then **no end**: the connection is held open
     /// until the client closes it (or the model is dropped). [`ScriptedModel::wait_closed`]
     /// tells when the client closed it.
@@ -82,6 +103,30 @@ impl Reply {
     /// [`Reply::TextDeltas`].
     pub fn deltas<S: Into<String>>(deltas: impl IntoIterator<Item = S>) -> Self {
         Reply::TextDeltas(deltas.into_iter().map(Into::into).collect())
+    }
+
+    /// [`Reply::StreamError`].
+    pub fn stream_error<S: Into<String>>(
+        deltas: impl IntoIterator<Item = S>,
+        message: impl Into<String>,
+    ) -> Self {
+        Reply::StreamError {
+            deltas: deltas.into_iter().map(Into::into).collect(),
+            message: message.into(),
+        }
+    }
+
+    /// [`Reply::Thinking`].
+    pub fn thinking(
+        thinking: impl Into<String>,
+        signature: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
+        Reply::Thinking {
+            thinking: thinking.into(),
+            signature: signature.into(),
+            text: text.into(),
+        }
     }
 
     /// [`Reply::Hold`].
@@ -131,6 +176,8 @@ struct ModelState {
 }
 
 struct ModelShared {
+    /// Serves Anthropic's `/v1/messages` rather than OpenAI's chat completions.
+    anthropic: bool,
     state: Mutex<ModelState>,
     changed: Condvar,
     stop: AtomicBool,
@@ -161,9 +208,25 @@ pub struct ScriptedModel {
 impl ScriptedModel {
     /// Binds `127.0.0.1:0` and starts serving in a background thread.
     pub fn start() -> ScriptedModel {
+        Self::start_with(false)
+    }
+
+    /// The same server speaking Anthropic's Messages API instead: each
+    /// `POST /v1/messages` is answered with the next reply as Anthropic's
+    /// server-sent events (`message_start`, `content_block_*`,
+    /// `message_delta` with the stop reason and usage, `message_stop`; see
+    /// [`crate::anthropic`]), an error status with Anthropic's error body and
+    /// `x-should-retry: false` (the Anthropic SDK would otherwise retry a
+    /// 5xx). Requests are recorded as for OpenAI.
+    pub fn start_anthropic() -> ScriptedModel {
+        Self::start_with(true)
+    }
+
+    fn start_with(anthropic: bool) -> ScriptedModel {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind scripted model on 127.0.0.1");
         let addr = listener.local_addr().expect("scripted model local addr");
         let shared = Arc::new(ModelShared {
+            anthropic,
             state: Mutex::new(ModelState::default()),
             changed: Condvar::new(),
             stop: AtomicBool::new(false),
@@ -186,9 +249,14 @@ impl ScriptedModel {
         self.addr
     }
 
-    /// The OpenAI base URL to configure in pi, `http://127.0.0.1:PORT/v1`.
+    /// The base URL to configure in pi: OpenAI's `http://127.0.0.1:PORT/v1`,
+    /// or Anthropic's `http://127.0.0.1:PORT` (its clients add `/v1/messages`).
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        if self.shared.anthropic {
+            format!("http://{}", self.addr)
+        } else {
+            format!("http://{}/v1", self.addr)
+        }
     }
 
     /// Queues `reply` as the answer to the next unanswered request.
@@ -385,7 +453,12 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
         let close = request
             .header("connection")
             .is_some_and(|v| v.eq_ignore_ascii_case("close"));
-        let response = if request.method == "POST" && request.path.ends_with("/chat/completions") {
+        let endpoint = if shared.anthropic {
+            "/v1/messages"
+        } else {
+            "/chat/completions"
+        };
+        let response = if request.method == "POST" && request.path.ends_with(endpoint) {
             let body = serde_json::from_slice(&request.body).unwrap_or_else(|_| {
                 Value::String(String::from_utf8_lossy(&request.body).into_owned())
             });
@@ -410,12 +483,22 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
             shared.changed.notify_all();
             let chunk_id = shared.next_chunk_id.fetch_add(1, Ordering::Relaxed);
             if let Reply::Hold(deltas) = &reply {
-                return hold(&mut writer, &mut reader, deltas, &model, chunk_id).map(|()| {
+                let events = if shared.anthropic {
+                    crate::anthropic::held_events(deltas, &model, chunk_id)
+                } else {
+                    openai_held_events(deltas, &model, chunk_id)
+                };
+                return hold(&mut writer, &mut reader, &events).map(|()| {
                     shared.lock().closed.push(request_index);
                     shared.changed.notify_all();
                 });
             }
-            render_reply(&reply, &model, chunk_id)
+            if shared.anthropic {
+                let (status, headers, body) = crate::anthropic::render(&reply, &model, chunk_id);
+                http_response_with(status, &headers, body.as_bytes())
+            } else {
+                render_reply(&reply, &model, chunk_id)
+            }
         } else {
             shared
                 .lock()
@@ -438,20 +521,9 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
     }
 }
 
-/// A [`Reply::Hold`]: the deltas as chunks of an endless SSE response, then wait for the
-/// client to close the connection (a read returns EOF or fails).
-fn hold(
-    writer: &mut TcpStream,
-    reader: &mut BufReader<TcpStream>,
-    deltas: &[String],
-    model: &str,
-    chunk_id: u64,
-) -> io::Result<()> {
-    writer.write_all(
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n\
-          Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n",
-    )?;
-    let mut chunk = |delta: Value| -> io::Result<()> {
+/// The SSE events of a held OpenAI reply.
+fn openai_held_events(deltas: &[String], model: &str, chunk_id: u64) -> Vec<String> {
+    let chunk = |delta: Value| {
         let event = json!({
             "id": format!("chatcmpl-scripted-{chunk_id}"),
             "object": "chat.completion.chunk",
@@ -459,13 +531,27 @@ fn hold(
             "model": model,
             "choices": [{"index": 0, "delta": delta, "finish_reason": null}],
         });
-        let data = format!("data: {event}\n\n");
-        write!(writer, "{:x}\r\n{data}\r\n", data.len())?;
-        writer.flush()
+        format!("data: {event}\n\n")
     };
-    chunk(json!({"role": "assistant", "content": ""}))?;
-    for delta in deltas {
-        chunk(json!({"content": delta}))?;
+    let mut events = vec![chunk(json!({"role": "assistant", "content": ""}))];
+    events.extend(deltas.iter().map(|d| chunk(json!({"content": d}))));
+    events
+}
+
+/// A [`Reply::Hold`]: the events as chunks of an endless SSE response, then wait for the
+/// client to close the connection (a read returns EOF or fails).
+fn hold(
+    writer: &mut TcpStream,
+    reader: &mut BufReader<TcpStream>,
+    events: &[String],
+) -> io::Result<()> {
+    writer.write_all(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n\
+          Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n",
+    )?;
+    for data in events {
+        write!(writer, "{:x}\r\n{data}\r\n", data.len())?;
+        writer.flush()?;
     }
     // Held: nothing more is sent. The client closing its end ends the read.
     let mut buf = [0u8; 1024];
@@ -600,13 +686,19 @@ fn reason_phrase(status: u16) -> &'static str {
 }
 
 fn http_response(status: u16, content_type: &str, body: &[u8]) -> Vec<u8> {
-    let mut out = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-cache\r\nConnection: keep-alive\r\n\r\n",
-        reason_phrase(status),
+    http_response_with(status, &[("content-type", content_type.to_owned())], body)
+}
+
+fn http_response_with(status: u16, headers: &[(&str, String)], body: &[u8]) -> Vec<u8> {
+    let mut out = format!("HTTP/1.1 {status} {}\r\n", reason_phrase(status));
+    for (name, value) in headers {
+        out.push_str(&format!("{name}: {value}\r\n"));
+    }
+    out.push_str(&format!(
+        "Content-Length: {}\r\nCache-Control: no-cache\r\nConnection: keep-alive\r\n\r\n",
         body.len()
-    )
-    .into_bytes();
+    ));
+    let mut out = out.into_bytes();
     out.extend_from_slice(body);
     out
 }
@@ -640,6 +732,23 @@ fn render_reply(reply: &Reply, model: &str, chunk_id: u64) -> Vec<u8> {
                 events.push(chunk(json!({"content": text}), None));
             }
             output_tokens = text.split_whitespace().count().max(1);
+            "stop"
+        }
+        Reply::StreamError { deltas, message } => {
+            let mut body = String::new();
+            let mut events = vec![chunk(json!({"role": "assistant", "content": ""}), None)];
+            events.extend(deltas.iter().map(|d| chunk(json!({"content": d}), None)));
+            events.push(json!({"error": {"message": message, "type": "scripted_error"}}));
+            for event in &events {
+                body.push_str(&format!("data: {event}\n\n"));
+            }
+            return http_response(200, "text/event-stream; charset=utf-8", body.as_bytes());
+        }
+        Reply::Thinking { thinking, text, .. } => {
+            events.push(chunk(json!({"role": "assistant", "content": ""}), None));
+            events.push(chunk(json!({"reasoning_content": thinking}), None));
+            events.push(chunk(json!({"content": text}), None));
+            output_tokens = 2;
             "stop"
         }
         Reply::TextDeltas(deltas) => {

@@ -261,3 +261,115 @@ fn wait_requests_times_out_with_a_message() {
     let model = ScriptedModel::start();
     model.wait_requests(1, Duration::from_millis(50));
 }
+
+#[test]
+fn thinking_and_stream_errors_in_openai_chunks() {
+    let model = ScriptedModel::start();
+    model.push(Reply::thinking("hmm", "sig", "answer"));
+    model.push(Reply::stream_error(["Half"], "overloaded"));
+    let mut conn = connect(&model);
+
+    let (chunks, done) = post(&mut conn, "/v1/chat/completions", &json!({})).sse();
+    assert!(done);
+    assert_eq!(chunks[1]["choices"][0]["delta"]["reasoning_content"], "hmm");
+    assert_eq!(chunks[2]["choices"][0]["delta"]["content"], "answer");
+
+    let (chunks, done) = post(&mut conn, "/v1/chat/completions", &json!({})).sse();
+    assert!(!done, "the stream ends with its error");
+    assert_eq!(chunks[1]["choices"][0]["delta"]["content"], "Half");
+    assert_eq!(chunks.last().unwrap()["error"]["message"], "overloaded");
+}
+
+/// An Anthropic response's events: `(event name, data)`.
+fn anthropic_events(r: &Response) -> Vec<(String, Value)> {
+    r.body
+        .split("\n\n")
+        .filter(|e| !e.trim().is_empty())
+        .map(|e| {
+            let name = e.lines().find_map(|l| l.strip_prefix("event: ")).unwrap();
+            let data = e.lines().find_map(|l| l.strip_prefix("data: ")).unwrap();
+            (name.to_owned(), serde_json::from_str(data).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn the_anthropic_mode_answers_messages_with_anthropic_events() {
+    let model = ScriptedModel::start_anthropic();
+    assert_eq!(model.base_url(), format!("http://{}", model.addr()));
+    model.push_all([
+        Reply::deltas(["a", "b"]),
+        Reply::tool("toolu_1", "read", json!({"path": "x"})),
+        Reply::thinking("hmm", "sig", "answer"),
+        Reply::status(500, "boom"),
+        Reply::stream_error(["Half"], "overloaded"),
+    ]);
+    let mut conn = connect(&model);
+    let request = json!({"model": "claude-x", "stream": true});
+
+    let r = post(&mut conn, "/v1/chat/completions", &request);
+    assert_eq!(r.status, 404, "only /v1/messages is served");
+
+    let r = post(&mut conn, "/v1/messages", &request);
+    assert_eq!(r.status, 200);
+    let events = anthropic_events(&r);
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "message_start",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop"
+        ]
+    );
+    assert!(events.iter().all(|(n, d)| d["type"] == n.as_str()));
+    assert_eq!(events[0].1["message"]["model"], "claude-x");
+    assert_eq!(
+        events[3].1["delta"],
+        json!({"type": "text_delta", "text": "b"})
+    );
+    assert_eq!(events[5].1["delta"]["stop_reason"], "end_turn");
+    assert_eq!(events[5].1["usage"]["output_tokens"], 2);
+    assert_eq!(events[5].1["usage"]["cache_read_input_tokens"], 4);
+
+    let events = anthropic_events(&post(&mut conn, "/v1/messages", &request));
+    assert_eq!(events[1].1["content_block"]["type"], "tool_use");
+    assert_eq!(events[1].1["content_block"]["id"], "toolu_1");
+    let json: String = events
+        .iter()
+        .filter(|(_, d)| d["delta"]["type"] == "input_json_delta")
+        .map(|(_, d)| d["delta"]["partial_json"].as_str().unwrap())
+        .collect();
+    assert_eq!(json, r#"{"path":"x"}"#);
+    assert_eq!(
+        events[events.len() - 2].1["delta"]["stop_reason"],
+        "tool_use"
+    );
+
+    let events = anthropic_events(&post(&mut conn, "/v1/messages", &request));
+    let deltas: Vec<&Value> = events.iter().map(|(_, d)| &d["delta"]).collect();
+    assert!(deltas.contains(&&json!({"type": "thinking_delta", "thinking": "hmm"})));
+    assert!(deltas.contains(&&json!({"type": "signature_delta", "signature": "sig"})));
+    assert!(deltas.contains(&&json!({"type": "text_delta", "text": "answer"})));
+
+    let r = post(&mut conn, "/v1/messages", &request);
+    assert_eq!(r.status, 500);
+    assert_eq!(r.header("x-should-retry"), Some("false"));
+    let body: Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(
+        body,
+        json!({"type": "error", "error": {"type": "api_error", "message": "boom"}})
+    );
+
+    let events = anthropic_events(&post(&mut conn, "/v1/messages", &request));
+    let (name, data) = events.last().unwrap();
+    assert_eq!(name, "error");
+    assert_eq!(data["error"]["message"], "overloaded");
+
+    assert_eq!(model.request_count(), 5);
+    assert_eq!(model.recorded()[0].path, "/v1/messages");
+}
