@@ -193,7 +193,8 @@ pub(crate) struct Shared {
     /// renders (sent along when it sends one), by the message's JSON.
     pub(crate) message_views: std::sync::OnceLock<MessageViews>,
     /// Streamed model calls waiting for their `models/event`s, by request id.
-    pub(crate) model_streams: Mutex<HashMap<u64, mpsc::UnboundedSender<Vec<Value>>>>,
+    pub(crate) model_streams:
+        Mutex<HashMap<u64, mpsc::UnboundedSender<Vec<crate::messages::AssistantMessageEvent>>>>,
     /// Objects the bridge refers to by number (the operations of a
     /// `user_bash` answer), until it releases them.
     handles: Mutex<HashMap<u64, AnyState>>,

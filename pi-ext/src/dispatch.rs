@@ -193,7 +193,7 @@ struct ProviderStreamParams {
 struct ModelEventParams {
     id: u64,
     #[serde(default)]
-    events: Vec<Value>,
+    events: Vec<AssistantMessageEvent>,
 }
 
 /// The names a traffic log line gives a request.

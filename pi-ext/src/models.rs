@@ -594,7 +594,7 @@ pub struct ModelStream {
     peer: Arc<Peer>,
     shared: Arc<Shared>,
     model: ModelRef,
-    events: mpsc::UnboundedReceiver<Vec<Value>>,
+    events: mpsc::UnboundedReceiver<Vec<AssistantMessageEvent>>,
     pending: VecDeque<AssistantMessageEvent>,
     answer: Pin<Box<dyn Future<Output = Result<Value, RpcError>> + Send>>,
     partial: AssistantMessage,
@@ -728,9 +728,8 @@ impl ModelStream {
         }
     }
 
-    fn take_batch(&mut self, batch: Vec<Value>) {
-        for raw in batch {
-            let event = parse_event(&raw);
+    fn take_batch(&mut self, batch: Vec<AssistantMessageEvent>) {
+        for event in batch {
             apply(&mut self.partial, &event);
             self.pending.push_back(event);
         }
@@ -799,64 +798,6 @@ impl futures_core::Stream for TextDeltas {
                 Poll::Pending => return Poll::Pending,
             }
         }
-    }
-}
-
-/// A `models/event` entry: `[kind, index, payload]`.
-fn parse_event(raw: &Value) -> AssistantMessageEvent {
-    let kind = raw.get(0).and_then(Value::as_str).unwrap_or("");
-    let index = raw.get(1).and_then(Value::as_u64).unwrap_or(0) as usize;
-    let text = || {
-        raw.get(2)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    // An event from a newer pi: as an object, so that `kind()` names it.
-    let unknown = || {
-        AssistantMessageEvent::Other(
-            json!({"type": kind, "contentIndex": index, "data": raw.get(2)}).into(),
-        )
-    };
-    match kind {
-        "start" => AssistantMessageEvent::Start,
-        "text_start" => AssistantMessageEvent::TextStart {
-            content_index: index,
-        },
-        "text_delta" => AssistantMessageEvent::TextDelta {
-            content_index: index,
-            delta: text(),
-        },
-        "text_end" => AssistantMessageEvent::TextEnd {
-            content_index: index,
-            content: text(),
-        },
-        "thinking_start" => AssistantMessageEvent::ThinkingStart {
-            content_index: index,
-        },
-        "thinking_delta" => AssistantMessageEvent::ThinkingDelta {
-            content_index: index,
-            delta: text(),
-        },
-        "thinking_end" => AssistantMessageEvent::ThinkingEnd {
-            content_index: index,
-            content: text(),
-        },
-        "toolcall_start" => AssistantMessageEvent::ToolCallStart {
-            content_index: index,
-        },
-        "toolcall_delta" => AssistantMessageEvent::ToolCallDelta {
-            content_index: index,
-            delta: text(),
-        },
-        "toolcall_end" => match raw.get(2).cloned().map(serde_json::from_value) {
-            Some(Ok(tool_call)) => AssistantMessageEvent::ToolCallEnd {
-                content_index: index,
-                tool_call,
-            },
-            _ => unknown(),
-        },
-        _ => unknown(),
     }
 }
 
@@ -933,22 +874,26 @@ mod tests {
 
     #[test]
     fn streamed_events_build_the_partial_answer_as_pi_ai_does() {
+        // As the bridge sends them (`models/event`, the form of `hook/updates`).
         let wire = [
-            json!(["start"]),
-            json!(["thinking_start", 0]),
-            json!(["thinking_delta", 0, "hm"]),
-            json!(["thinking_end", 0, "hmm"]),
-            json!(["text_start", 1]),
-            json!(["text_delta", 1, "Hel"]),
-            json!(["text_delta", 1, "lo"]),
-            json!(["text_end", 1, "Hello"]),
-            json!(["toolcall_start", 2]),
-            json!(["toolcall_delta", 2, "{\"pa"]),
-            json!(["toolcall_end", 2, {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"}}]),
-            json!(["something_new", 3]),
+            json!({"type": "start"}),
+            json!({"type": "thinking_start", "contentIndex": 0}),
+            json!([1, 0, "hm"]),
+            json!({"type": "thinking_end", "contentIndex": 0, "content": "hmm"}),
+            json!({"type": "text_start", "contentIndex": 1}),
+            json!([0, 1, "Hel"]),
+            json!([0, 1, "lo"]),
+            json!({"type": "text_end", "contentIndex": 1, "content": "Hello"}),
+            json!({"type": "toolcall_start", "contentIndex": 2}),
+            json!([2, 2, "{\"pa"]),
+            json!({"type": "toolcall_end", "contentIndex": 2, "toolCall": {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"}}}),
+            json!({"type": "something_new", "contentIndex": 3}),
         ];
         let mut partial = AssistantMessage::default();
-        let events: Vec<AssistantMessageEvent> = wire.iter().map(parse_event).collect();
+        let events: Vec<AssistantMessageEvent> = wire
+            .iter()
+            .map(|w| serde_json::from_value(w.clone()).unwrap())
+            .collect();
         for event in &events {
             apply(&mut partial, event);
         }

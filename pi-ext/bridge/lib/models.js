@@ -5,6 +5,7 @@
 // (`models/auth`). The bridge imports pi-ai and pi through pi's own loader,
 // so the registry of API providers is pi's (extension providers included).
 
+import { shortUpdate } from "./hooks.js";
 import { codes, messageOf, RpcError } from "./protocol.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
@@ -32,39 +33,6 @@ export function modelInfo(model) {
   if (!model) return null;
   const { headers: _headers, ...info } = model;
   return info;
-}
-
-/**
- * A streamed event as the extension receives it: `[kind, index, payload]`,
- * without pi-ai's `partial` message (resending it with every delta would
- * cost O(n²) bytes). `done` and `error` are left out: the answer to the
- * request carries the final message.
- * @param {any} e
- * @returns {unknown[] | undefined}
- */
-export function compactEvent(e) {
-  switch (e?.type) {
-    case "start":
-      return ["start"];
-    case "text_start":
-    case "thinking_start":
-    case "toolcall_start":
-      return [e.type, e.contentIndex];
-    case "text_delta":
-    case "thinking_delta":
-    case "toolcall_delta":
-      return [e.type, e.contentIndex, e.delta];
-    case "text_end":
-    case "thinking_end":
-      return [e.type, e.contentIndex, e.content];
-    case "toolcall_end":
-      return [e.type, e.contentIndex, e.toolCall];
-    case "done":
-    case "error":
-      return undefined;
-    default:
-      return [String(e?.type)];
-  }
 }
 
 /** Options the extension cannot set: pi supplies them. */
@@ -152,9 +120,12 @@ export class ModelCalls {
       r.send(JSON.stringify({ method: "models/event", params: { id: r.id, events } }));
     };
     for await (const event of stream) {
-      const compact = compactEvent(event);
-      if (!compact) continue;
-      batch.push(compact);
+      // `done` and `error` are left out: the answer to the request carries
+      // the final message.
+      if (event?.type === "done" || event?.type === "error") continue;
+      // The form `hook/updates` uses (no `partial`: resending the message
+      // with every delta would cost O(n²) bytes); one parser reads both.
+      batch.push(shortUpdate(event));
       // One line per turn of the event loop: deltas come in bursts.
       if (batch.length === 1) setImmediate(flush);
     }

@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { createAssistantMessageEventStream } from "@mariozechner/pi-ai";
 
-import { compactEvent } from "../lib/models.js";
+import { shortUpdate } from "../lib/hooks.js";
 import { fakeCtx, manifestWith, NO_ANSWER, settle, startBridge, until } from "./helpers.js";
 
 const fakeModel = { id: "m1", name: "M1", api: "test-api", provider: "p", baseUrl: "http://x", headers: { "x-secret": "s" } };
@@ -116,7 +116,14 @@ test("a streamed call: pi's key and headers, the extension's options, events in 
   assert.ok(eventLines.length >= 1 && eventLines.length <= 2, `batched: ${eventLines.length} lines`);
   assert.ok(eventLines.every(([, i]) => Number(i) < answerAt));
   const events = h.ext().sent("models/event").flatMap((m) => m.params.events);
-  assert.deepEqual(events, [["start"], ["text_start", 0], ["text_delta", 0, "a"], ["text_delta", 0, "b"], ["text_delta", 0, "c"], ["text_end", 0, "abc"]]);
+  assert.deepEqual(events, [
+    { type: "start" },
+    { type: "text_start", contentIndex: 0 },
+    [0, 0, "a"],
+    [0, 0, "b"],
+    [0, 0, "c"],
+    { type: "text_end", contentIndex: 0, content: "abc" },
+  ]);
   assert.ok(h.ext().sent("models/event").every((m) => m.params.id === answer.id));
   assert.ok(!lines.some((l) => l.includes("partial")));
 });
@@ -186,11 +193,11 @@ test("no model selected, and pi's auth failure, are errors with their own codes"
 
 test("events keep what the extension needs, never the partial message", () => {
   const partial = { content: [] };
-  assert.deepEqual(compactEvent({ type: "toolcall_end", contentIndex: 2, toolCall: { id: "c", name: "n", arguments: {} }, partial }), [
-    "toolcall_end",
-    2,
-    { id: "c", name: "n", arguments: {} },
-  ]);
-  assert.equal(compactEvent({ type: "done", message: {} }), undefined);
-  assert.deepEqual(compactEvent({ type: "brand_new", partial }), ["brand_new"]);
+  assert.deepEqual(shortUpdate({ type: "toolcall_end", contentIndex: 2, toolCall: { id: "c", name: "n", arguments: {} }, partial }), {
+    type: "toolcall_end",
+    contentIndex: 2,
+    toolCall: { id: "c", name: "n", arguments: {} },
+  });
+  assert.deepEqual(shortUpdate({ type: "thinking_delta", contentIndex: 1, delta: "hm", partial }), [1, 1, "hm"]);
+  assert.deepEqual(shortUpdate({ type: "brand_new", partial }), { type: "brand_new" });
 });
