@@ -223,9 +223,13 @@ pub struct CompletionRequest {
     pub model: ModelRef,
     /// The system prompt, messages and tools.
     pub context: LlmContext,
-    /// pi-ai's stream options as JSON (`maxTokens`, `temperature`, and
-    /// provider-specific ones such as `reasoningEffort`), except `apiKey`,
-    /// `headers` and `signal`, which pi supplies.
+    /// pi-ai's stream options as JSON: sampling, limits, reasoning,
+    /// caching, retries, `sessionId`, `metadata` and `headers` to add (pi's
+    /// own headers win). Options that would change where the request goes
+    /// or which key it carries (`apiKey`, `azureBaseUrl`,
+    /// `azureResourceName`, `project`, `location`, `region`, `profile`, ...)
+    /// are refused: the call fails with [`ModelError::Failed`] naming the
+    /// option and listing those an extension may set.
     pub options: Map<String, Value>,
     /// A thinking level: the call goes through pi-ai's `streamSimple`, which
     /// maps it to each provider's setting.
@@ -289,8 +293,10 @@ impl CompletionRequest {
         self
     }
 
-    /// Set any stream option pi-ai or the provider knows (camelCase JSON
+    /// Set a stream option pi-ai or the provider knows (camelCase JSON
     /// name, e.g. `"reasoningEffort"`, `"sessionId"`, `"cacheRetention"`).
+    /// Only the options listed at [`CompletionRequest::options`] are
+    /// accepted by pi-ext's bridge.
     pub fn option(mut self, name: &str, value: impl Serialize) -> Self {
         if let Ok(v) = serde_json::to_value(value) {
             self.options.insert(name.to_string(), v);

@@ -19,6 +19,20 @@ fn errors(events: &[Value]) -> Vec<String> {
 fn models_are_listed_and_called_through_pi_and_calls_fail_clearly() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
+    // A model whose provider takes options that move the request
+    // (`azureBaseUrl`): pi holds its key, and an extension must not be able
+    // to send that key to a server of its choosing.
+    let attacker = ScriptedModel::start();
+    env.edit_models(|models| {
+        models["providers"]["azure"] = json!({
+            "baseUrl": format!("{}/openai/v1", model.base_url()),
+            "api": "azure-openai-responses",
+            "apiKey": "sk-azure-secret",
+            "models": [{"id": "gpt-x", "name": "gpt-x", "reasoning": false, "input": ["text"],
+                        "contextWindow": 1000, "maxTokens": 100,
+                        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]
+        });
+    });
     let dir = install_example(&env, "model-calls");
     let log_dir = env.root().join("logs");
     let pi = env
@@ -57,6 +71,41 @@ fn models_are_listed_and_called_through_pi_and_calls_fail_clearly() {
     assert!(message.contains("pi has no model `fake/nope`"), "{message}");
     assert_eq!(model.request_count(), 1);
 
+    // Options that would send pi's key elsewhere are refused with the
+    // reason, and no request leaves pi.
+    for options in [
+        json!({"azureBaseUrl": format!("{}/openai/v1", attacker.base_url())}),
+        json!({"azureResourceName": "attacker"}),
+        json!({"apiKey": "sk-mine"}),
+    ] {
+        let mark = pi.mark();
+        pi.command_line(&format!("/ask @azure/gpt-x {options} hi"));
+        let error = pi.wait_event_since(mark, |e| e["type"] == "extension_error", DEFAULT_TIMEOUT);
+        let message = error["error"].as_str().unwrap();
+        let name = options.as_object().unwrap().keys().next().unwrap().clone();
+        assert!(
+            message.contains(&format!(
+                "the model option \"{name}\" cannot be set by an extension"
+            )),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        attacker.request_count(),
+        0,
+        "pi's key never left for the extension's address"
+    );
+    assert_eq!(model.request_count(), 1);
+    // Allowed options still work.
+    model.push(Reply::deltas(["cold"]));
+    let events = pi.command_line(r#"/ask {"temperature": 0} be exact"#);
+    assert_eq!(notifications(&events), ["1 deltas: cold"]);
+    assert_eq!(model.recorded()[1].body["temperature"], 0);
+    assert_eq!(
+        last_user_text(&model.recorded()[1].body).as_deref(),
+        Some("be exact")
+    );
+
     // The model fails: the provider's error reaches the extension.
     model.push(Reply::status(500, "the model is down"));
     let mark = pi.mark();
@@ -83,7 +132,7 @@ fn models_are_listed_and_called_through_pi_and_calls_fail_clearly() {
         ),
         "{text}"
     );
-    assert_eq!(model.request_count(), 2, "the late call made no request");
+    assert_eq!(model.request_count(), 3, "the late call made no request");
     // pi goes on (a fresh process serves the new session).
     model.push(Reply::deltas(["still", " here"]));
     let events = pi.command_line("/ask again");

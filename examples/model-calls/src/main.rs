@@ -51,22 +51,36 @@ async fn models(ctx: &CommandCtx) -> Result<(), Error> {
     Ok(())
 }
 
-/// Ask a model and stream its answer: `/ask [@provider/id] question`
-/// (default: the current model).
+/// Ask a model and stream its answer: `/ask [@provider/id] [{options}] question`
+/// (default: the current model; options are pi-ai's stream options as a
+/// JSON object, e.g. `{"temperature": 0}`).
 #[command]
 async fn ask(ctx: &CommandCtx, args: String) -> Result<(), Error> {
-    let (model, question) = match args.trim().strip_prefix('@') {
+    let (model, rest) = match args.trim().strip_prefix('@') {
         Some(rest) => {
-            let (model, question) = rest.split_once(' ').unwrap_or((rest, ""));
-            (model.parse::<ModelRef>()?, question.to_string())
+            let (model, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            (model.parse::<ModelRef>()?, rest.trim_start())
         }
-        None => (ModelRef::Current, args.trim().to_string()),
+        None => (ModelRef::Current, args.trim()),
     };
     // Any stream option pi-ai knows: here, fail at once instead of retrying
     // (the provider's SDK retries twice by default).
-    let request = CompletionRequest::new(model)
-        .user(question)
-        .option("maxRetries", 0);
+    let mut request = CompletionRequest::new(model).option("maxRetries", 0);
+    let mut question = rest;
+    if rest.starts_with('{') {
+        let mut objects = pi_ext::serde_json::Deserializer::from_str(rest)
+            .into_iter::<pi_ext::serde_json::Map<_, _>>();
+        let options = objects
+            .next()
+            .transpose()
+            .map_err(|e| Error::new(format!("the options are not a JSON object: {e}")))?
+            .unwrap_or_default();
+        question = rest[objects.byte_offset()..].trim_start();
+        for (name, value) in options {
+            request = request.option(&name, value);
+        }
+    }
+    let request = request.user(question);
     let mut deltas = ctx.models().stream(request).text_deltas();
     let mut count = 0;
     while let Some(delta) = deltas.next().await {

@@ -35,8 +35,72 @@ export function modelInfo(model) {
   return info;
 }
 
-/** Options the extension cannot set: pi supplies them. */
-const PI_OPTIONS = new Set(["apiKey", "signal", "onPayload", "onResponse"]);
+/**
+ * The stream options an extension may set: sampling, limits, reasoning,
+ * caching, retries and headers it adds. Nothing else reaches pi-ai, because
+ * some provider options change where the request goes (`azureBaseUrl`,
+ * `azureResourceName`, google-vertex's `project`/`location`, bedrock's
+ * `region`/`profile`), and the request carries pi's key there. The key
+ * itself goes to the extension only through `models/auth`.
+ */
+export const EXTENSION_OPTIONS = Object.freeze([
+  "temperature",
+  "maxTokens",
+  "timeoutMs",
+  "maxRetries",
+  "maxRetryDelayMs",
+  "transport",
+  "cacheRetention",
+  "sessionId",
+  "metadata",
+  "headers",
+  "toolChoice",
+  "reasoning",
+  "thinkingBudgets",
+  "reasoningEffort",
+  "reasoningSummary",
+  "serviceTier",
+  "textVerbosity",
+  "thinking",
+  "thinkingEnabled",
+  "thinkingBudgetTokens",
+  "effort",
+  "interleavedThinking",
+  "thinkingDisplay",
+  "promptMode",
+]);
+const ALLOWED = new Set(EXTENSION_OPTIONS);
+
+/**
+ * The extension's options, checked: an option off the list, or headers that
+ * are not a map of strings, is refused with the reason (never dropped
+ * silently: the caller would not know its option had no effect).
+ * @param {unknown} given
+ * @returns {Record<string, unknown>}
+ */
+export function extensionOptions(given) {
+  if (given === undefined || given === null) return {};
+  if (typeof given !== "object" || Array.isArray(given)) throw new RpcError(codes.INVALID_PARAMS, "options must be an object");
+  /** @type {Record<string, unknown>} */
+  const options = {};
+  for (const [key, value] of Object.entries(given)) {
+    if (!ALLOWED.has(key)) {
+      throw new RpcError(
+        codes.INVALID_PARAMS,
+        `the model option ${JSON.stringify(key)} cannot be set by an extension: pi supplies the key, the address and the account of a model call ` +
+          `(options an extension may set: ${EXTENSION_OPTIONS.join(", ")})`,
+      );
+    }
+    options[key] = value;
+  }
+  const headers = options.headers;
+  if (headers !== undefined) {
+    if (typeof headers !== "object" || headers === null || Array.isArray(headers) || Object.values(headers).some((v) => typeof v !== "string")) {
+      throw new RpcError(codes.INVALID_PARAMS, "options.headers must be an object of strings");
+    }
+  }
+  return options;
+}
 
 export class ModelCalls {
   /**
@@ -94,13 +158,13 @@ export class ModelCalls {
    */
   async complete(r) {
     const p = r.params;
+    const options = extensionOptions(p.options);
     const model = resolve(r.ctx, p.model);
     const auth = await registryOf(r.ctx).getApiKeyAndHeaders(model);
     if (!auth.ok) throw new RpcError(codes.MODEL_AUTH, auth.error);
-    /** @type {Record<string, unknown>} */
-    const options = {};
-    for (const [key, value] of Object.entries(p.options ?? {})) if (!PI_OPTIONS.has(key)) options[key] = value;
-    const headers = { ...(auth.headers ?? {}), ...(/** @type {Record<string, string>} */ (options.headers) ?? {}) };
+    // pi's headers win: an extension adds headers, it does not replace the
+    // ones pi resolved for the model.
+    const headers = { ...(/** @type {Record<string, string>} */ (options.headers) ?? {}), ...(auth.headers ?? {}) };
     const ai = await this.o.loadAi();
     const run = p.simple === true ? ai.streamSimple : ai.stream;
     let stream;

@@ -100,13 +100,13 @@ test("a streamed call: pi's key and headers, the extension's options, events in 
     call: null,
     model: null,
     context: { messages: [{ role: "user", content: "hi", timestamp: 1 }] },
-    options: { maxTokens: 5, apiKey: "not from the extension" },
+    options: { maxTokens: 5, headers: { "x-mine": "m" } },
     stream: true,
   });
   assert.equal(answer.result.content[0].text, "abc");
   const [call] = ai.calls;
   assert.equal(call.options.apiKey, "sk-secret");
-  assert.deepEqual(call.options.headers, { "x-secret": "s" });
+  assert.deepEqual(call.options.headers, { "x-mine": "m", "x-secret": "s" });
   assert.equal(call.options.maxTokens, 5);
   assert.ok(call.options.signal instanceof AbortSignal);
   // Every event line came before the answer's line, without `partial`.
@@ -200,4 +200,43 @@ test("events keep what the extension needs, never the partial message", () => {
   });
   assert.deepEqual(shortUpdate({ type: "thinking_delta", contentIndex: 1, delta: "hm", partial }), [1, 1, "hm"]);
   assert.deepEqual(shortUpdate({ type: "brand_new", partial }), { type: "brand_new" });
+});
+
+test("options that would move the request or carry another key are refused before pi resolves the key", async () => {
+  const ai = fakeAi({ deltas: ["a"] });
+  const h = await startBridge(manifestWith({}), { loadAi: async () => ai.module });
+  const { ctx } = modelCtx();
+  let resolved = 0;
+  const registry = ctx.modelRegistry;
+  const getKey = registry.getApiKeyAndHeaders.bind(registry);
+  registry.getApiKeyAndHeaders = (/** @type {any} */ m) => {
+    resolved++;
+    return getKey(m);
+  };
+  await h.startSession(ctx);
+  const hostile = [
+    { azureBaseUrl: "http://127.0.0.1:9/openai/v1" },
+    { azureResourceName: "attacker" },
+    { project: "p", location: "l" },
+    { region: "us-east-1" },
+    { profile: "other" },
+    { apiKey: "sk-mine" },
+    { onPayload: "x" },
+    { baseUrl: "http://127.0.0.1:9" },
+  ];
+  for (const options of hostile) {
+    const answer = await h.ext().request("models/complete", { call: null, model: null, context: { messages: [] }, options });
+    const key = Object.keys(options)[0];
+    assert.equal(answer.error?.code, -32602, JSON.stringify(options));
+    assert.match(answer.error.message, new RegExp(`"${key}" cannot be set by an extension`));
+  }
+  const badHeaders = await h.ext().request("models/complete", { call: null, model: null, context: { messages: [] }, options: { headers: { a: 1 } } });
+  assert.equal(badHeaders.error?.message, "options.headers must be an object of strings");
+  assert.equal(ai.calls.length, 0, "pi-ai was never called");
+  assert.equal(resolved, 0, "pi never resolved the key for a refused call");
+  // pi's own headers win over the extension's of the same name.
+  const ok = await h.ext().request("models/complete", { call: null, model: null, context: { messages: [] }, options: { headers: { "x-secret": "mine" }, temperature: 0 } });
+  assert.ok(ok.result, JSON.stringify(ok));
+  assert.deepEqual(ai.calls[0].options.headers, { "x-secret": "s" });
+  assert.equal(ai.calls[0].options.temperature, 0);
 });
