@@ -320,32 +320,23 @@ export class ProviderStream {
         if (problem) return problem;
         const delta = args[1];
         if (typeof delta !== "string") return `${kind} without a string delta`;
-        this.bytes += Buffer.byteLength(delta, "utf8");
-        if (this.bytes > this.host.maxBytes) {
-          this.cutOff = true;
-          this.fail(
-            this.named(
-              `the answer passed the limit of ${this.host.maxBytes} bytes of text, thinking and tool-call arguments (PI_EXT_PROVIDER_MAX_BYTES); it was cut off there`,
-            ),
-          );
+        const i = /** @type {number} */ (index);
+        const size = Buffer.byteLength(delta, "utf8");
+        const room = this.host.maxBytes - this.bytes;
+        if (size <= room) {
+          this.bytes += size;
+          this.addDelta(kind, i, delta);
           return undefined;
         }
-        const i = /** @type {number} */ (index);
-        const block = /** @type {any} */ (out.content[i]);
-        if (type === "text") block.text += delta;
-        else if (type === "thinking") block.thinking += delta;
-        else {
-          const open = /** @type {{ json: string, args: StreamingJson }} */ (this.open.get(i));
-          open.json += delta;
-          open.args.push(delta);
-          block.arguments = open.args.value;
-        }
-        const p = this.pending;
-        if (p && p.kind === kind && p.index === i) p.parts.push(delta);
-        else {
-          this.flush();
-          this.pending = { kind, index: i, parts: [delta] };
-        }
+        // Past the limit: keep what fits, and end the answer there.
+        const kept = utf8Prefix(delta, room);
+        if (kept !== "") this.addDelta(kind, i, kept);
+        this.cutOff = true;
+        this.fail(
+          this.named(
+            `the answer passed the limit of ${this.host.maxBytes} bytes of text, thinking and tool-call arguments (PI_EXT_PROVIDER_MAX_BYTES); it was cut off there`,
+          ),
+        );
         return undefined;
       }
       case "text_end":
@@ -420,6 +411,31 @@ export class ProviderStream {
     }
   }
 
+  /**
+   * Add a checked delta to its block, and to the pi event pending for it.
+   * @param {DeltaKind} kind
+   * @param {number} i
+   * @param {string} delta
+   * @private
+   */
+  addDelta(kind, i, delta) {
+    const block = /** @type {any} */ (this.output.content[i]);
+    if (kind === "text_delta") block.text += delta;
+    else if (kind === "thinking_delta") block.thinking += delta;
+    else {
+      const open = /** @type {{ json: string, args: StreamingJson }} */ (this.open.get(i));
+      open.json += delta;
+      open.args.push(delta);
+      block.arguments = open.args.value;
+    }
+    const p = this.pending;
+    if (p && p.kind === kind && p.index === i) p.parts.push(delta);
+    else {
+      this.flush();
+      this.pending = { kind, index: i, parts: [delta] };
+    }
+  }
+
   /** No more events: stop the idle timer, and the extension if it still streams. @private */
   end() {
     this.ended = true;
@@ -441,6 +457,17 @@ export class ProviderStream {
     this.stream.end();
     if (this.child && this.id !== undefined) this.host.cancel(this.child, this.id);
   }
+}
+
+/**
+ * The longest start of `text` that is at most `bytes` bytes of UTF-8.
+ * @param {string} text
+ * @param {number} bytes
+ */
+function utf8Prefix(text, bytes) {
+  const cut = Buffer.from(text, "utf8").subarray(0, Math.max(0, bytes)).toString("utf8");
+  // A character cut in two decodes as U+FFFD.
+  return cut.endsWith("\uFFFD") && !text.startsWith(cut) ? cut.slice(0, -1) : cut;
 }
 
 /**

@@ -181,7 +181,7 @@ test("a 50 kB tool call in 100-byte deltas, a line each: read once, not re-parse
   assert.ok(reparsed <= 2 * json.length, `${reparsed} bytes parsed for ${json.length} bytes of arguments`);
 });
 
-test("an answer past PI_EXT_PROVIDER_MAX_BYTES ends with an error naming the limit, keeps what came before it, and the next answer works", async () => {
+test("an answer past PI_EXT_PROVIDER_MAX_BYTES ends with an error naming the limit, keeps what fits (whole characters), and the next answer works", async () => {
   let n = 0;
   const h = await withProvider(
     (p, id, ext) => {
@@ -204,7 +204,7 @@ test("an answer past PI_EXT_PROVIDER_MAX_BYTES ends with an error naming the lim
     message.errorMessage,
     "pi-ext provider `rusty`: the answer passed the limit of 1000 bytes of text, thinking and tool-call arguments (PI_EXT_PROVIDER_MAX_BYTES); it was cut off there",
   );
-  assert.equal(message.content[0].text, `${"a".repeat(600)}b`, "the deltas before the limit");
+  assert.equal(message.content[0].text, `${"a".repeat(600)}b${"é".repeat(199)}`, "the first 999 of 1,000 bytes: the next é would pass the limit");
   const deltas = events.filter((e) => e.type === "text_delta");
   assert.equal(deltas.map((e) => e.delta).join(""), message.content[0].text, "pi was given them, and nothing after");
   assert.deepEqual(events.map((e) => e.type).slice(-2), ["text_delta", "error"]);
