@@ -54,6 +54,18 @@
 //! JSON, …) or a stream that ends without `Done` each end pi's stream with an
 //! error naming the provider and the cause.
 //!
+//! **Floods.** What one poll of the stream yields is sent as one line of at
+//! most 1,024 events, adjacent deltas of one block joined into one; the
+//! bridge joins them again across the lines it reads at once. pi gets one
+//! event per run of deltas rather than one per delta (pi writes every event,
+//! with the whole partial message, to its RPC output), so a provider's delta
+//! boundaries are not kept. Streamed tool-call JSON is read once, as it
+//! arrives (pi shows the partial arguments). One answer may stream at most
+//! 16 MiB of text, thinking and tool-call JSON (UTF-8 bytes;
+//! `PI_EXT_PROVIDER_MAX_BYTES`): at the limit the answer keeps what fits
+//! (whole characters), ends with an error naming the limit, and the stream
+//! is cancelled; pi goes on.
+//!
 //! **Credentials**: pi resolves the provider's API key (`api_key_env`,
 //! `api_key`) as it does for its own providers and passes it in
 //! [`ProviderOptions::api_key`]: the only credential a provider receives.

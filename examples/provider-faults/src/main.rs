@@ -64,7 +64,7 @@ impl Lines {
 impl Stream for Lines {
     type Item = Result<ProviderEvent, ProviderError>;
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        if self.sent > 0 && self.sent % self.per_line == 0 && !self.paused {
+        if self.sent > 0 && self.sent.is_multiple_of(self.per_line) && !self.paused {
             self.paused = true;
             cx.waker().wake_by_ref();
             return Poll::Pending;
