@@ -8,9 +8,10 @@
 // abort, the process's death, silence, a malformed event, an answer without
 // `done`) ends pi's stream exactly once.
 //
-// A flood must not flood pi: adjacent deltas of one block are merged into one
-// pi event (pi writes each event, with the whole partial message, to its RPC
-// output), streamed tool-call JSON is read once (lib/streaming-json.js), and
+// A flood must not flood pi: adjacent deltas of one block, in a line or in
+// the lines read in one turn of the event loop, are merged into one pi event
+// (pi writes each event, with the whole partial message, to its RPC output),
+// streamed tool-call JSON is read once (lib/streaming-json.js), and
 // one answer may hold at most PI_EXT_PROVIDER_MAX_BYTES of deltas.
 
 import { messageOf } from "./protocol.js";
@@ -136,6 +137,7 @@ export class ProviderStream {
     this.bytes = 0;
     /** @type {{ kind: DeltaKind, index: number, parts: string[] } | undefined} deltas applied, not yet pushed to pi */
     this.pending = undefined;
+    /** a flush of `pending` is queued for the end of this turn of the event loop */
     this.flushQueued = false;
     /** the answer passed `host.maxBytes` */
     this.cutOff = false;
