@@ -34,6 +34,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("platform.js", include_str!("../bridge/lib/platform.js")),
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
     ("provider.js", include_str!("../bridge/lib/provider.js")),
+    (
+        "streaming-json.js",
+        include_str!("../bridge/lib/streaming-json.js"),
+    ),
     ("tools.js", include_str!("../bridge/lib/tools.js")),
     ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
     ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),

@@ -54,6 +54,18 @@
 //! JSON, …) or a stream that ends without `Done` each end pi's stream with an
 //! error naming the provider and the cause.
 //!
+//! **Floods.** What one poll of the stream yields is sent as one line of at
+//! most 1,024 events, adjacent deltas of one block joined into one; the
+//! bridge joins them again across the lines it reads at once. pi gets one
+//! event per run of deltas rather than one per delta (pi writes every event,
+//! with the whole partial message, to its RPC output), so a provider's delta
+//! boundaries are not kept. Streamed tool-call JSON is read once, as it
+//! arrives (pi shows the partial arguments). One answer may stream at most
+//! 16 MiB of text, thinking and tool-call JSON (UTF-8 bytes;
+//! `PI_EXT_PROVIDER_MAX_BYTES`): at the limit the answer keeps what fits
+//! (whole characters), ends with an error naming the limit, and the stream
+//! is cancelled; pi goes on.
+//!
 //! **Credentials**: pi resolves the provider's API key (`api_key_env`,
 //! `api_key`) as it does for its own providers and passes it in
 //! [`ProviderOptions::api_key`]: the only credential a provider receives.
@@ -446,6 +458,39 @@ impl ProviderEvent {
             ProviderEvent::Done(reason) => json!(["done", reason.as_str()]),
         }
     }
+
+    /// Join `next` to this event when both are deltas of one block (one
+    /// wire event, one pi event); `next` back when they are not.
+    fn absorb(&mut self, next: ProviderEvent) -> Option<ProviderEvent> {
+        use ProviderEvent::{TextDelta, ThinkingDelta, ToolCallDelta};
+        match (self, next) {
+            (
+                TextDelta { index, text },
+                TextDelta {
+                    index: i,
+                    text: more,
+                },
+            )
+            | (
+                ThinkingDelta { index, text },
+                ThinkingDelta {
+                    index: i,
+                    text: more,
+                },
+            )
+            | (
+                ToolCallDelta { index, json: text },
+                ToolCallDelta {
+                    index: i,
+                    json: more,
+                },
+            ) if *index == i => {
+                text.push_str(&more);
+                None
+            }
+            (_, next) => Some(next),
+        }
+    }
 }
 
 /// A provider's answer failed: pi shows `message` as the model call's error.
@@ -688,8 +733,23 @@ impl Stream for Channel {
     }
 }
 
+/// The most events one `provider/event` line carries: a stream that is always
+/// ready is still sent in lines (and can be cancelled between them).
+const MAX_BATCH: usize = 1024;
+
+/// Append `event` to `batch`, joined to the last event when both are deltas
+/// of one block.
+fn push_merged(batch: &mut Vec<ProviderEvent>, event: ProviderEvent) {
+    let rest = match batch.last_mut() {
+        Some(last) => last.absorb(event),
+        None => Some(event),
+    };
+    batch.extend(rest);
+}
+
 /// Serve one `provider/stream` request: poll the stream, send what each poll
-/// produced as one `provider/event` line, stop at `Done` or an error. On
+/// produced (at most [`MAX_BATCH`] events, adjacent deltas of one block
+/// joined) as one `provider/event` line, stop at `Done` or an error. On
 /// cancellation the stream is dropped at once (closing what it holds).
 pub(crate) async fn pump(
     mut stream: ProviderStream,
@@ -700,19 +760,25 @@ pub(crate) async fn pump(
     let run = async {
         loop {
             let mut batch = Vec::new();
+            let mut polled = 0;
+            let mut failed = None;
             let mut ended = false;
             std::future::poll_fn(|cx| loop {
+                if polled == MAX_BATCH {
+                    return Poll::Ready(());
+                }
                 match Pin::new(&mut stream).poll_next(cx) {
                     Poll::Ready(Some(Ok(event))) => {
+                        polled += 1;
                         let done = matches!(event, ProviderEvent::Done(_));
-                        batch.push(event.to_wire());
+                        push_merged(&mut batch, event);
                         if done {
                             ended = true;
                             return Poll::Ready(());
                         }
                     }
                     Poll::Ready(Some(Err(e))) => {
-                        batch.push(json!(["error", e.message, e.aborted]));
+                        failed = Some(json!(["error", e.message, e.aborted]));
                         ended = true;
                         return Poll::Ready(());
                     }
@@ -720,16 +786,25 @@ pub(crate) async fn pump(
                         ended = true;
                         return Poll::Ready(());
                     }
-                    Poll::Pending if batch.is_empty() => return Poll::Pending,
+                    Poll::Pending if polled == 0 => return Poll::Pending,
                     Poll::Pending => return Poll::Ready(()),
                 }
             })
             .await;
-            if !batch.is_empty() {
-                peer.notify("provider/event", json!({ "stream": id, "events": batch }));
+            let events: Vec<Value> = batch
+                .iter()
+                .map(ProviderEvent::to_wire)
+                .chain(failed)
+                .collect();
+            if !events.is_empty() {
+                peer.notify("provider/event", json!({ "stream": id, "events": events }));
             }
             if ended {
                 return Ok(json!({}));
+            }
+            if polled == MAX_BATCH {
+                // Let the cancellation, and the process's other work, in.
+                tokio::task::yield_now().await;
             }
         }
     };
@@ -771,6 +846,89 @@ mod tests {
             .to_wire(),
             json!(["usage", {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0}])
         );
+    }
+
+    #[test]
+    fn an_always_ready_flood_goes_in_lines_of_at_most_1024_events_with_adjacent_deltas_joined() {
+        let mut events: Vec<Result<ProviderEvent, ProviderError>> =
+            vec![Ok(ProviderEvent::TextStart { index: 0 })];
+        for _ in 0..3000 {
+            events.push(Ok(ProviderEvent::TextDelta {
+                index: 0,
+                text: "x".into(),
+            }));
+        }
+        events.push(Ok(ProviderEvent::ToolCallStart {
+            index: 1,
+            id: "c".into(),
+            name: "read".into(),
+        }));
+        for piece in ["{\"a\"", ":1}"] {
+            events.push(Ok(ProviderEvent::ToolCallDelta {
+                index: 1,
+                json: piece.into(),
+            }));
+        }
+        events.push(Ok(ProviderEvent::TextDelta {
+            index: 0,
+            text: "y".into(),
+        }));
+        events.push(Err(ProviderError::new("boom")));
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let peer = Arc::new(crate::connection::Peer::new(
+            crate::transport::LineSink::Channel(tx),
+        ));
+        let stream = ProviderStream::from_stream(ready_stream(events));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let answer = runtime.block_on(pump(stream, 7, peer, CancellationToken::new()));
+        assert_eq!(answer.unwrap(), json!({}));
+        // Each line's events, a run of `x`s as its length.
+        let mut lines = Vec::new();
+        while let Ok(line) = rx.try_recv() {
+            let mut line: Value = serde_json::from_slice(&line).unwrap();
+            assert_eq!(line["params"]["stream"], 7);
+            let mut events = line["params"]["events"].take();
+            for event in events.as_array_mut().unwrap() {
+                if let Some(xs) = event[2].as_str().filter(|t| t.starts_with('x')) {
+                    event[2] = json!(xs.len());
+                }
+            }
+            lines.push(events);
+        }
+        let x = |n: usize| json!(["text_delta", 0, n]);
+        assert_eq!(
+            lines,
+            [
+                json!([["text_start", 0], x(1023)]),
+                json!([x(1024)]),
+                json!([
+                    x(953),
+                    ["toolcall_start", 1, "c", "read"],
+                    ["toolcall_delta", 1, "{\"a\":1}"],
+                    ["text_delta", 0, "y"],
+                    ["error", "boom", false]
+                ]),
+            ]
+        );
+    }
+
+    /// A stream of `items`, every one ready at once.
+    fn ready_stream(
+        items: Vec<Result<ProviderEvent, ProviderError>>,
+    ) -> impl Stream<Item = Result<ProviderEvent, ProviderError>> {
+        struct Iter(std::vec::IntoIter<Result<ProviderEvent, ProviderError>>);
+        impl Stream for Iter {
+            type Item = Result<ProviderEvent, ProviderError>;
+            fn poll_next(
+                mut self: Pin<&mut Self>,
+                _: &mut Context<'_>,
+            ) -> Poll<Option<Self::Item>> {
+                Poll::Ready(self.0.next())
+            }
+        }
+        Iter(items.into_iter())
     }
 
     #[test]

@@ -29,12 +29,17 @@ fn assistants(events: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// The streamed `assistantMessageEvent`s of type `kind` in `events`.
-fn streamed(events: &[Value], kind: &str) -> Vec<Value> {
+/// The streamed deltas of type `kind` in `events`, joined (pi-ext joins
+/// the deltas that arrive together; pi-ai's providers keep each).
+fn streamed(events: &[Value], kind: &str) -> String {
     events
         .iter()
         .filter(|e| e["type"] == "message_update" && e["assistantMessageEvent"]["type"] == kind)
-        .map(|e| e["assistantMessageEvent"]["delta"].clone())
+        .map(|e| {
+            e["assistantMessageEvent"]["delta"]
+                .as_str()
+                .unwrap_or_default()
+        })
         .collect()
 }
 
@@ -162,7 +167,7 @@ fn conversation(rust: bool) -> Run {
     }
 }
 
-/// What pi showed of each answer: deltas, content, stop reason, usage, error.
+/// What pi showed of each answer: streamed text, content, stop reason, usage, error.
 fn shown(run: &Run) -> Vec<Value> {
     run.prompts
         .iter()
@@ -171,8 +176,8 @@ fn shown(run: &Run) -> Vec<Value> {
             let thinking = streamed(events, "thinking_delta");
             assistants(events).into_iter().map(move |m| {
                 json!({
-                    "textDeltas": text,
-                    "thinkingDeltas": thinking,
+                    "streamedText": text,
+                    "streamedThinking": thinking,
                     "content": m["content"],
                     "stopReason": m["stopReason"],
                     "usage": m["usage"],
@@ -201,8 +206,8 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     // --- The Rust run's own values. ---
     let answers = shown(&rust);
     assert_eq!(answers.len(), 9, "{answers:#?}");
-    // Streamed text: one pi delta per upstream delta; usage with the cache.
-    assert_eq!(answers[0]["textDeltas"], json!(["Hel", "lo", " world"]));
+    // Streamed text; usage with the cache.
+    assert_eq!(answers[0]["streamedText"], "Hello world");
     assert_eq!(final_assistant_text(&rust.prompts[0]), "Hello world");
     assert_eq!(answers[0]["stopReason"], "stop");
     assert_eq!(answers[0]["provider"], "custom-anthropic");
@@ -229,7 +234,7 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     assert_eq!(call["arguments"], json!({"path": "notes.txt"}));
     assert_eq!(answers[2]["content"][0]["text"], "It says 42.");
     // Thinking, with its signature kept for the next request.
-    assert_eq!(answers[3]["thinkingDeltas"], json!(["Let me think."]));
+    assert_eq!(answers[3]["streamedThinking"], "Let me think.");
     assert_eq!(answers[3]["content"][0]["type"], "thinking");
     assert_eq!(answers[3]["content"][0]["thinkingSignature"], "sig-abc");
     assert_eq!(answers[3]["content"][1]["text"], "Thought it through.");
@@ -242,7 +247,7 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     );
     // An `error` event mid-stream: the answer fails with the event's JSON
     // (as the SDK words it), after the text streamed before it.
-    assert_eq!(answers[5]["textDeltas"], json!(["Half"]));
+    assert_eq!(answers[5]["streamedText"], "Half");
     assert_eq!(answers[5]["stopReason"], "error");
     let error = answers[5]["errorMessage"].as_str().unwrap();
     assert!(

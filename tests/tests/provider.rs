@@ -85,12 +85,14 @@ fn pi_streams_through_a_rust_provider_and_every_failure_ends_clearly() {
         .env("OPENAI_PROXY_URL", model.base_url())
         .env("OPENAI_PROXY_MODEL", "fake-model")
         .env("OPENAI_PROXY_API_KEY", "sk-proxy")
+        .env("PI_EXT_PROVIDER_MAX_BYTES", "300000")
         .start();
     let state = pi.call(json!({"type": "get_state"}));
     assert_eq!(state["model"]["provider"], "proxy", "{state}");
     assert_eq!(state["model"]["id"], "proxied");
 
-    // Streaming: one pi delta per upstream delta, usage and stop reason from upstream.
+    // Streaming: upstream's deltas as pi deltas (those that arrive together
+    // joined into one), usage and stop reason from upstream.
     model.push(Reply::deltas(["Hel", "lo", " world"]));
     let events = pi.prompt("say hello");
     assert_eq!(final_assistant_text(&events), "Hello world");
@@ -98,7 +100,8 @@ fn pi_streams_through_a_rust_provider_and_every_failure_ends_clearly() {
         .iter()
         .map(|e| e["delta"].as_str().unwrap())
         .collect();
-    assert_eq!(deltas, ["Hel", "lo", " world"]);
+    assert_eq!(deltas.concat(), "Hello world");
+    assert!((1..=3).contains(&deltas.len()), "{deltas:?}");
     let message = last_assistant(&events);
     assert_eq!(message["provider"], "proxy");
     assert_eq!(message["model"], "proxied");
@@ -184,6 +187,58 @@ fn pi_streams_through_a_rust_provider_and_every_failure_ends_clearly() {
         "{error}"
     );
 
+    // A flood of 100,000 one-character deltas in 101 lines: pi stays up, and
+    // its events grow with the lines (adjacent deltas are merged), not the deltas.
+    set_model(&pi, "faults", "flood");
+    let events = pi.prompt("flood me");
+    let digits: String = (0..100_000u32)
+        .map(|i| char::from_digit(i % 10, 10).unwrap())
+        .collect();
+    assert_eq!(final_assistant_text(&events), digits);
+    let updates = events
+        .iter()
+        .filter(|e| e["type"] == "message_update")
+        .count();
+    assert!(
+        updates <= 101 + 2,
+        "{updates} message_updates for 101 lines (and the block's start and end)"
+    );
+    assert_eq!(
+        pi.call(json!({"type": "get_state"}))["model"]["id"],
+        "flood"
+    );
+    // A 201 kB tool call in 100-byte deltas (2,013 events in 3 lines): pi
+    // writes the file it says, then the provider answers.
+    set_model(&pi, "faults", "big-call");
+    let events = pi.prompt("write the big file");
+    assert_eq!(final_assistant_text(&events), "written");
+    let content: String = (0..10_600)
+        .map(|i| format!("line {i:05} \"q\"\n"))
+        .collect();
+    assert_eq!(
+        std::fs::read_to_string(env.cwd().join("big.txt")).unwrap(),
+        content
+    );
+    let deltas = streamed(&events, "toolcall_delta").len();
+    assert!(
+        (1..=3).contains(&deltas),
+        "{deltas} toolcall_deltas for 3 lines"
+    );
+    // 1 MB, past PI_EXT_PROVIDER_MAX_BYTES: the answer ends with an error
+    // naming the limit, and pi goes on (the prompts below).
+    set_model(&pi, "faults", "too-big");
+    let message = last_assistant(&pi.prompt("too much"));
+    assert_eq!(message["stopReason"], "error");
+    assert_eq!(
+        message["errorMessage"],
+        "pi-ext provider `faults`: the answer passed the limit of 300000 bytes of text, \
+         thinking and tool-call arguments (PI_EXT_PROVIDER_MAX_BYTES); it was cut off there"
+    );
+    assert_eq!(
+        message["content"][0]["text"].as_str().map(str::len),
+        Some(300_000)
+    );
+
     // The extension process dies mid-stream: pi's answer ends with an error
     // naming the exit and the log, and a fresh process serves the next one.
     set_model(&pi, "proxy", "proxied");
@@ -212,7 +267,8 @@ fn pi_streams_through_a_rust_provider_and_every_failure_ends_clearly() {
 }
 
 /// What one conversation showed through `provider/model`: each answer's
-/// streamed deltas, content, stop reason and usage, and what the upstream
+/// streamed text (its deltas joined: the Rust provider joins those that
+/// arrive together), content, stop reason and usage, and what the upstream
 /// endpoint was sent (messages and tools).
 fn conversation_through(provider: &str, id: &str) -> (Vec<Value>, Vec<Value>) {
     let model = ScriptedModel::start();
@@ -243,7 +299,7 @@ fn conversation_through(provider: &str, id: &str) -> (Vec<Value>, Vec<Value>) {
         {
             let m = &message["message"];
             answers.push(json!({
-                "deltas": streamed(&events, "text_delta").iter().map(|e| e["delta"].clone()).collect::<Vec<_>>(),
+                "streamed": streamed(&events, "text_delta").iter().map(|e| e["delta"].as_str().unwrap()).collect::<String>(),
                 "content": m["content"],
                 "stopReason": m["stopReason"],
                 "usage": [m["usage"]["input"].clone(), m["usage"]["output"].clone()],
@@ -268,7 +324,7 @@ fn conversation_through(provider: &str, id: &str) -> (Vec<Value>, Vec<Value>) {
 fn a_rust_provider_answers_like_pis_own_openai_provider() {
     let (through_rust, rust_sent) = conversation_through("proxy", "proxied");
     assert_eq!(through_rust.len(), 4, "{through_rust:#?}");
-    assert_eq!(through_rust[0]["deltas"], json!(["Hel", "lo", " world"]));
+    assert_eq!(through_rust[0]["streamed"], "Hello world");
     assert_eq!(through_rust[1]["stopReason"], "toolUse");
     assert_eq!(through_rust[1]["content"][0]["name"], "read");
     assert_eq!(through_rust[2]["content"][0]["text"], "It says 42.");

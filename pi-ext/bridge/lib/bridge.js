@@ -12,7 +12,7 @@ import { Dialogs } from "./dialogs.js";
 import { hookResult, sameMeta, shortUpdate, slimMeta, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
 import { jsonText } from "./json.js";
 import { ModelCalls } from "./models.js";
-import { providerIdleMs } from "./provider.js";
+import { providerIdleMs, providerMaxBytes } from "./provider.js";
 import { userBashResult } from "./tools.js";
 import { ListMirror, PayloadMirror } from "./mirror.js";
 import { seconds } from "./options.js";
@@ -462,6 +462,7 @@ export class Bridge {
       },
       clock: this.o.clock,
       idleMs: providerIdleMs(this.o.env),
+      maxBytes: providerMaxBytes(this.o.env),
       log: this.log,
     };
   }

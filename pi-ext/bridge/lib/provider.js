@@ -7,9 +7,16 @@
 // the partial message from them, and every way a stream can end (pi's
 // abort, the process's death, silence, a malformed event, an answer without
 // `done`) ends pi's stream exactly once.
+//
+// A flood must not flood pi: adjacent deltas of one block, in a line or in
+// the lines read in one turn of the event loop, are merged into one pi event
+// (pi writes each event, with the whole partial message, to its RPC output),
+// streamed tool-call JSON is read once (lib/streaming-json.js), and
+// one answer may hold at most PI_EXT_PROVIDER_MAX_BYTES of deltas.
 
 import { messageOf } from "./protocol.js";
 import { seconds } from "./options.js";
+import { StreamingJson } from "./streaming-json.js";
 
 /** @typedef {import("@mariozechner/pi-ai").Model<any>} Model */
 /** @typedef {import("@mariozechner/pi-ai").AssistantMessage} AssistantMessage */
@@ -51,9 +58,18 @@ const JSON_OPTIONS = [
 const DEFAULT_IDLE_MS = 600_000;
 
 /**
+ * Default of PI_EXT_PROVIDER_MAX_BYTES: the most text, thinking and
+ * tool-call JSON one answer may stream (UTF-8 bytes), 16 MiB: some 30 times
+ * the largest answer today's models give (128k output tokens).
+ */
+export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+/** @typedef {"text_delta" | "thinking_delta" | "toolcall_delta"} DeltaKind */
+
+/**
  * What a provider stream needs of the bridge.
  * @typedef {object} StreamHost
- * @property {PiAi} ai pi's pi-ai (the event stream, cost, partial JSON)
+ * @property {PiAi} ai pi's pi-ai (the event stream, cost)
  * @property {(provider: string) => Promise<{ child: import("./child.js").ChildConnection } | { why: string }>} connect
  *   the process serving `provider`, or why there is none
  * @property {(child: import("./child.js").ChildConnection, params: unknown, o: {
@@ -62,6 +78,7 @@ const DEFAULT_IDLE_MS = 600_000;
  * @property {(child: import("./child.js").ChildConnection, id: number) => void} cancel
  * @property {import("./clock.js").Clock} clock
  * @property {number | undefined} idleMs PI_EXT_PROVIDER_IDLE_MS, if set (it wins over pi's `timeoutMs` option)
+ * @property {number} maxBytes PI_EXT_PROVIDER_MAX_BYTES: the most deltas one answer may stream
  * @property {import("./log.js").Log} log
  */
 
@@ -114,8 +131,16 @@ export class ProviderStream {
       stopReason: "stop",
       timestamp: Date.now(),
     };
-    /** @type {Map<number, { type: string, json: string }>} blocks started and not ended */
+    /** @type {Map<number, { type: string, json: string, args?: StreamingJson }>} blocks started and not ended */
     this.open = new Map();
+    /** bytes of deltas so far (bounded by `host.maxBytes`) */
+    this.bytes = 0;
+    /** @type {{ kind: DeltaKind, index: number, parts: string[] } | undefined} deltas applied, not yet pushed to pi */
+    this.pending = undefined;
+    /** a flush of `pending` is queued for the end of this turn of the event loop */
+    this.flushQueued = false;
+    /** the answer passed `host.maxBytes` */
+    this.cutOff = false;
     this.ended = false;
     /** @type {import("./child.js").ChildConnection | undefined} */
     this.child = undefined;
@@ -204,12 +229,30 @@ export class ProviderStream {
     this.armIdle();
     for (const event of events) {
       if (this.ended) {
+        if (this.cutOff) return;
         this.host.log.line("warn", this.named(`an event after the end of the stream was dropped: ${JSON.stringify(event)}`));
         return;
       }
       const problem = this.apply(event);
       if (problem !== undefined) return this.malformed(problem);
     }
+    // Deltas that follow in the lines read in this turn of the event loop join these.
+    if (this.pending && !this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        this.flush();
+      });
+    }
+  }
+
+  /** Push the merged pending deltas as one pi event. @private */
+  flush() {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    const delta = p.parts.length === 1 ? p.parts[0] : p.parts.join("");
+    this.stream.push({ type: p.kind, contentIndex: p.index, delta, partial: this.output });
   }
 
   /** @param {string} what @private */
@@ -242,10 +285,12 @@ export class ProviderStream {
         return `${kind} at index ${JSON.stringify(index)}; the next block's index is ${out.content.length}`;
       }
       out.content.push(block);
-      this.open.set(index, { type, json: "" });
+      this.open.set(index, type === "toolCall" ? { type, json: "", args: new StreamingJson() } : { type, json: "" });
       return undefined;
     };
     const partial = out;
+    const isDelta = kind === "text_delta" || kind === "thinking_delta" || kind === "toolcall_delta";
+    if (!isDelta) this.flush();
     switch (kind) {
       case "start": {
         const [responseId, responseModel] = args;
@@ -278,15 +323,22 @@ export class ProviderStream {
         const delta = args[1];
         if (typeof delta !== "string") return `${kind} without a string delta`;
         const i = /** @type {number} */ (index);
-        const block = /** @type {any} */ (out.content[i]);
-        if (type === "text") block.text += delta;
-        else if (type === "thinking") block.thinking += delta;
-        else {
-          const open = /** @type {{ json: string }} */ (this.open.get(i));
-          open.json += delta;
-          block.arguments = this.host.ai.parseStreamingJson(open.json);
+        const size = Buffer.byteLength(delta, "utf8");
+        const room = this.host.maxBytes - this.bytes;
+        if (size <= room) {
+          this.bytes += size;
+          this.addDelta(kind, i, delta);
+          return undefined;
         }
-        this.stream.push({ type: kind, contentIndex: i, delta, partial });
+        // Past the limit: keep what fits, and end the answer there.
+        const kept = utf8Prefix(delta, room);
+        if (kept !== "") this.addDelta(kind, i, kept);
+        this.cutOff = true;
+        this.fail(
+          this.named(
+            `the answer passed the limit of ${this.host.maxBytes} bytes of text, thinking and tool-call arguments (PI_EXT_PROVIDER_MAX_BYTES); it was cut off there`,
+          ),
+        );
         return undefined;
       }
       case "text_end":
@@ -361,6 +413,31 @@ export class ProviderStream {
     }
   }
 
+  /**
+   * Add a checked delta to its block, and to the pi event pending for it.
+   * @param {DeltaKind} kind
+   * @param {number} i
+   * @param {string} delta
+   * @private
+   */
+  addDelta(kind, i, delta) {
+    const block = /** @type {any} */ (this.output.content[i]);
+    if (kind === "text_delta") block.text += delta;
+    else if (kind === "thinking_delta") block.thinking += delta;
+    else {
+      const open = /** @type {{ json: string, args: StreamingJson }} */ (this.open.get(i));
+      open.json += delta;
+      open.args.push(delta);
+      block.arguments = open.args.value;
+    }
+    const p = this.pending;
+    if (p && p.kind === kind && p.index === i) p.parts.push(delta);
+    else {
+      this.flush();
+      this.pending = { kind, index: i, parts: [delta] };
+    }
+  }
+
   /** No more events: stop the idle timer, and the extension if it still streams. @private */
   end() {
     this.ended = true;
@@ -374,6 +451,7 @@ export class ProviderStream {
    */
   fail(message, aborted = false) {
     if (this.ended) return;
+    this.flush();
     this.end();
     this.output.stopReason = aborted ? "aborted" : "error";
     this.output.errorMessage = message;
@@ -381,6 +459,26 @@ export class ProviderStream {
     this.stream.end();
     if (this.child && this.id !== undefined) this.host.cancel(this.child, this.id);
   }
+}
+
+/**
+ * The longest start of `text` that is at most `bytes` bytes of UTF-8.
+ * @param {string} text
+ * @param {number} bytes
+ */
+function utf8Prefix(text, bytes) {
+  const cut = Buffer.from(text, "utf8").subarray(0, Math.max(0, bytes)).toString("utf8");
+  // A character cut in two decodes as U+FFFD.
+  return cut.endsWith("\uFFFD") && !text.startsWith(cut) ? cut.slice(0, -1) : cut;
+}
+
+/**
+ * PI_EXT_PROVIDER_MAX_BYTES if set to a positive number, else 16 MiB.
+ * @param {Record<string, string | undefined>} env
+ */
+export function providerMaxBytes(env) {
+  const n = Number(env.PI_EXT_PROVIDER_MAX_BYTES);
+  return env.PI_EXT_PROVIDER_MAX_BYTES && Number.isFinite(n) && n > 0 ? n : DEFAULT_MAX_BYTES;
 }
 
 /**

@@ -79,10 +79,10 @@ test("a streamed answer: pi's events with the partial message, tool-call argumen
   const message = await done;
   assert.deepEqual(
     events.map((e) => e.type),
-    ["start", "text_start", "text_delta", "text_delta", "text_end", "toolcall_start", "toolcall_delta", "toolcall_delta", "toolcall_end", "done"],
+    ["start", "text_start", "text_delta", "text_end", "toolcall_start", "toolcall_delta", "toolcall_end", "done"],
   );
-  assert.equal(events[3].partial, message, "one partial message, as pi-ai's providers keep");
-  assert.equal(events[7].partial.content[1].arguments.path, "a", "partial JSON parsed as it streams");
+  assert.deepEqual([events[2].delta, events[5].delta], ["Hello", '{"path":"a"}'], "a line's adjacent deltas of one block are one");
+  assert.equal(events[2].partial, message, "one partial message, as pi-ai's providers keep");
   assert.deepEqual(message.content, [
     { type: "text", text: "Hello" },
     { type: "toolCall", id: "c1", name: "read", arguments: { path: "a" } },
@@ -95,6 +95,121 @@ test("a streamed answer: pi's events with the partial message, tool-call argumen
   assert.equal(request.params.options.apiKey, "k");
   assert.equal(request.params.context.systemPrompt, "sys");
   assert.equal(request.params.session, 1);
+});
+
+test("a flood of deltas in one line is one pi event per run of one block's deltas, in order", async () => {
+  const x = Array.from({ length: 1000 }, () => ["text_delta", 1, "x"]);
+  const h = await withProvider((p, id, ext) => {
+    send(ext, id, [
+      ["thinking_start", 0],
+      ...Array.from({ length: 500 }, () => ["thinking_delta", 0, "t"]),
+      ["thinking_end", 0, "sig", false],
+      ["text_start", 1],
+      ...x,
+      ["toolcall_start", 2, "c1", "read"],
+      ...Array.from('{"path":"a.txt"}', (c) => ["toolcall_delta", 2, c]),
+      ...x,
+      ["toolcall_end", 2, null],
+      ["text_delta", 1, "!"],
+      ["text_end", 1, null],
+      ["done", "toolUse"],
+    ]);
+    return {};
+  });
+  const { events, done } = stream(h);
+  const message = await done;
+  assert.deepEqual(
+    events.map((e) => (e.delta === undefined ? e.type : [e.type, e.contentIndex, e.delta.length])),
+    [
+      "start",
+      "thinking_start",
+      ["thinking_delta", 0, 500],
+      "thinking_end",
+      "text_start",
+      ["text_delta", 1, 1000],
+      "toolcall_start",
+      ["toolcall_delta", 2, 16],
+      ["text_delta", 1, 1000],
+      "toolcall_end",
+      ["text_delta", 1, 1],
+      "text_end",
+      "done",
+    ],
+  );
+  assert.equal(message.content[0].thinking, "t".repeat(500));
+  assert.equal(message.content[1].text, `${"x".repeat(2000)}!`);
+  assert.deepEqual(message.content[2].arguments, { path: "a.txt" });
+});
+
+test("a 50 kB tool call in 100-byte deltas, a line each: read once, not re-parsed at each delta; its partial arguments grow as it streams", async () => {
+  const content = "x".repeat(50_000);
+  const json = JSON.stringify({ path: "big.txt", content });
+  const pieces = Array.from({ length: Math.ceil(json.length / 100) }, (_, i) => json.slice(i * 100, (i + 1) * 100));
+  const half = Math.floor(pieces.length / 2);
+  let reparsed = 0;
+  /** @type {() => void} */
+  let rest = () => {};
+  const h = await withProvider(
+    (p, id, ext) => {
+      send(ext, id, [["toolcall_start", 0, "c1", "write"]]);
+      for (const piece of pieces.slice(0, half)) send(ext, id, [["toolcall_delta", 0, piece]]);
+      rest = () => {
+        for (const piece of pieces.slice(half)) send(ext, id, [["toolcall_delta", 0, piece]]);
+        send(ext, id, [["toolcall_end", 0, null], ["done", "toolUse"]]);
+        ext.send({ id, result: {} });
+      };
+      return NO_ANSWER;
+    },
+    {
+      // pi-ai's partial parser, counting what it is given.
+      loadAi: async () => {
+        const ai = await import("@mariozechner/pi-ai");
+        return { ...ai, parseStreamingJson: (/** @type {string} */ s) => ((reparsed += s.length), ai.parseStreamingJson(s)) };
+      },
+    },
+  );
+  const { events, done } = stream(h);
+  const sofar = half * 100 - '{"path":"big.txt","content":"'.length;
+  await until(() => events.some((e) => e.partial?.content[0]?.arguments?.content?.length === sofar), "the first half's arguments");
+  assert.equal(events[events.length - 1].partial.content[0].arguments.path, "big.txt");
+  rest();
+  const message = await done;
+  assert.deepEqual(message.content[0].arguments, { path: "big.txt", content });
+  const deltas = events.filter((e) => e.type === "toolcall_delta");
+  assert.equal(deltas.map((e) => e.delta).join(""), json);
+  assert.ok(deltas.length <= pieces.length, `${deltas.length} pi events for ${pieces.length} lines`);
+  assert.ok(reparsed <= 2 * json.length, `${reparsed} bytes parsed for ${json.length} bytes of arguments`);
+});
+
+test("an answer past PI_EXT_PROVIDER_MAX_BYTES ends with an error naming the limit, keeps what fits (whole characters), and the next answer works", async () => {
+  let n = 0;
+  const h = await withProvider(
+    (p, id, ext) => {
+      if (n++ > 0) {
+        send(ext, id, [["text_start", 0], ["text_delta", 0, "fine"], ["text_end", 0, null], ["done", "stop"]]);
+        return {};
+      }
+      send(ext, id, [["text_start", 0], ["text_delta", 0, "a".repeat(600)]]);
+      // 300 two-byte characters: 1,200 bytes in all.
+      send(ext, id, [["text_delta", 0, "b"], ["text_delta", 0, "é".repeat(300)], ["text_delta", 0, "c"]]);
+      send(ext, id, [["text_end", 0, null], ["done", "stop"]]);
+      return NO_ANSWER;
+    },
+    { env: { PI_EXT_PROVIDER_MAX_BYTES: "1000" } },
+  );
+  const { events, done } = stream(h);
+  const message = await done;
+  assert.equal(message.stopReason, "error");
+  assert.equal(
+    message.errorMessage,
+    "pi-ext provider `rusty`: the answer passed the limit of 1000 bytes of text, thinking and tool-call arguments (PI_EXT_PROVIDER_MAX_BYTES); it was cut off there",
+  );
+  assert.equal(message.content[0].text, `${"a".repeat(600)}b${"é".repeat(199)}`, "the first 999 of 1,000 bytes: the next é would pass the limit");
+  const deltas = events.filter((e) => e.type === "text_delta");
+  assert.equal(deltas.map((e) => e.delta).join(""), message.content[0].text, "pi was given them, and nothing after");
+  assert.deepEqual(events.map((e) => e.type).slice(-2), ["text_delta", "error"]);
+  await until(() => h.ext().sent("cancel").length === 1, "the cancel");
+  assert.equal((await stream(h).done).content[0].text, "fine");
 });
 
 test("pi's abort ends the stream at once and cancels it in the extension", async () => {
