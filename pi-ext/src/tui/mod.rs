@@ -164,5 +164,6 @@ pub use render::{
 };
 pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
 pub use text::{span, width, Line, Span};
+pub(crate) use text::{sanitize, sanitized, Keep};
 pub use theme::{Theme, ThemeColor};
 pub use view::{Frame, View};
