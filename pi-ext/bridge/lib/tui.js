@@ -111,8 +111,12 @@ export class TuiHost {
     this.items = new Map();
     /** @type {Map<ChildConnection, Set<number>>} autocomplete providers that still answer */
     this.providers = new Map();
-    /** @type {Map<string, { child: ChildConnection, ctx: ExtensionContext }>} footer statuses the extension set, by key */
-    this.statuses = new Map();
+    /**
+     * Statuses and text widgets the extension set with `ui/call`, by
+     * `setStatus:<key>` or `setWidget:<key>` (cleared when its process goes).
+     * @type {Map<string, { child: ChildConnection, ctx: ExtensionContext, method: string, key: string }>}
+     */
+    this.keyed = new Map();
   }
 
   /** The theme pi paints with. */
@@ -987,8 +991,8 @@ export class TuiHost {
    * A `ui/call` (`ctx.ui.<method>(...args)`): its text sanitized, as each
    * method shows it (`UI_TEXT`), styled text (`{styled: view}`) as a string
    * with the current theme's escape sequences, as TypeScript's `theme.fg`
-   * makes them; the statuses it sets are remembered (cleared when the
-   * process goes). Returns pi's answer.
+   * makes them; the statuses and widgets it sets are remembered (cleared
+   * when the process goes). Returns pi's answer.
    * @param {ChildConnection} child
    * @param {ExtensionContext} ctx
    * @param {string} method
@@ -1016,10 +1020,10 @@ export class TuiHost {
     });
     const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (ctx.ui));
     const result = ui[method](...clean);
-    if (method === "setStatus") {
+    if (method === "setStatus" || method === "setWidget") {
       const key = String(clean[0]);
-      if (clean[1] === undefined) this.statuses.delete(key);
-      else this.statuses.set(key, { child, ctx });
+      if (clean[1] === undefined) this.keyed.delete(`${method}:${key}`);
+      else this.keyed.set(`${method}:${key}`, { child, ctx, method, key });
     }
     return result;
   }
@@ -1028,7 +1032,8 @@ export class TuiHost {
 
   /**
    * A process is gone (or retired): its components close, what it set in pi is
-   * restored, its autocomplete providers hand over to pi's.
+   * restored (footer, header, editor, widgets, statuses), its autocomplete
+   * providers hand over to pi's.
    * @param {ChildConnection} child
    */
   retire(child) {
@@ -1048,14 +1053,15 @@ export class TuiHost {
         // The session is gone: pi reset its UI itself.
       }
     }
-    for (const [key, status] of [...this.statuses]) {
-      if (status.child !== child) continue;
-      this.statuses.delete(key);
+    for (const [id, set] of [...this.keyed]) {
+      if (set.child !== child) continue;
+      this.keyed.delete(id);
       try {
-        status.ctx.ui.setStatus(key, undefined);
+        const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (set.ctx.ui));
+        ui[set.method](set.key, undefined);
         restored++;
       } catch {
-        // The session is gone: pi cleared its statuses itself.
+        // The session is gone: pi cleared them itself.
       }
     }
     if (child.exited && !child.stopping && (open.length > 0 || restored > 0)) {
@@ -1091,7 +1097,7 @@ export class TuiHost {
   sessionEnded() {
     for (const byId of this.components.values()) for (const c of [...byId.values()]) this.close(c, "session");
     this.items.clear();
-    this.statuses.clear();
+    this.keyed.clear();
     this.resultViews.clear();
   }
 

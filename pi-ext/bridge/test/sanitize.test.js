@@ -317,7 +317,7 @@ test("a link span is an OSC 8 hyperlink the bridge writes; a URL with control ch
   assert.equal(open, `\x1b]8;;${url}\x07`);
   assert.equal(close, "\x1b]8;;\x07");
   const linked = { styles: [{ link: url, underline: true }], blocks: [{ text: [["see ", ["docs", 0]]], wrap: false }] };
-  assert.deepEqual(renderView(linked, 40, undefined), [`see \x1b]8;;${url}\x07\x1b[4mdocs\x1b[24m\x1b]8;;\x07`]);
+  assert.deepEqual(renderView(/** @type {any} */ (linked), 40, undefined), [`see \x1b]8;;${url}\x07\x1b[4mdocs\x1b[24m\x1b]8;;\x07`]);
   for (const bad of [`http://x\x07\x1b]52;c;aGk=\x07`, "http://x/\u009b2J", "no scheme", "http://a b", "javascript", "", "https://é.example", `https://x/${"a".repeat(2048)}`, 7]) {
     assert.equal(linkUrl(bad), undefined, JSON.stringify(bad));
     const [o, c] = styleAnsi({ link: /** @type {any} */ (bad) }, undefined);
@@ -326,7 +326,7 @@ test("a link span is an OSC 8 hyperlink the bridge writes; a URL with control ch
   assert.equal(linkUrl("mailto:someone@example.com"), "mailto:someone@example.com");
 });
 
-test("the statuses a process set are cleared when it dies; another's stay, and pi is told", async () => {
+test("the statuses and text widgets a process set are cleared when it dies, and pi is told", async () => {
   const h = await startBridge(manifestWith({}), { mode: "interactive" });
   const t = recordingCtx();
   await h.startSession(t.ctx);
@@ -334,12 +334,17 @@ test("the statuses a process set are cleared when it dies; another's stay, and p
   await ext.request("ui/call", { call: null, method: "setStatus", args: ["mine", "working"] });
   await ext.request("ui/call", { call: null, method: "setStatus", args: ["gone", "x"] });
   await ext.request("ui/call", { call: null, method: "setStatus", args: ["gone", null] });
+  await ext.request("ui/call", { call: null, method: "setWidget", args: ["lines", ["a", "b"]] });
   t.calls.length = 0;
   ext.exit(null, "SIGKILL");
   await until(() => t.calls.some((c) => c.method === "notify"), "the notice");
   assert.deepEqual(
-    t.calls.filter((c) => c.method === "setStatus").map((c) => c.args),
-    [["mine", undefined]],
+    t.calls.filter((c) => c.method === "setStatus" || c.method === "setWidget").map((c) => [c.method, c.args[0], c.args[1]]),
+    [
+      ["setStatus", "mine", undefined],
+      ["setWidget", "lines", undefined],
+    ],
+    "only what is still set: a status it cleared itself is not touched",
   );
   assert.match(String(t.calls.find((c) => c.method === "notify")?.args[0]), /process ended/);
 });
