@@ -295,9 +295,7 @@ impl Api {
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_session_name(&self, name: impl Into<String>) -> Result<(), ApiError> {
         let name = crate::tui::sanitized(name.into(), crate::tui::Keep::Line);
-        self.call("setSessionName", json!([name]))
-            .await
-            .map(drop)
+        self.call("setSessionName", json!([name])).await.map(drop)
     }
 
     /// Label (or, with `None`, unlabel) a session entry (pi shows labels in

@@ -462,11 +462,9 @@ fn failed(e: RpcError) -> UiError {
 /// A select's answer as the option the extension gave (pi answers with the
 /// sanitized option it showed); any other answer as it is.
 fn own_option(options: &[String], answer: &Value) -> Value {
-    let original = answer.as_str().and_then(|a| {
-        options
-            .iter()
-            .find(|o| sanitize(o, Keep::Line) == a)
-    });
+    let original = answer
+        .as_str()
+        .and_then(|a| options.iter().find(|o| sanitize(o, Keep::Line) == a));
     original.map_or_else(|| answer.clone(), |o| json!(o))
 }
 

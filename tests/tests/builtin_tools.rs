@@ -499,7 +499,9 @@ fn a_hostile_remote_pwd_is_shown_without_its_escape_sequences() {
         .collect::<String>();
     assert_eq!(text, format!("SSH: fake@host:{}", shown.display()));
     assert!(
-        !status[0].contains("\u{1b}]") && !status[0].contains("\u{1b}[2J") && !status[0].contains('\u{9b}'),
+        !status[0].contains("\u{1b}]")
+            && !status[0].contains("\u{1b}[2J")
+            && !status[0].contains('\u{9b}'),
         "{status:?}"
     );
 }

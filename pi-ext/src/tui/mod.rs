@@ -163,7 +163,7 @@ pub use render::{
     ToolRenderer,
 };
 pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
-pub use text::{span, width, Line, Span};
 pub(crate) use text::{sanitize, sanitized, Keep};
+pub use text::{span, width, Line, Span};
 pub use theme::{Theme, ThemeColor};
 pub use view::{Frame, View};

@@ -440,12 +440,19 @@ mod tests {
         assert_eq!(sanitize(ws, Keep::Line), "abc   d");
         assert_eq!(sanitize(ws, Keep::Lines), "a\nb\nc   d\n");
         assert_eq!(sanitize(ws, Keep::Text), "a\nb\nc\td\n");
-        assert!(matches!(sanitize("plain ✓ 中文", Keep::Line), Cow::Borrowed(_)));
+        assert!(matches!(
+            sanitize("plain ✓ 中文", Keep::Line),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
     fn links_need_a_scheme_and_printable_ascii() {
-        for good in ["https://example.com/a?b=c;d#e", "mailto:a@b.c", "file:///tmp/x"] {
+        for good in [
+            "https://example.com/a?b=c;d#e",
+            "mailto:a@b.c",
+            "file:///tmp/x",
+        ] {
             assert!(is_link_url(good), "{good}");
             assert_eq!(span("x").link(good).url(), Some(good));
         }
