@@ -1203,7 +1203,6 @@ const FG_TOKENS = [
 /** pi 0.73.1's background tokens (ThemeBg). */
 const BG_TOKENS = ["selectedBg", "userMessageBg", "customMessageBg", "toolPendingBg", "toolSuccessBg", "toolErrorBg"];
 
-
 /**
  * What each `ui/call`'s arguments are, by position: text and which
  * whitespace it keeps (`sanitize`), `"lines[]"` (a widget's lines) or
