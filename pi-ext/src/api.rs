@@ -287,23 +287,25 @@ impl Api {
         )
     }
 
-    /// Set the session's display name.
+    /// Set the session's display name (pi shows it in its footer and the
+    /// terminal's title: control characters are dropped, tabs become 3 spaces).
     ///
     /// # Errors
     ///
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_session_name(&self, name: impl Into<String>) -> Result<(), ApiError> {
-        self.call("setSessionName", json!([name.into()]))
-            .await
-            .map(drop)
+        let name = crate::tui::sanitized(name.into(), crate::tui::Keep::Line);
+        self.call("setSessionName", json!([name])).await.map(drop)
     }
 
-    /// Label (or, with `None`, unlabel) a session entry.
+    /// Label (or, with `None`, unlabel) a session entry (pi shows labels in
+    /// its tree: control characters are dropped, tabs become 3 spaces).
     ///
     /// # Errors
     ///
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn set_label(&self, entry_id: &str, label: Option<&str>) -> Result<(), ApiError> {
+        let label = label.map(|l| crate::tui::sanitize(l, crate::tui::Keep::Line));
         self.call("setLabel", json!([entry_id, label]))
             .await
             .map(drop)

@@ -44,7 +44,23 @@
 //! [`Ui::set_editor_text`], [`Ui::paste_to_editor`] and the terminal-only
 //! calls return immediately. pi decides what each does per mode: in RPC mode
 //! the terminal-only ones are no-ops; in print and json mode everything is.
+//!
+//! ## Text is sanitized
+//!
+//! Every string these calls and the dialogs show has its control characters
+//! dropped (C0, DEL and C1: escape, BEL and the one-byte CSI included), here
+//! and again in the bridge, so no text can write an escape sequence to the
+//! user's terminal (a clipboard write, a link, a screen clear, a title that
+//! ends early). The whitespace a call shows is kept: newlines in
+//! notifications, dialog titles and messages, widget lines and the editor's
+//! text; tabs in the editor's text and statuses (pi turns both into what
+//! it shows there), elsewhere tabs become 3 spaces and one-line text (titles,
+//! options, placeholders, the working message) loses its newlines. A
+//! select answers with the option as it was given. Styled text
+//! ([`crate::tui::Span`]) is sanitized the same way; a link goes in a
+//! [`crate::tui::Span::link`], which the bridge writes itself.
 
+use std::borrow::Cow;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -55,6 +71,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::connection::Peer;
+use crate::tui::{sanitize, sanitized, Keep};
 use crate::wire::{codes, CallRef, RpcError};
 
 /// Why a dialog (or a UI query) produced no value.
@@ -181,6 +198,7 @@ impl Ui {
         Dialog {
             ui: self.clone(),
             params,
+            options: Vec::new(),
             timeout: None,
             cancel: None,
             parse,
@@ -194,16 +212,20 @@ impl Ui {
         S: Into<String>,
     {
         let options: Vec<String> = options.into_iter().map(Into::into).collect();
-        self.dialog(
-            json!({"method": "select", "title": title.into(), "options": options}),
-            parse_string,
-        )
+        let shown: Vec<Cow<str>> = options.iter().map(|o| sanitize(o, Keep::Line)).collect();
+        let title = sanitized(title.into(), Keep::Lines);
+        let params = json!({"method": "select", "title": title, "options": shown});
+        let mut dialog = self.dialog(params, parse_string);
+        dialog.options = options;
+        dialog
     }
 
     /// Ask a yes/no question.
     pub fn confirm(&self, title: impl Into<String>, message: impl Into<String>) -> Dialog<bool> {
+        let title = sanitized(title.into(), Keep::Lines);
+        let message = sanitized(message.into(), Keep::Lines);
         self.dialog(
-            json!({"method": "confirm", "title": title.into(), "message": message.into()}),
+            json!({"method": "confirm", "title": title, "message": message}),
             parse_bool,
         )
     }
@@ -214,8 +236,9 @@ impl Ui {
         title: impl Into<String>,
         placeholder: impl Into<String>,
     ) -> Dialog<String> {
-        let placeholder: String = placeholder.into();
-        let mut params = json!({"method": "input", "title": title.into()});
+        let placeholder = sanitized(placeholder.into(), Keep::Line);
+        let title = sanitized(title.into(), Keep::Lines);
+        let mut params = json!({"method": "input", "title": title});
         if !placeholder.is_empty() {
             params["placeholder"] = placeholder.into();
         }
@@ -227,8 +250,9 @@ impl Ui {
     /// pi's `editor` has no timeout or signal: [`Dialog::timeout`] and
     /// cancellation end the Rust future, but the client's editor stays open.
     pub fn editor(&self, title: impl Into<String>, prefill: impl Into<String>) -> Dialog<String> {
-        let prefill: String = prefill.into();
-        let mut params = json!({"method": "editor", "title": title.into()});
+        let prefill = sanitized(prefill.into(), Keep::Text);
+        let title = sanitized(title.into(), Keep::Lines);
+        let mut params = json!({"method": "editor", "title": title});
         if !prefill.is_empty() {
             params["prefill"] = prefill.into();
         }
@@ -257,9 +281,8 @@ impl Ui {
     /// # fn main() {}
     /// ```
     pub fn loader(&self, message: impl Into<String>) -> Dialog<()> {
-        self.dialog(json!({"method": "loader", "title": message.into()}), |_| {
-            Ok(())
-        })
+        let message = sanitized(message.into(), Keep::Line);
+        self.dialog(json!({"method": "loader", "title": message}), |_| Ok(()))
     }
 
     fn call(&self, method: &str, args: Value) {
@@ -272,23 +295,32 @@ impl Ui {
             .await
     }
 
-    /// Show a notification.
+    /// Show a notification (sanitized: see the [module docs](self)).
     pub fn notify(&self, message: impl Into<String>, level: Level) {
-        self.call("notify", json!([message.into(), level]));
+        let message = sanitized(message.into(), Keep::Lines);
+        self.call("notify", json!([message, level]));
     }
 
-    /// Set (`Some`) or clear (`None`) a status entry in pi's footer.
+    /// Set (`Some`) or clear (`None`) a status entry in pi's footer
+    /// (sanitized: see the [module docs](self)). The bridge clears the
+    /// statuses of an extension process that ends.
     pub fn set_status(&self, key: impl Into<String>, text: Option<&str>) {
+        let text = text.map(|t| sanitize(t, Keep::Text));
         self.call("setStatus", json!([key.into(), text]));
     }
 
-    /// Show (`Some`) or remove (`None`) a widget: lines of text near the editor.
+    /// Show (`Some`) or remove (`None`) a widget: lines of text near the
+    /// editor (sanitized: see the [module docs](self)).
     pub fn set_widget<I, S>(&self, key: impl Into<String>, lines: Option<I>, placement: Placement)
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let lines: Option<Vec<String>> = lines.map(|l| l.into_iter().map(Into::into).collect());
+        let lines: Option<Vec<String>> = lines.map(|l| {
+            l.into_iter()
+                .map(|s| sanitized(s.into(), Keep::Lines))
+                .collect()
+        });
         let mut args = vec![json!(key.into()), json!(lines)];
         match placement {
             Placement::Default => {}
@@ -298,20 +330,22 @@ impl Ui {
         self.call("setWidget", Value::Array(args));
     }
 
-    /// Set the terminal window title.
+    /// Set the terminal window title (one line, sanitized: see the
+    /// [module docs](self)).
     pub fn set_title(&self, title: impl Into<String>) {
-        self.call("setTitle", json!([title.into()]));
+        self.call("setTitle", json!([sanitized(title.into(), Keep::Line)]));
     }
 
-    /// Replace the text in pi's input editor.
+    /// Replace the text in pi's input editor (sanitized: see the [module docs](self)).
     pub fn set_editor_text(&self, text: impl Into<String>) {
-        self.call("setEditorText", json!([text.into()]));
+        self.call("setEditorText", json!([sanitized(text.into(), Keep::Text)]));
     }
 
     /// Paste text into pi's input editor (in RPC mode pi sends it as
-    /// `set_editor_text`).
+    /// `set_editor_text`). Sanitized (see the [module docs](self)): an
+    /// escape in it would end the paste and type the rest as keys.
     pub fn paste_to_editor(&self, text: impl Into<String>) {
-        self.call("pasteToEditor", json!([text.into()]));
+        self.call("pasteToEditor", json!([sanitized(text.into(), Keep::Text)]));
     }
 
     /// The text in pi's input editor (always `""` in RPC mode).
@@ -327,8 +361,10 @@ impl Ui {
         Ok(v.as_str().unwrap_or_default().to_string())
     }
 
-    /// Terminal UI: the message shown while the agent works (`None` resets it).
+    /// Terminal UI: the message shown while the agent works (`None` resets
+    /// it; one line, sanitized: see the [module docs](self)).
     pub fn set_working_message(&self, message: Option<&str>) {
+        let message = message.map(|m| sanitize(m, Keep::Line));
         self.call("setWorkingMessage", json!([message]));
     }
 
@@ -337,8 +373,10 @@ impl Ui {
         self.call("setWorkingVisible", json!([visible]));
     }
 
-    /// Terminal UI: the working indicator's animation frames and speed.
+    /// Terminal UI: the working indicator's animation frames and speed
+    /// (each frame one line, sanitized: see the [module docs](self)).
     pub fn set_working_indicator(&self, frames: &[&str], interval: Duration) {
+        let frames: Vec<Cow<str>> = frames.iter().map(|f| sanitize(f, Keep::Line)).collect();
         self.call(
             "setWorkingIndicator",
             json!([{"frames": frames, "intervalMs": interval.as_millis() as u64}]),
@@ -351,8 +389,10 @@ impl Ui {
         self.call("setWorkingIndicator", json!([null]));
     }
 
-    /// Terminal UI: the label shown for hidden thinking (`None` resets it).
+    /// Terminal UI: the label shown for hidden thinking (`None` resets it;
+    /// one line, sanitized: see the [module docs](self)).
     pub fn set_hidden_thinking_label(&self, label: Option<&str>) {
+        let label = label.map(|l| sanitize(l, Keep::Line));
         self.call("setHiddenThinkingLabel", json!([label]));
     }
 
@@ -419,6 +459,15 @@ fn failed(e: RpcError) -> UiError {
     }
 }
 
+/// A select's answer as the option the extension gave (pi answers with the
+/// sanitized option it showed); any other answer as it is.
+fn own_option(options: &[String], answer: &Value) -> Value {
+    let original = answer
+        .as_str()
+        .and_then(|a| options.iter().find(|o| sanitize(o, Keep::Line) == a));
+    original.map_or_else(|| answer.clone(), |o| json!(o))
+}
+
 fn parse_string(v: Value) -> Result<String, UiError> {
     match v {
         Value::String(s) => Ok(s),
@@ -438,6 +487,9 @@ fn parse_bool(v: Value) -> Result<bool, UiError> {
 pub struct Dialog<T> {
     ui: Ui,
     params: Value,
+    /// A select's options as the extension gave them (pi answers with the
+    /// sanitized one shown).
+    options: Vec<String>,
     timeout: Option<Duration>,
     cancel: Option<CancellationToken>,
     parse: fn(Value) -> Result<T, UiError>,
@@ -484,7 +536,7 @@ impl Dialog<String> {
     /// empty. Where pi cannot prefill an input, it starts empty, so treat
     /// an empty answer as "keep what was there".
     pub fn prefill(mut self, text: impl Into<String>) -> Self {
-        let text: String = text.into();
+        let text = sanitized(text.into(), Keep::Text);
         if matches!(self.params["method"].as_str(), Some("input" | "editor")) && !text.is_empty() {
             self.params["prefill"] = text.into();
         }
@@ -544,7 +596,7 @@ impl<T: Send + 'static> IntoFuture for Dialog<T> {
             };
             let result = outcome.map_err(failed)?;
             match result["outcome"].as_str() {
-                Some("value") => (self.parse)(result["value"].clone()),
+                Some("value") => (self.parse)(own_option(&self.options, &result["value"])),
                 Some("timeout") => Err(UiError::TimedOut),
                 Some("cancelled") => Err(UiError::Cancelled),
                 _ => Err(UiError::Failed(format!(
@@ -552,5 +604,122 @@ impl<T: Send + 'static> IntoFuture for Dialog<T> {
                 ))),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+
+    use crate::registry::Registry;
+    use crate::testing::TestHost;
+    use crate::ui::{Level, Placement};
+    use crate::{Ctx, ToolDef};
+
+    /// OSC 52 (a clipboard write), OSC 8 (a link), CSI 2J (clear screen), C1 CSI (0x9b).
+    const HOSTILE: &str =
+        "a\x1b]52;c;aGk=\x07b\x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\c\x1b[2Jd\u{9b}31me";
+    /// What is left of it.
+    const SHOWN: &str = "a]52;c;aGk=b]8;;http://evil.example/\\link]8;;\\c[2Jd31me";
+    /// A title that closes pi's own OSC 0 with BEL, then writes to the clipboard.
+    const TITLE: &str = "t\x07\x1b]52;c;aGk=\x07";
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct NoArgs {}
+
+    /// Every fire-and-forget call and a select, all with hostile text; the
+    /// tool answers with the select's answer.
+    async fn hostile(ctx: Ctx, _: NoArgs) -> String {
+        let ui = ctx.ui();
+        ui.notify(format!("{HOSTILE}\nline two"), Level::Info);
+        ui.set_status("s", Some(HOSTILE));
+        ui.set_widget("w", Some([HOSTILE, "two\nlines"]), Placement::Default);
+        ui.set_title(TITLE);
+        ui.set_editor_text(format!("{HOSTILE}\n\tx"));
+        ui.paste_to_editor("x\x1b[201~\r");
+        ui.set_working_message(Some(HOSTILE));
+        ui.set_working_indicator(&[HOSTILE, "b"], Duration::from_millis(80));
+        ui.set_hidden_thinking_label(Some(HOSTILE));
+        let answer = ui.select(HOSTILE, [HOSTILE, "plain"]).await;
+        format!("{answer:?}")
+    }
+
+    /// Every string in `v`.
+    fn strings(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+            Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_ui_call_and_dialog_sends_sanitized_text_and_a_select_answers_the_given_option() {
+        let registry = Registry::new("t", "0").tool(ToolDef::builder("hostile").handler(hostile));
+        let host = TestHost::with_registry(registry);
+        host.send_line(&crate::wire::request_line(
+            7,
+            "tool/call",
+            &json!({"tool": "hostile", "args": {}}),
+        ));
+        let mut calls = Vec::new();
+        let answer = loop {
+            let msg = host
+                .next_message(Duration::from_secs(10))
+                .expect("the tool's messages");
+            match msg["method"].as_str() {
+                Some("ui/call") => calls.push(msg["params"].clone()),
+                Some("ui/dialog") => {
+                    assert_eq!(msg["params"]["title"], SHOWN);
+                    assert_eq!(msg["params"]["options"], json!([SHOWN, "plain"]));
+                    calls.push(msg["params"].clone());
+                    let id = msg["id"].as_u64().unwrap();
+                    let reply = json!({"outcome": "value", "value": SHOWN});
+                    host.send_line(format!(r#"{{"id":{id},"result":{reply}}}"#).as_bytes());
+                }
+                _ if msg["id"] == 7 => break msg,
+                _ => {}
+            }
+        };
+        assert_eq!(
+            answer["result"]["content"][0]["text"],
+            format!("Ok({HOSTILE:?})"),
+            "the select answers with the option as given"
+        );
+        let args: Vec<(String, Value)> = calls
+            .iter()
+            .filter(|c| c.get("args").is_some())
+            .map(|c| (c["method"].as_str().unwrap().to_string(), c["args"].clone()))
+            .collect();
+        let expected = [
+            ("notify", json!([format!("{SHOWN}\nline two"), "info"])),
+            ("setStatus", json!(["s", SHOWN])),
+            ("setWidget", json!(["w", [SHOWN, "two\nlines"]])),
+            ("setTitle", json!(["t]52;c;aGk="])),
+            ("setEditorText", json!([format!("{SHOWN}\n\tx")])),
+            ("pasteToEditor", json!(["x[201~\n"])),
+            ("setWorkingMessage", json!([SHOWN])),
+            (
+                "setWorkingIndicator",
+                json!([{"frames": [SHOWN, "b"], "intervalMs": 80}]),
+            ),
+            ("setHiddenThinkingLabel", json!([SHOWN])),
+        ];
+        let expected: Vec<(String, Value)> = expected
+            .into_iter()
+            .map(|(m, a)| (m.to_string(), a))
+            .collect();
+        assert_eq!(args, expected);
+        let mut all = Vec::new();
+        calls.iter().for_each(|c| strings(c, &mut all));
+        for s in all {
+            assert!(
+                !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t'),
+                "{s:?}"
+            );
+        }
     }
 }

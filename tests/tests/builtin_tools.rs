@@ -470,6 +470,42 @@ fn ssh_without_a_path_asks_the_remote_and_without_ssh_stays_local_like_the_origi
     assert_eq!(local, ssh_resolve_run(false, false));
 }
 
+/// A hostile remote (issue 20, item 4): its `pwd` answers with escape
+/// sequences (its home is a directory named so: an OSC 52 clipboard write,
+/// a screen clear, a C1 CSI), and the ssh port shows the text without them
+/// in its status and its notification.
+#[test]
+fn a_hostile_remote_pwd_is_shown_without_its_escape_sequences() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let home = env
+        .root()
+        .join("remote\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\u{9b}31m-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let pi = start_ssh_with(&env, true, &["--ssh", "fake@host"], Some(&home));
+    let notify = pi.wait_ui_request("notify", DEFAULT_TIMEOUT);
+    let shown = env.root().join("remote]52;c;aGk=[2J31m-home");
+    assert_eq!(
+        notify["message"].as_str(),
+        Some(format!("SSH mode: fake@host:{}", shown.display()).as_str())
+    );
+    let all = pi.events();
+    let status = statuses(&all);
+    assert_eq!(status.len(), 1, "{status:?}");
+    // The status is in the theme's accent colour: only its own codes (`CSI … m`).
+    let text = status[0]
+        .split('\u{1b}')
+        .map(|part| part.split_once('m').map_or(part, |(_, rest)| rest))
+        .collect::<String>();
+    assert_eq!(text, format!("SSH: fake@host:{}", shown.display()));
+    assert!(
+        !status[0].contains("\u{1b}]")
+            && !status[0].contains("\u{1b}[2J")
+            && !status[0].contains('\u{9b}'),
+        "{status:?}"
+    );
+}
+
 /// A stand-in for ripgrep (not installed here): `rg --line-number
 /// --color=never [--glob G] [--] PATTERN PATH` with `grep`, which, like rg,
 /// names no file when PATH is a file, and exits 1 when nothing matched.

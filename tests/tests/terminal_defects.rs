@@ -1,7 +1,8 @@
 //! What a person in pi's terminal ran into (issue 10), each seen on the
 //! screen of the real interactive pi: two dialogs at once, a hook's
 //! deadline while its dialog waits, the settings editor's Enter, and a
-//! footer that follows the todo list.
+//! footer that follows the todo list; and (issue 20) escape sequences in an
+//! extension's text, and the status of an extension process that died.
 
 use std::time::Duration;
 
@@ -167,5 +168,73 @@ fn the_todo_footer_follows_every_change() {
     pi.press(Key::Enter);
     let screen = pi.wait_for_text("0/1 todo(s) open");
     assert!(!screen.contains("1/1 todo(s) open"), "{screen}");
+    pi.exit();
+}
+
+/// Whether `haystack` has `needle` in it.
+fn has(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn hostile_text_is_shown_as_text_and_a_dead_extensions_status_and_widget_go() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "faults");
+    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    // The title, a status, a notification and a widget, each with escape
+    // sequences in its text (issue 20, item 4).
+    pi.type_text("/hostile-text");
+    pi.press(Key::Enter);
+    // (Or a clipboard write in the output: the check below fails at once.)
+    let screen = pi.wait_for("the hostile text", |s| {
+        ["STATUS-MARK", "NOTIFY-MARK", "WIDGET-MARK"]
+            .iter()
+            .all(|m| s.contains(m))
+            || has(&pi.output(), b"\x1b]52;")
+    });
+    // The title came first: it is in the output already, whole (the parsed
+    // screen's title stops at its `;`, a terminal's does not).
+    let raw = pi.output();
+    assert!(
+        has(&raw, b"\x1b]0;TITLE-MARK]52;c;aGFja2Vk\x07"),
+        "{}",
+        pi.diagnostics()
+    );
+    // Nothing of it reached the terminal as a sequence: no clipboard write
+    // (pi writes none here), no link to it, no clear or C1 CSI from it.
+    for bad in [
+        &b"\x1b]52;"[..],
+        b"\x1b]8;;http://evil.example/",
+        b"clear\x1b[2J",
+        "csi\u{9b}".as_bytes(),
+    ] {
+        assert!(
+            !has(&raw, bad),
+            "{:?} reached the terminal\n{}",
+            String::from_utf8_lossy(bad),
+            pi.diagnostics()
+        );
+    }
+
+    let shown = r"evil]52;c;aGFja2Vk ]8;;http://evil.example/\link]8;;\ clear[2J csi31m end";
+    for mark in ["STATUS-MARK", "NOTIFY-MARK", "WIDGET-MARK"] {
+        assert!(screen.contains(&format!("{mark} {shown}")), "{screen}");
+    }
+
+    // The extension process dies: its status and widget go with it (item 17).
+    let (pid, _) = pi
+        .processes()
+        .into_iter()
+        .find(|(_, name)| name == "faults")
+        .unwrap_or_else(|| panic!("no faults process in pi's session: {:?}", pi.processes()));
+    pi.kill_session_process(pid);
+    let after = pi.wait_for("the status and widget to go after the crash", |s| {
+        !s.contains("STATUS-MARK") && !s.contains("WIDGET-MARK") && s.contains("process ended")
+    });
+    assert!(
+        after.contains("faults.log"),
+        "the notice names the log:\n{after}"
+    );
     pi.exit();
 }

@@ -1,8 +1,9 @@
 //! An extension that fails on purpose, for pi-ext's fault tests: a slow
 //! tool (the test stops the process meanwhile, as `kill -STOP` does), one
 //! that kills its own process (as `kill -9` would), a hook that never answers, a hook that asks the user
-//! and waits however long they take, and a tool registered at run time when
-//! the session starts (so it must come back after a crash).
+//! and waits however long they take, a tool registered at run time when
+//! the session starts (so it must come back after a crash), and a command
+//! that shows hostile text (escape sequences) everywhere pi shows text.
 use pi_ext::events::{SessionStartEvent, ToolCallAction, ToolCallEvent};
 use pi_ext::prelude::*;
 
@@ -57,6 +58,29 @@ async fn gate(ctx: &Ctx, event: ToolCallEvent) -> ToolCallAction {
         };
     }
     ToolCallAction::Continue
+}
+
+/// Text that would write to the terminal if shown raw: an OSC 52 clipboard
+/// write, an OSC 8 link, a screen clear and a one-byte C1 CSI.
+const HOSTILE: &str =
+    "evil\x1b]52;c;aGFja2Vk\x07 \x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\ clear\x1b[2J csi\u{9b}31m end";
+
+/// Show hostile text as the terminal's title (one that ends pi's title
+/// sequence with BEL and writes to the clipboard after it), a status, a
+/// notification, a widget and the working message.
+#[command(name = "hostile-text")]
+async fn hostile_text(ctx: &CommandCtx) -> Result<(), Error> {
+    let ui = ctx.ui();
+    ui.set_title("TITLE-MARK\x07\x1b]52;c;aGFja2Vk\x07");
+    ui.set_status("faults", Some(&format!("STATUS-MARK {HOSTILE}")));
+    ui.notify(format!("NOTIFY-MARK {HOSTILE}"), Level::Warning);
+    ui.set_widget(
+        "faults",
+        Some([format!("WIDGET-MARK {HOSTILE}")]),
+        Placement::AboveEditor,
+    );
+    ui.set_working_message(Some(&format!("WORKING-MARK {HOSTILE}")));
+    Ok(())
 }
 
 #[extension(name = "faults")]

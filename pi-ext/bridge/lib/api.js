@@ -3,6 +3,8 @@
 // and `ui/call` methods (ctx.ui.*). Lookups go through a Map and a Set, so
 // a method name such as "constructor" or "__proto__" finds nothing.
 
+import { sanitize } from "./tui-render.js";
+
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionCommandContext} ExtensionCommandContext */
@@ -91,8 +93,9 @@ export const API = new Map([
   ["sendUserMessage", (c) => (replaced(c) ?? c.pi).sendUserMessage(c.args[0], c.args[1])],
   ["appendEntry", (c) => c.pi.appendEntry(c.args[0], c.args[1])],
   ["getSessionName", (c) => c.pi.getSessionName() ?? null],
-  ["setSessionName", (c) => c.pi.setSessionName(c.args[0])],
-  ["setLabel", (c) => c.pi.setLabel(c.args[0], c.args[1])],
+  // pi shows both (the name in its footer and the terminal's title, labels in /tree).
+  ["setSessionName", (c) => c.pi.setSessionName(sanitize(c.args[0]))],
+  ["setLabel", (c) => c.pi.setLabel(c.args[0], c.args[1] === undefined ? undefined : sanitize(c.args[1]))],
   ["exec", (c) => c.pi.exec(c.args[0], c.args[1] ?? [], { ...(c.args[2] ?? {}), signal: c.signal })],
   ["getActiveTools", (c) => c.pi.getActiveTools()],
   ["setActiveTools", (c) => c.pi.setActiveTools(c.args[0] ?? [])],

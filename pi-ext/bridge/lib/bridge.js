@@ -1033,8 +1033,7 @@ export class Bridge {
     if (typeof p.method !== "string" || !UI_CALLS.has(p.method)) {
       return fail(codes.METHOD_NOT_FOUND, `ctx.ui.${p.method} is not available to extensions`);
     }
-    const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (this.ctxFor(child, p).ui));
-    const result = ui[p.method](...this.tui.styledArgs(wireArgs(p.args)));
+    const result = this.tui.uiCall(child, this.ctxFor(child, p), p.method, wireArgs(p.args));
     if (id !== undefined) child.respond(id, result === undefined ? null : result, `pi's answer to ui.${p.method}`);
   }
 

@@ -3,6 +3,8 @@
 // terminal, timed by the bridge itself, dismissed when their call, process or
 // session goes away.
 
+import { sanitize } from "./tui-render.js";
+
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionUIContext} ExtensionUIContext */
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
 /** @typedef {typeof import("@mariozechner/pi-coding-agent")} PiModule */
@@ -257,29 +259,39 @@ export async function present(ui, p, dismissed, o) {
  * @returns {Promise<unknown>}
  */
 async function ask(ui, p, opts, o) {
-  const title = String(p.title ?? "");
+  // Everything shown is sanitized; a title, like a message, may have several lines.
+  const title = sanitize(p.title ?? "", p.method === "loader" ? "line" : "lines");
   switch (p.method) {
     case "select": {
       const options = Array.isArray(p.options) ? p.options.map(String) : [];
+      const shown = options.map((option) => sanitize(option));
+      // pi answers with the option shown; the extension gets its own back.
+      const own = (/** @type {unknown} */ answer) => {
+        const i = typeof answer === "string" ? shown.indexOf(answer) : -1;
+        return i === -1 ? answer : options[i];
+      };
       const initial = positiveInt(p.initial);
       if (o.interactive && initial !== undefined && initial < options.length) {
         const pi = await components(o);
         if (pi) {
-          return custom(ui, opts.signal, (tui, _keys, done) => {
-            const c = new pi.ExtensionSelectorComponent(title, options, done, () => done(undefined), { tui, timeout: opts.timeout });
-            // "j" moves the selection down in pi's selector whatever the key bindings.
-            for (let i = 0; i < initial; i++) c.handleInput("j");
-            return c;
-          });
+          return own(
+            await custom(ui, opts.signal, (tui, _keys, done) => {
+              const c = new pi.ExtensionSelectorComponent(title, shown, done, () => done(undefined), { tui, timeout: opts.timeout });
+              // "j" moves the selection down in pi's selector whatever the key bindings.
+              for (let i = 0; i < initial; i++) c.handleInput("j");
+              return c;
+            }),
+          );
         }
       }
-      return ui.select(title, options, opts);
+      return own(await ui.select(title, shown, opts));
     }
     case "confirm":
-      return ui.confirm(title, String(p.message ?? ""), opts);
+      return ui.confirm(title, sanitize(p.message ?? "", "lines"), opts);
     case "input": {
-      const placeholder = typeof p.placeholder === "string" ? p.placeholder : undefined;
-      const prefill = typeof p.prefill === "string" ? p.prefill.replace(/\x1b/g, "") : "";
+      const placeholder = typeof p.placeholder === "string" ? sanitize(p.placeholder) : undefined;
+      // Sanitized: an ESC in it would end the paste and type the rest as keys.
+      const prefill = typeof p.prefill === "string" ? sanitize(p.prefill, "text") : "";
       if (o.interactive && prefill !== "") {
         const pi = await components(o);
         if (pi) {
@@ -309,7 +321,7 @@ async function ask(ui, p, opts, o) {
       return ui.select(title, ["Cancel"], opts);
     }
     case "editor": {
-      const prefill = typeof p.prefill === "string" ? p.prefill : undefined;
+      const prefill = typeof p.prefill === "string" ? sanitize(p.prefill, "text") : undefined;
       if (o.interactive) {
         // pi's own editor dialog, shown so that it can be dismissed
         // (ctx.ui.editor takes no AbortSignal in pi 0.73.1).

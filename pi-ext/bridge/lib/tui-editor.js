@@ -5,7 +5,7 @@
 // pi's; keys are decided here, synchronously, from the table.
 
 import { decodeKey, keyBytes } from "./tui-keys.js";
-import { cut, lineAnsi, styleAnsi, widthOf } from "./tui-render.js";
+import { cut, lineAnsi, sanitize, styleAnsi, widthOf } from "./tui-render.js";
 
 /**
  * One action: `"pass"` (pi's editor handles the key), `"swallow"`,
@@ -96,7 +96,8 @@ export function applyActions(actions, data, target) {
         if (bytes !== undefined) target.pass(bytes);
       } else if ("insert" in a && typeof a.insert === "string") {
         // As a paste: pi's editor inserts it whole.
-        target.pass(`\x1b[200~${a.insert}\x1b[201~`);
+        // Sanitized: an ESC in it would end the paste and type the rest as keys.
+        target.pass(`\x1b[200~${sanitize(a.insert, "text")}\x1b[201~`);
       }
     }
   }

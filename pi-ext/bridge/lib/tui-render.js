@@ -17,6 +17,7 @@ import { CURSOR_MARKER, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "
  * @property {boolean} [underline]
  * @property {boolean} [inverse]
  * @property {boolean} [strike]
+ * @property {string} [link] a URL: the text is an OSC 8 hyperlink to it (see `linkUrl`)
  */
 /** @typedef {string | [string, number]} WireSpan plain text, or text and an index into `styles` */
 /** @typedef {WireSpan[]} WireLine */
@@ -68,16 +69,49 @@ const ATTRIBUTES = /** @type {const} */ ([
   ["strike", 9, 29],
 ]);
 
-/** Control characters: C0 but tab, DEL, C1 (escape sequences cannot be injected). */
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+/** Control characters: C0, DEL and C1 (ESC and the one-byte CSI 0x9b among them). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROLS = new RegExp(CONTROL.source, "g");
 
 /**
- * Text made safe for the terminal: control characters dropped, tabs as 3 spaces.
- * @param {unknown} text
+ * Which whitespace a path keeps (`sanitize`):
+ * - "line": one line (spans, titles, labels, options, the working message):
+ *   newlines dropped, tabs as 3 spaces (pi-tui's width of a tab);
+ * - "lines": text of several lines (notifications, dialog titles and
+ *   messages, widget lines): `\n` kept (`\r\n` and `\r` as `\n`), tabs as 3 spaces;
+ * - "text": text pi lays out itself (the editor's text, statuses: pi turns
+ *   their newlines and tabs into what it shows): `\n` and tabs kept.
+ * @typedef {"line" | "lines" | "text"} Keep
  */
-export function sanitize(text) {
+
+/**
+ * Text from the extension made safe for pi's terminal, on every path that
+ * shows it: every other control character (C0, DEL, C1: ESC included) is
+ * dropped, so no escape sequence can be written through it.
+ * @param {unknown} text
+ * @param {Keep} [keep]
+ */
+export function sanitize(text, keep = "line") {
   const s = typeof text === "string" ? text : String(text ?? "");
-  return s.replace(CONTROL, "").replace(/\t/g, "   ");
+  if (!CONTROL.test(s)) return s;
+  const t = keep === "line" ? s : s.replace(/\r\n?/g, "\n");
+  return t.replace(CONTROLS, (c) => {
+    if (c === "\t") return keep === "text" ? c : "   ";
+    return c === "\n" && keep !== "line" ? c : "";
+  });
+}
+
+/** The longest URL a link span may have. */
+const MAX_URL = 2048;
+
+/**
+ * `url` if it can go into an OSC 8 hyperlink as it is: a scheme and
+ * printable ASCII only (no control character, space or non-ASCII: a URI
+ * percent-encodes those), at most 2,048 characters; else undefined.
+ * @param {unknown} url
+ */
+export function linkUrl(url) {
+  return typeof url === "string" && url.length <= MAX_URL && /^[A-Za-z][A-Za-z0-9+.-]*:[\x21-\x7e]+$/.test(url) ? url : undefined;
 }
 
 /** The 6×6×6 colour cube's channel values, as pi's theme converts colours. */
@@ -162,6 +196,12 @@ export function styleAnsi(style, theme) {
       open += `\x1b[${on}m`;
       close = `\x1b[${off}m${close}`;
     }
+  }
+  // BEL-terminated, as pi-tui writes links (some terminals only make those clickable).
+  const url = linkUrl(style.link);
+  if (url) {
+    open = `\x1b]8;;${url}\x07${open}`;
+    close += "\x1b]8;;\x07";
   }
   return [open, close];
 }

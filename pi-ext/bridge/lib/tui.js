@@ -11,7 +11,7 @@
 import { codes, messageOf, RpcError } from "./protocol.js";
 import { rustEditorClass } from "./tui-editor.js";
 import { decodeKey } from "./tui-keys.js";
-import { plainLines, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
+import { plainLines, sanitize, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
 
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
 /** @typedef {import("./tui-render.js").WireView} WireView */
@@ -111,6 +111,12 @@ export class TuiHost {
     this.items = new Map();
     /** @type {Map<ChildConnection, Set<number>>} autocomplete providers that still answer */
     this.providers = new Map();
+    /**
+     * Statuses and text widgets the extension set with `ui/call`, by
+     * `setStatus:<key>` or `setWidget:<key>` (cleared when its process goes).
+     * @type {Map<string, { child: ChildConnection, ctx: ExtensionContext, method: string, key: string }>}
+     */
+    this.keyed = new Map();
   }
 
   /** The theme pi paints with. */
@@ -412,7 +418,7 @@ export class TuiHost {
     if (!c) return;
     if (typeof p.error === "string") {
       this.b.log.line("warn", `component ${c.id}: ${p.error}`);
-      this.notify(`pi-ext "${this.b.name}": ${p.error}`, "error");
+      this.notify(`pi-ext "${this.b.name}": ${sanitize(p.error, "lines")}`, "error");
     }
     this.close(c, p.reason === "done" ? undefined : String(p.reason ?? "closed"));
   }
@@ -911,11 +917,12 @@ export class TuiHost {
           const answer = /** @type {any} */ (await promise);
           if (answer && Array.isArray(answer.items) && answer.items.length > 0) {
             return {
+              // The prefix is not shown: it is what pi cuts from the editor's line.
               prefix: String(answer.prefix ?? ""),
               items: answer.items.map((/** @type {any} */ i) => ({
-                value: String(i.value ?? ""),
-                label: String(i.label ?? i.value ?? ""),
-                ...(i.description ? { description: String(i.description) } : {}),
+                value: sanitize(i.value ?? ""),
+                label: sanitize(i.label ?? i.value ?? ""),
+                ...(i.description ? { description: sanitize(i.description) } : {}),
               })),
             };
           }
@@ -981,27 +988,52 @@ export class TuiHost {
   }
 
   /**
-   * Arguments of a `ui/call` with styled text (`{styled: view}`) as strings
-   * with the current theme's escape sequences, as TypeScript's `theme.fg` makes them.
+   * A `ui/call` (`ctx.ui.<method>(...args)`): its text sanitized, as each
+   * method shows it (`UI_TEXT`), styled text (`{styled: view}`) as a string
+   * with the current theme's escape sequences, as TypeScript's `theme.fg`
+   * makes them; the statuses and widgets it sets are remembered (cleared
+   * when the process goes). Returns pi's answer.
+   * @param {ChildConnection} child
+   * @param {ExtensionContext} ctx
+   * @param {string} method
    * @param {unknown[]} args
    */
-  styledArgs(args) {
+  uiCall(child, ctx, method, args) {
     const theme = this.currentTheme();
-    /** @param {any} a */
-    const one = (a) => (a && typeof a === "object" && !Array.isArray(a) && a.styled ? styledText(a.styled, theme) : a);
-    return args.map((a) => {
-      const v = one(a);
-      if (v && typeof v === "object" && !Array.isArray(v) && Array.isArray(v.frames)) return { ...v, frames: v.frames.map(one) };
-      if (Array.isArray(v)) return v.map(one);
-      return v;
+    /** @param {unknown} a @param {import("./tui-render.js").Keep} keep */
+    const text = (a, keep) => {
+      if (a === undefined) return undefined;
+      const v = /** @type {any} */ (a);
+      if (v && typeof v === "object" && !Array.isArray(v) && v.styled) return styledText(v.styled, theme);
+      return sanitize(a, keep);
+    };
+    const kinds = UI_TEXT[method] ?? [];
+    const clean = args.map((a, i) => {
+      const kind = kinds[i];
+      if (kind === undefined || kind === null || a === undefined) return a;
+      if (kind === "lines[]") return Array.isArray(a) ? a.map((l) => text(l, "lines")) : text(a, "lines");
+      if (kind === "frames") {
+        const o = /** @type {any} */ (a);
+        return o && typeof o === "object" && Array.isArray(o.frames) ? { ...o, frames: o.frames.map((/** @type {unknown} */ f) => text(f, "line")) } : a;
+      }
+      return text(a, kind);
     });
+    const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (ctx.ui));
+    const result = ui[method](...clean);
+    if (method === "setStatus" || method === "setWidget") {
+      const key = String(clean[0]);
+      if (clean[1] === undefined) this.keyed.delete(`${method}:${key}`);
+      else this.keyed.set(`${method}:${key}`, { child, ctx, method, key });
+    }
+    return result;
   }
 
   // --- lifetimes -------------------------------------------------------------------------
 
   /**
    * A process is gone (or retired): its components close, what it set in pi is
-   * restored, its autocomplete providers hand over to pi's.
+   * restored (footer, header, editor, widgets, statuses), its autocomplete
+   * providers hand over to pi's.
    * @param {ChildConnection} child
    */
   retire(child) {
@@ -1019,6 +1051,17 @@ export class TuiHost {
         restored++;
       } catch {
         // The session is gone: pi reset its UI itself.
+      }
+    }
+    for (const [id, set] of [...this.keyed]) {
+      if (set.child !== child) continue;
+      this.keyed.delete(id);
+      try {
+        const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (set.ctx.ui));
+        ui[set.method](set.key, undefined);
+        restored++;
+      } catch {
+        // The session is gone: pi cleared them itself.
       }
     }
     if (child.exited && !child.stopping && (open.length > 0 || restored > 0)) {
@@ -1054,6 +1097,7 @@ export class TuiHost {
   sessionEnded() {
     for (const byId of this.components.values()) for (const c of [...byId.values()]) this.close(c, "session");
     this.items.clear();
+    this.keyed.clear();
     this.resultViews.clear();
   }
 
@@ -1080,9 +1124,9 @@ const FALLBACK = /** @type {WireView} */ ({ blocks: [{ builtin: true }] });
  */
 function callFallback(tool, theme) {
   try {
-    return [theme.fg("toolTitle", theme.bold(tool))];
+    return [theme.fg("toolTitle", theme.bold(sanitize(tool)))];
   } catch {
-    return [tool];
+    return [sanitize(tool)];
   }
 }
 
@@ -1095,7 +1139,7 @@ function callFallback(tool, theme) {
 function resultFallback(result, theme, width) {
   const text = (Array.isArray(result?.content) ? result.content : [])
     .filter((/** @type {any} */ c) => c?.type === "text")
-    .map((/** @type {any} */ c) => String(c.text ?? ""))
+    .map((/** @type {any} */ c) => sanitize(c.text ?? "", "lines"))
     .join("\n");
   if (!text) return [];
   let styled = text;
@@ -1159,3 +1203,21 @@ const FG_TOKENS = [
 /** pi 0.73.1's background tokens (ThemeBg). */
 const BG_TOKENS = ["selectedBg", "userMessageBg", "customMessageBg", "toolPendingBg", "toolSuccessBg", "toolErrorBg"];
 
+/**
+ * What each `ui/call`'s arguments are, by position: text and which
+ * whitespace it keeps (`sanitize`), `"lines[]"` (a widget's lines) or
+ * `"frames"` (the working indicator's options); null: not text pi shows (a
+ * status's or widget's key, a flag). Methods not listed take no text.
+ * @type {Record<string, Array<import("./tui-render.js").Keep | "lines[]" | "frames" | null>>}
+ */
+const UI_TEXT = {
+  notify: ["lines"],
+  setStatus: [null, "text"],
+  setWidget: [null, "lines[]"],
+  setTitle: ["line"],
+  setEditorText: ["text"],
+  pasteToEditor: ["text"],
+  setWorkingMessage: ["line"],
+  setWorkingIndicator: ["frames"],
+  setHiddenThinkingLabel: ["line"],
+};

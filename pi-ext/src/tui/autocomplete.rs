@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::text::{sanitize, Keep};
 use crate::ui::{Ui, UiError};
 use crate::wire::{codes, RpcError};
 
@@ -111,10 +112,14 @@ impl Suggestions {
     fn wire(&self) -> Value {
         json!({
             "prefix": self.prefix,
+            // Shown in pi's list (and the value typed in its editor): sanitized.
             "items": self.items.iter().map(|i| {
-                let mut item = json!({"value": i.value, "label": i.label});
+                let mut item = json!({
+                    "value": sanitize(&i.value, Keep::Line),
+                    "label": sanitize(&i.label, Keep::Line),
+                });
                 if let Some(d) = &i.description {
-                    item["description"] = json!(d);
+                    item["description"] = json!(sanitize(d, Keep::Line));
                 }
                 item
             }).collect::<Vec<_>>(),
@@ -215,6 +220,17 @@ mod tests {
         assert_eq!(
             s.wire(),
             json!({"prefix": "#29", "items": [{"value": "#2983", "label": "#2983", "description": "a bug"}]})
+        );
+    }
+
+    #[test]
+    fn suggestions_are_shown_sanitized() {
+        let hostile = "a\x1b]52;c;aGk=\x07b\u{9b}2J\nc";
+        let s = Suggestions::new("#", vec![Suggestion::new(hostile).description(hostile)]);
+        let clean = "a]52;c;aGk=b2Jc";
+        assert_eq!(
+            s.wire()["items"],
+            json!([{"value": clean, "label": clean, "description": clean}])
         );
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::text::Line;
+use super::text::{sanitize, Keep, Line};
 use super::view::lines_wire;
 use crate::ui::{Ui, UiError};
 
@@ -50,7 +50,8 @@ impl Act {
             Act::Swallow => json!("swallow"),
             Act::SwallowText => json!("swallowText"),
             Act::Key(k) => json!({ "send": k }),
-            Act::Insert(t) => json!({ "insert": t }),
+            // An escape in it would end the paste and type the rest as keys.
+            Act::Insert(t) => json!({ "insert": sanitize(t, Keep::Text) }),
             Act::Mode(m) => json!({ "mode": m }),
         }
     }
@@ -273,5 +274,17 @@ mod tests {
             json!([" NORMAL "])
         );
         assert_eq!(w["styles"], json!([{"fg": "accent"}]));
+    }
+
+    #[test]
+    fn an_insert_is_sanitized_so_it_cannot_end_its_paste() {
+        let spec = EditorSpec::new("m").mode(
+            "m",
+            EditorMode::new().on("x", [Act::insert("a\x1b[201~\r\tb")]),
+        );
+        assert_eq!(
+            spec.wire()["modes"]["m"]["keys"]["x"],
+            json!([{"insert": "a[201~\n\tb"}])
+        );
     }
 }

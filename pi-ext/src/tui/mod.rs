@@ -22,10 +22,12 @@
 //!   theme switch repaints Rust text in the new theme's colours.
 //! - Keys arrive as pi names them ([`Key::is`]`("ctrl+c")`).
 //!
-//! Text is made safe on both sides: control characters (escape included)
-//! are dropped and tabs become 3 spaces, and no line ever reaches pi wider
-//! than the width pi gave (pi's terminal stops with an error when one
-//! does). Widths are counted as pi-tui's `visibleWidth` counts them
+//! Text is made safe on both sides, the runtime's and the bridge's: control
+//! characters (C0, DEL and C1, escape included) are dropped and tabs become
+//! 3 spaces, in spans as in the plain strings of [`crate::ui`], so no text
+//! writes an escape sequence to the user's terminal; a link is a
+//! [`Span::link`], written by the bridge. No line ever reaches pi wider than
+//! the width pi gave (pi's terminal stops with an error when one does). Widths are counted as pi-tui's `visibleWidth` counts them
 //! ([`width`]).
 //!
 //! ## A tool row
@@ -163,6 +165,7 @@ pub use render::{
     ToolRenderer,
 };
 pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
+pub(crate) use text::{sanitize, sanitized, Keep};
 pub use text::{span, width, Line, Span};
 pub use theme::{Theme, ThemeColor};
 pub use view::{Frame, View};

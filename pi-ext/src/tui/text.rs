@@ -60,30 +60,78 @@ pub(crate) fn grapheme_width(g: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// Text the terminal can show safely: control characters (escape included)
-/// are dropped and tabs become 3 spaces, so an extension cannot inject
-/// escape sequences or break pi's width arithmetic. The bridge does the same
-/// to everything it receives.
-pub(crate) fn sanitize(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+/// Which whitespace a path keeps when its text is [`sanitize`]d.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// One line (spans, titles, labels, options, the working message):
+    /// newlines dropped, tabs as 3 spaces (pi-tui's width of a tab).
+    Line,
+    /// Text of several lines (notifications, dialog titles and messages,
+    /// widget lines): `\n` kept (`\r\n` and `\r` as `\n`), tabs as 3 spaces.
+    Lines,
+    /// Text pi lays out itself (the editor's text, statuses: pi turns their
+    /// newlines and tabs into what it shows): `\n` and tabs kept.
+    Text,
+}
+
+/// Text from the extension made safe for pi's terminal, on every path that
+/// shows it: every control character (C0, DEL, C1: escape included) but the
+/// whitespace `keep` allows is dropped, so no escape sequence can be written
+/// through it (and tabs cannot break pi's width arithmetic). The bridge does
+/// the same again to everything it receives.
+pub(crate) fn sanitize(text: &str, keep: Keep) -> Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control()) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c == '\t' {
-            out.push_str("   ");
-        } else if !is_unsafe(c) {
-            out.push(c);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\t' if keep == Keep::Text => out.push(c),
+            '\t' => out.push_str("   "),
+            '\r' | '\n' if keep != Keep::Line => {
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push('\n');
+            }
+            c if c.is_control() => {}
+            c => out.push(c),
         }
     }
     Cow::Owned(out)
 }
 
-fn is_unsafe(c: char) -> bool {
-    c.is_control() || c == '\t'
+/// [`sanitize`] for an owned string (kept as it is when it is clean).
+pub(crate) fn sanitized(text: String, keep: Keep) -> String {
+    match sanitize(&text, keep) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(clean) => clean,
+    }
 }
 
-/// Text in one style. Make one with [`span`], style it with the methods.
+/// The longest URL a link span may have.
+const MAX_URL: usize = 2048;
+
+/// Whether `url` can go into an OSC 8 hyperlink as it is: a scheme, then
+/// printable ASCII only (no control character, space or non-ASCII: a URI
+/// percent-encodes those), at most 2,048 characters. The bridge checks the
+/// same before it writes the link.
+pub(crate) fn is_link_url(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return false;
+    };
+    url.len() <= MAX_URL
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
+        && !rest.is_empty()
+        && rest.bytes().all(|b| (0x21..=0x7e).contains(&b))
+}
+
+/// Text in one style, and maybe a link. Make one with [`span`], style it
+/// with the methods.
 ///
 /// ```
 /// use pi_ext::tui::{span, Fg};
@@ -94,19 +142,16 @@ fn is_unsafe(c: char) -> bool {
 pub struct Span {
     text: String,
     style: Style,
+    link: Option<String>,
 }
 
 /// A [`Span`] of `text` in the default style. Control characters are
 /// dropped and tabs become 3 spaces (see [`crate::tui`]).
 pub fn span(text: impl Into<String>) -> Span {
-    let text: String = text.into();
-    let text = match sanitize(&text) {
-        Cow::Borrowed(_) => text,
-        Cow::Owned(clean) => clean,
-    };
     Span {
-        text,
+        text: sanitized(text.into(), Keep::Line),
         style: Style::new(),
+        link: None,
     }
 }
 
@@ -163,6 +208,34 @@ impl Span {
     pub fn strike(mut self) -> Self {
         self.style = self.style.strike();
         self
+    }
+    /// A hyperlink to `url`: the bridge writes the text as an OSC 8 link,
+    /// which terminals that know them let the user open (others show the
+    /// text alone). `url` must be a URI with a scheme, in printable ASCII
+    /// (percent-encode the rest), at most 2,048 characters; another is not
+    /// linked (the text stays) and a warning goes to the log.
+    ///
+    /// ```
+    /// use pi_ext::tui::{span, Fg};
+    /// let docs = span("the docs").fg(Fg::MdLink).link("https://example.com/docs");
+    /// assert_eq!(docs.url(), Some("https://example.com/docs"));
+    /// assert_eq!(span("x").link("https://\x1b]52;c;aGk=\x07").url(), None);
+    /// ```
+    pub fn link(mut self, url: impl Into<String>) -> Self {
+        let url: String = url.into();
+        if is_link_url(&url) {
+            self.link = Some(url);
+        } else {
+            crate::logging::warn(&format!(
+                "span {:?}: {:?} is no link URL (a scheme and printable ASCII, at most {MAX_URL} characters); shown without a link",
+                self.text, url
+            ));
+        }
+        self
+    }
+    /// The URL it links to ([`Span::link`]).
+    pub fn url(&self) -> Option<&str> {
+        self.link.as_deref()
     }
     /// Terminal columns it takes.
     pub fn width(&self) -> usize {
@@ -354,6 +427,50 @@ mod tests {
     fn spans_drop_control_characters() {
         assert_eq!(span("a\x1b[31mb\nc\td").text(), "a[31mbc   d");
         assert_eq!(span("\u{9b}x").text(), "x");
+    }
+
+    #[test]
+    fn sanitize_drops_control_characters_and_keeps_the_whitespace_asked_for() {
+        let hostile = "a\x1b]52;c;aGk=\x07b\x1b]8;;http://e/\x1b\\l\x1b[2Jd\u{9b}31me";
+        let shown = "a]52;c;aGk=b]8;;http://e/\\l[2Jd31me";
+        for keep in [Keep::Line, Keep::Lines, Keep::Text] {
+            assert_eq!(sanitize(hostile, keep), shown, "{keep:?}");
+        }
+        let ws = "a\r\nb\rc\td\n";
+        assert_eq!(sanitize(ws, Keep::Line), "abc   d");
+        assert_eq!(sanitize(ws, Keep::Lines), "a\nb\nc   d\n");
+        assert_eq!(sanitize(ws, Keep::Text), "a\nb\nc\td\n");
+        assert!(matches!(
+            sanitize("plain ✓ 中文", Keep::Line),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn links_need_a_scheme_and_printable_ascii() {
+        for good in [
+            "https://example.com/a?b=c;d#e",
+            "mailto:a@b.c",
+            "file:///tmp/x",
+        ] {
+            assert!(is_link_url(good), "{good}");
+            assert_eq!(span("x").link(good).url(), Some(good));
+        }
+        let long = format!("https://x/{}", "a".repeat(MAX_URL));
+        for bad in [
+            "https://x/\x07\x1b]52;c;aGk=\x07",
+            "http://x/\u{9b}2J",
+            "no scheme",
+            "http://a b",
+            "https://é.example",
+            "1http://x",
+            "https:",
+            long.as_str(),
+        ] {
+            assert!(!is_link_url(bad), "{bad:?}");
+            let s = span("text").link(bad);
+            assert_eq!((s.url(), s.text()), (None, "text"), "{bad:?}");
+        }
     }
 
     #[test]

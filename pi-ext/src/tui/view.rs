@@ -226,34 +226,44 @@ impl From<String> for View {
     }
 }
 
-/// The de-duplicated style table of one view on the wire.
+/// The de-duplicated style table of one view on the wire (a link is part
+/// of its span's style there: `{"link": url}`).
 #[derive(Default)]
 struct StyleTable {
     styles: Vec<Value>,
-    index: HashMap<Style, usize>,
+    index: HashMap<(Style, Option<String>), usize>,
 }
 
 impl StyleTable {
     fn span(&mut self, s: &Span) -> Value {
         let style = s.style_of();
-        if style.is_plain() {
+        if style.is_plain() && s.url().is_none() {
             return json!(s.text());
         }
         let next = self.styles.len();
-        let i = *self.index.entry(style).or_insert(next);
+        let key = (style, s.url().map(str::to_string));
+        let i = *self.index.entry(key).or_insert(next);
         if i == next {
-            self.styles.push(style.wire());
+            let mut wire = style.wire();
+            if let Some(url) = s.url() {
+                wire["link"] = json!(url);
+            }
+            self.styles.push(wire);
         }
         json!([s.text(), i])
     }
 
     fn line(&mut self, line: &Line) -> Value {
-        // Neighbouring spans of one style are one span on the wire.
+        // Neighbouring spans of one style (and link) are one span on the wire.
         let mut merged: Vec<Span> = Vec::with_capacity(line.spans().len());
         for s in line.spans() {
             match merged.last_mut() {
-                Some(last) if last.style_of() == s.style_of() => {
-                    *last = span(format!("{}{}", last.text(), s.text())).style(s.style_of());
+                Some(last) if last.style_of() == s.style_of() && last.url() == s.url() => {
+                    let joined = span(format!("{}{}", last.text(), s.text())).style(s.style_of());
+                    *last = match s.url() {
+                        Some(url) => joined.link(url),
+                        None => joined,
+                    };
                 }
                 _ => merged.push(s.clone()),
             }
@@ -426,6 +436,25 @@ mod tests {
                     ]},
                     {"line": {"left": ["L"], "right": [["R", 1]]}}
                 ]
+            })
+        );
+    }
+
+    #[test]
+    fn links_are_styles_on_the_wire_and_bad_urls_are_no_links() {
+        let url = "https://example.com/a?b=c;d";
+        let v = View::text(
+            span("see ")
+                + span("the ").link(url)
+                + span("docs").link(url)
+                + span(" or ").fg(Fg::Dim)
+                + span("x").fg(Fg::Dim).link("https://\x1b]52;c;aGk=\x07"),
+        );
+        assert_eq!(
+            v.wire(),
+            json!({
+                "styles": [{"link": url}, {"fg": "dim"}],
+                "blocks": [{"text": [["see ", ["the docs", 0], [" or x", 1]]], "wrap": true}]
             })
         );
     }
