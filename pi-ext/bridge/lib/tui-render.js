@@ -74,15 +74,18 @@ export function linesNote(more, what) {
 const dim = (text) => `\x1b[2m${text}\x1b[22m`;
 
 /**
- * `lines` held to MAX_LINES, counting `more` lines already left out.
+ * `lines` held to MAX_LINES (and `extra` lines pi drew itself), counting
+ * `more` lines already left out.
  * @param {string[]} lines
  * @param {number} more
  * @param {string} what "view" or "frame"
  * @param {(text: string) => string} style how the note shows
+ * @param {number} [extra]
  */
-function capLines(lines, more, what, style) {
-  if (lines.length <= MAX_LINES && more === 0) return lines;
-  const keep = Math.min(lines.length, MAX_LINES - 1);
+function capLines(lines, more, what, style, extra = 0) {
+  const limit = MAX_LINES + extra;
+  if (lines.length <= limit && more === 0) return lines;
+  const keep = Math.min(lines.length, limit - 1);
   const out = lines.slice(0, keep);
   out.push(style(linesNote(more + lines.length - keep, what)));
   return out;
@@ -113,8 +116,14 @@ function collect(into, items, f) {
 }
 
 /**
+ * Lines still laid out, how many were not, and how many pi drew itself
+ * (`builtin` blocks: pi's own rendering is not held to pi-ext's limit).
+ * @typedef {{ left: number, more: number, builtin: number }} Budget
+ */
+
+/**
  * How many of `n` lines are laid out (the rest are counted as not).
- * @param {{ left: number, more: number }} budget
+ * @param {Budget} budget
  * @param {number} n
  */
 function take(budget, n) {
@@ -331,7 +340,7 @@ function onBackground(line, width, bgOpen) {
  * @property {ThemeLike | undefined} theme
  * @property {BuiltinRenderer | undefined} builtin
  * @property {{ line: number, col: number } | undefined} cursor frames: where CURSOR_MARKER goes
- * @property {{ left: number, more: number }} budget text and spacer lines still laid out, and how many were not
+ * @property {Budget} budget text and spacer lines still laid out
  */
 
 /**
@@ -382,7 +391,9 @@ function layout(blocks, width, c, depth) {
       const pad = " ".repeat(Math.max(1, width - visibleWidth(left) - visibleWidth(right)));
       out.push(left + pad + right);
     } else if (b.builtin === true && c.builtin) {
-      out.push(...c.builtin(width));
+      const own = c.builtin(width);
+      c.budget.builtin += own.length;
+      out.push(...own);
     }
   }
   return out;
@@ -404,10 +415,11 @@ export function renderView(view, width, theme, options = {}) {
     options.focused && view.cursor && typeof view.cursor.line === "number" && typeof view.cursor.col === "number"
       ? view.cursor
       : undefined;
-  const budget = { left: MAX_LINES, more: 0 };
+  /** @type {Budget} */
+  const budget = { left: MAX_LINES, more: 0, builtin: 0 };
   const lines = layout(view.blocks, width, { styles, theme, builtin: options.builtin, cursor, budget }, 0);
   const what = typeof view.width === "number" ? "frame" : "view";
-  return capLines(lines, budget.more, what, dim).map((l) => fit(l, width));
+  return capLines(lines, budget.more, what, dim, budget.builtin).map((l) => fit(l, width));
 }
 
 /**

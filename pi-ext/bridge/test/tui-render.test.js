@@ -159,6 +159,10 @@ test("a 100,000-line frame paints 2,000 lines, the last saying how many more", (
   const passed = renderView(wire({ width: 80, styles: [{ dim: true }], blocks: [{ text: runtime, wrap: false }] }), 80, undefined);
   assert.equal(passed.length, MAX_LINES);
   assert.equal(plain(passed[MAX_LINES - 1]), "… 98,001 more lines (pi-ext caps a frame at 2,000)");
+  // pi's own rendering of a slot (`builtin`) is not held to pi-ext's limit.
+  const own = Array.from({ length: 3000 }, (_, i) => `pi ${i}`);
+  const builtin = renderView(wire({ blocks: [{ builtin: true }, { text: [["mine"]], wrap: false }] }), 80, undefined, { builtin: () => own });
+  assert.deepEqual(builtin, [...own, "mine"]);
   // Plain and styled text (RPC widgets, statuses) hold to it too.
   const plainView = wire({ blocks: [{ text: lines }] });
   const plainOut = plainLines(plainView);
