@@ -24,7 +24,7 @@ fn a_tool_row_drawn_by_rust_collapses_and_expands_with_ctrl_o() {
         "call mum",
         "fix bike",
         "read book",
-        "water plants",
+        LONG_TODO,
     ];
     model.push(Reply::tools(more.iter().enumerate().map(|(i, text)| {
         ToolCall::new(
@@ -101,8 +101,31 @@ fn a_tool_row_drawn_by_rust_collapses_and_expands_with_ctrl_o() {
     pi.wait_for("the list collapsed again", |s| {
         items(s) == 5 && s.contains("... 2 more")
     });
+
+    // `/todos`: a line too long for the terminal ends in pi-tui's `...`, as todo.ts's
+    // truncateToWidth(`  ○ #N ${text}`, width) cuts it (all ASCII but `○`, one column).
+    // The calls run side by side, so the item's number varies.
+    pi.type_text("/todos");
+    pi.press(Key::Enter);
+    let list = pi.wait_for_text("Press Escape to close");
+    // The list is below the chat's rows (which show the item too).
+    let (row, col) = *list
+        .find_all(&LONG_TODO[..20])
+        .last()
+        .unwrap_or_else(|| panic!("{list}"));
+    let prefix: String = list.row(row).chars().take(usize::from(col)).collect();
+    assert!(prefix.starts_with("  ○ #"), "{list}");
+    let full = format!("{prefix}{LONG_TODO}");
+    assert!(full.chars().count() > usize::from(COLS));
+    let cut: String = full.chars().take(usize::from(COLS) - 3).collect();
+    assert_eq!(list.row(row), format!("{cut}..."), "{list}");
+    pi.press(Key::Escape);
+    pi.wait_gone("Press Escape to close");
     pi.exit();
 }
+
+/// A todo too long for one row of the 100-column terminal.
+const LONG_TODO: &str = "water the plants on the balcony, the big fern in the hall and the herbs on the kitchen windowsill";
 
 /// Where the snake's head (`██`) is.
 fn head(screen: &pi_ext_e2e::Screen) -> Option<(u16, u16)> {
@@ -253,12 +276,35 @@ fn an_overlay_opens_over_the_chat_takes_input_and_closes_like_the_typescript_ori
     ts.exit();
 }
 
+/// A time zone that is not UTC (+5:30, no daylight saving time).
+const ZONE: &str = "Asia/Kolkata";
+
+/// The rows of expanded custom messages that show their time.
+fn time_rows(screen: &pi_ext_e2e::Screen) -> Vec<String> {
+    screen
+        .rows()
+        .into_iter()
+        .filter(|r| r.contains("  at "))
+        .collect()
+}
+
 #[test]
-fn a_custom_message_is_drawn_by_its_rust_renderer_and_expands() {
+fn a_custom_message_is_drawn_by_its_rust_renderer_and_expands_like_the_original() {
     let model = ScriptedModel::start();
+    model.push(Reply::text("Noted."));
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "message-renderer");
-    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    let sessions = env.root().join("sessions");
+    let pi = env
+        .pi()
+        .installed(&dir)
+        .session_dir(&sessions)
+        .env("TZ", ZONE)
+        .terminal(COLS, ROWS);
+    // An assistant message: pi writes the session only then (the original resumes it).
+    pi.type_text("hello");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Noted.");
 
     pi.type_text("/status warn disk low");
     pi.press(Key::Enter);
@@ -300,6 +346,26 @@ fn a_custom_message_is_drawn_by_its_rust_renderer_and_expands() {
         "{expanded}"
     );
     pi.exit();
+
+    // pi's own message-renderer.ts shows the same messages (same timestamps) with the
+    // same rows: the local time as toLocaleTimeString writes it in pi's locale and zone.
+    let ts = env
+        .pi()
+        .no_extensions()
+        .extension(pi_ext_e2e::pi_example("message-renderer.ts"))
+        .session_dir(&sessions)
+        .arg("--continue")
+        .env("TZ", ZONE)
+        .terminal(COLS, ROWS);
+    ts.wait_for_text("[INFO] all good");
+    ts.press(Key::Ctrl('o'));
+    let ts_expanded = ts.wait_for("both messages expanded", |s| s.find_all("  at ").len() == 2);
+    assert_eq!(
+        time_rows(&ts_expanded),
+        time_rows(&expanded),
+        "TypeScript:\n{ts_expanded}\nRust:\n{expanded}"
+    );
+    ts.exit();
 }
 
 #[test]
@@ -379,11 +445,50 @@ fn the_footer_is_replaced_by_rust_and_restored() {
     assert!(!custom.contains(&cwd), "pi's footer is gone:\n{custom}");
     assert!(before.contains(&cwd));
 
+    // A branch too long for the row: pi's footer data follow the switch, and the row is
+    // cut at the right edge with pi-tui's `...`.
+    let long = format!("feature-{}", "with-a-very-long-name-".repeat(4));
+    let git = std::process::Command::new("git")
+        .args(["symbolic-ref", "HEAD", &format!("refs/heads/{long}")])
+        .current_dir(env.cwd())
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let cut = pi.wait_for("the long branch in the footer", |s| {
+        s.row(row).contains("(feature-with-a-very")
+    });
+    let rust_row = cut.row(row);
+    assert!(rust_row.ends_with("..."), "{cut}");
+    assert_eq!(rust_row.chars().count(), usize::from(COLS), "{cut}");
+
     pi.type_text("/footer");
     pi.press(Key::Enter);
     let restored = pi.wait_for_text("Default footer restored");
     assert!(restored.contains(&cwd), "pi's footer is back:\n{restored}");
     pi.exit();
+
+    // pi's own custom-footer.ts cuts the same row the same way (truncateToWidth).
+    let ts = env
+        .pi()
+        .no_extensions()
+        .extension(pi_ext_e2e::pi_example("custom-footer.ts"))
+        .terminal(COLS, ROWS);
+    ts.type_text("/footer");
+    ts.press(Key::Enter);
+    let ts_cut = ts.wait_for_text("fake-model (feature-with-a-very");
+    let (ts_row, _) = ts_cut.find("fake-model (feature-with-a-very").unwrap();
+    assert_eq!(
+        ts_cut.row(ts_row),
+        rust_row,
+        "TypeScript:\n{ts_cut}\nRust:\n{cut}"
+    );
+    let last = COLS - 1;
+    assert_eq!(
+        ts_cut.style_at(ts_row, last),
+        cut.style_at(row, last),
+        "the ellipsis's style"
+    );
+    ts.exit();
 }
 
 #[test]

@@ -17,11 +17,92 @@ struct Status {
     timestamp: u64,
 }
 
-/// `HH:MM:SS` of a timestamp (UTC: the original shows local time, which
-/// needs a time-zone database this example does without).
+/// The time of day of `ms` (since the epoch) as the original's
+/// `new Date(ms).toLocaleTimeString()` shows it in pi: in the local time
+/// zone (`TZ`, else the system's; the extension runs in pi's environment)
+/// and in the form of pi's locale ([`Clock`]).
 fn time_of_day(ms: u64) -> String {
-    let s = ms / 1000 % 86_400;
-    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    let (h, m, s) = local_time(ms);
+    let twelve = if h % 12 == 0 { 12 } else { h % 12 };
+    let (am, pm) = match Clock::of_locale() {
+        Clock::H24 => return format!("{h:02}:{m:02}:{s:02}"),
+        Clock::H24Unpadded => return format!("{h}:{m:02}:{s:02}"),
+        Clock::Upper => ("AM", "PM"),
+        Clock::Lower => ("am", "pm"),
+        Clock::Dotted => ("a.m.", "p.m."),
+    };
+    format!("{twelve}:{m:02}:{s:02} {}", if h < 12 { am } else { pm })
+}
+
+/// Hour, minute and second of `ms` in the local time zone (the C library's
+/// `localtime_r`, which reads `TZ` and the system's zone as Node does).
+#[cfg(unix)]
+fn local_time(ms: u64) -> (u32, u32, u32) {
+    extern "C" {
+        // POSIX; the libc crate does not declare it.
+        fn tzset();
+    }
+    let t = (ms / 1000) as libc::time_t;
+    // SAFETY: `tm` is plain data that localtime_r fills in; tzset only reads
+    // the environment, which nothing in this process writes.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let ok = unsafe {
+        tzset();
+        !libc::localtime_r(&t, &mut tm).is_null()
+    };
+    if !ok {
+        return utc_time(ms);
+    }
+    let part = |v: i32| u32::try_from(v).unwrap_or(0);
+    (part(tm.tm_hour), part(tm.tm_min), part(tm.tm_sec))
+}
+
+/// Elsewhere: UTC (a time-zone database is more than this example needs).
+#[cfg(not(unix))]
+fn local_time(ms: u64) -> (u32, u32, u32) {
+    utc_time(ms)
+}
+
+/// Hour, minute and second of `ms` in UTC.
+fn utc_time(ms: u64) -> (u32, u32, u32) {
+    let s = (ms / 1000 % 86_400) as u32;
+    (s / 3600, s / 60 % 60, s % 60)
+}
+
+/// How pi's locale writes a time, as Node's ICU picks the locale (the
+/// first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set; none, `C` or
+/// `POSIX` is en-US). The common forms only: a locale not listed here gets
+/// the 24-hour `HH:MM:SS` most locales use (Korean's `PM 3:43:20` or
+/// Arabic digits are not reproduced).
+enum Clock {
+    /// `3:43:20 AM` (en-US, en-PH, and en-US as the default).
+    Upper,
+    /// `3:43:20 am` (en-AU, en-IN, en-NZ, hi).
+    Lower,
+    /// `3:43:20 a.m.` (en-CA, es-US, es-MX).
+    Dotted,
+    /// `3:43:20` (ja).
+    H24Unpadded,
+    /// `03:43:20` (en-GB, de, fr, and the rest).
+    H24,
+}
+
+impl Clock {
+    fn of_locale() -> Clock {
+        let id = ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .find_map(|k| std::env::var(k).ok())
+            .unwrap_or_default();
+        // `de_DE.UTF-8@euro` → `de_DE`.
+        let id = id.split(['.', '@']).next().unwrap_or_default();
+        match id.replace('-', "_").as_str() {
+            "" | "C" | "POSIX" | "en" | "en_US" | "en_PH" => Clock::Upper,
+            "en_AU" | "en_IN" | "en_NZ" | "hi" | "hi_IN" => Clock::Lower,
+            "en_CA" | "es_US" | "es_MX" => Clock::Dotted,
+            l if l == "ja" || l.starts_with("ja_") => Clock::H24Unpadded,
+            _ => Clock::H24,
+        }
+    }
 }
 
 /// How `status-update` messages look.

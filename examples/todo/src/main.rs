@@ -204,26 +204,31 @@ impl Component for TodoList {
 
     fn render(&mut self, area: &Area) -> Frame {
         let width = usize::from(area.width);
+        // The original cuts each line with truncateToWidth (`...` at the edge).
+        let fit = |line: Line| line.ellipsize(width);
         let mut f = Frame::new(area.width);
         f.line("");
-        f.line(
-            span("───").fg(Fg::BorderMuted)
-                + span(" Todos ").fg(Fg::Accent)
-                + span("─".repeat(width.saturating_sub(10))).fg(Fg::BorderMuted),
-        );
+        f.line(fit(span("───").fg(Fg::BorderMuted)
+            + span(" Todos ").fg(Fg::Accent)
+            + span("─".repeat(width.saturating_sub(10)))
+                .fg(Fg::BorderMuted)));
         f.line("");
         if self.0.is_empty() {
-            f.line(span("  ") + span("No todos yet. Ask the agent to add some!").fg(Fg::Dim));
+            f.line(fit(
+                span("  ") + span("No todos yet. Ask the agent to add some!").fg(Fg::Dim)
+            ));
         } else {
             let done = self.0.iter().filter(|t| t.done).count();
-            f.line(span("  ") + span(format!("{done}/{} completed", self.0.len())).fg(Fg::Muted));
+            f.line(fit(span("  ")
+                + span(format!("{done}/{} completed", self.0.len()))
+                    .fg(Fg::Muted)));
             f.line("");
             for (i, t) in self.0.iter().enumerate() {
-                f.line(span("  ") + item(i, t));
+                f.line(fit(span("  ") + item(i, t)));
             }
         }
         f.line("");
-        f.line(span("  ") + span("Press Escape to close").fg(Fg::Dim));
+        f.line(fit(span("  ") + span("Press Escape to close").fg(Fg::Dim)));
         f.line("");
         f
     }

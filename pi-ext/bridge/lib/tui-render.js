@@ -44,6 +44,96 @@ import { CURSOR_MARKER, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "
  * @property {() => string} getColorMode
  */
 
+/**
+ * Most lines a view or frame paints (the runtime's `MAX_VIEW_LINES`): past
+ * it, the first `MAX_LINES - 1` and a line saying how many more there were.
+ * pi repaints its whole chat on every frame; 100,000 lines froze it for seconds.
+ */
+export const MAX_LINES = 2000;
+
+/**
+ * Deepest nesting of boxes a view lays out (the runtime's `MAX_VIEW_DEPTH`):
+ * a deeper box paints as one line saying so. Laying out 5,000 levels ran out
+ * of stack, and the view showed nothing.
+ */
+export const MAX_DEPTH = 64;
+
+/** What a box nested deeper than MAX_DEPTH paints as. */
+export const DEPTH_NOTE = `… more nested boxes not shown (pi-ext caps a view's nesting at ${MAX_DEPTH})`;
+
+/**
+ * The line saying how many lines a view or frame (`what`) did not show.
+ * @param {number} more
+ * @param {string} what
+ */
+export function linesNote(more, what) {
+  const n = (/** @type {number} */ x) => x.toLocaleString("en-US");
+  return `… ${n(more)} more line${more === 1 ? "" : "s"} (pi-ext caps a ${what} at ${n(MAX_LINES)})`;
+}
+
+/** @param {string} text dim, as the runtime's notes are */
+const dim = (text) => `\x1b[2m${text}\x1b[22m`;
+
+/**
+ * `lines` held to MAX_LINES (and `extra` lines pi drew itself), counting
+ * `more` lines already left out.
+ * @param {string[]} lines
+ * @param {number} more
+ * @param {string} what "view" or "frame"
+ * @param {(text: string) => string} style how the note shows
+ * @param {number} [extra]
+ */
+function capLines(lines, more, what, style, extra = 0) {
+  const limit = MAX_LINES + extra;
+  if (lines.length <= limit && more === 0) return lines;
+  const keep = Math.min(lines.length, limit - 1);
+  const out = lines.slice(0, keep);
+  out.push(style(linesNote(more + lines.length - keep, what)));
+  return out;
+}
+
+/**
+ * How many empty lines a spacer block shows (at most 1,000).
+ * @param {unknown} n
+ */
+const spacerLines = (n) => Math.max(0, Math.min(Math.floor(Number(n)) || 0, 1000));
+
+/**
+ * Lines collected up to MAX_LINES; past it only counted.
+ * @typedef {{ lines: string[], more: number }} Collected
+ */
+
+/**
+ * Add `items` (as `f` shows them) to `into`, as many as there is room for.
+ * @template T
+ * @param {Collected} into
+ * @param {T[]} items
+ * @param {(item: T) => string} f
+ */
+function collect(into, items, f) {
+  const room = Math.max(0, MAX_LINES - into.lines.length);
+  for (const item of items.slice(0, room)) into.lines.push(f(item));
+  into.more += Math.max(0, items.length - room);
+}
+
+/**
+ * Lines still laid out, how many were not, and how many pi drew itself
+ * (`builtin` blocks: pi's own rendering is not held to pi-ext's limit).
+ * @typedef {{ left: number, more: number, builtin: number }} Budget
+ */
+
+/**
+ * How many of `n` lines are laid out (the rest are counted as not).
+ * @param {Budget} budget
+ * @param {number} n
+ */
+function take(budget, n) {
+  const shown = Math.min(n, budget.left);
+  budget.left -= shown;
+  budget.more += n - shown;
+  return shown;
+}
+
 /** pi-tui's `wrapTextWithAnsi`, for the bridge's other modules. */
 export const wrapAnsi = wrapTextWithAnsi;
 
@@ -257,12 +347,13 @@ export function lineAnsi(line, styles, cursorCol) {
 }
 
 /**
- * `line` cut to `width` if wider.
+ * `line` cut to `width` if wider, ending in pi-tui's `...` as pi-tui's
+ * `truncateToWidth(line, width)` cuts (a TypeScript component's way to fit).
  * @param {string} line
  * @param {number} width
  */
 export function fit(line, width) {
-  return visibleWidth(line) > width ? truncateToWidth(line, width, "") : line;
+  return visibleWidth(line) > width ? truncateToWidth(line, width) : line;
 }
 
 /**
@@ -289,15 +380,17 @@ function onBackground(line, width, bgOpen) {
  * @property {ThemeLike | undefined} theme
  * @property {BuiltinRenderer | undefined} builtin
  * @property {{ line: number, col: number } | undefined} cursor frames: where CURSOR_MARKER goes
+ * @property {Budget} budget text and spacer lines still laid out
  */
 
 /**
  * @param {unknown} blocks
  * @param {number} width
  * @param {LayoutContext} c
+ * @param {number} depth how many boxes these blocks are in
  * @returns {string[]}
  */
-function layout(blocks, width, c) {
+function layout(blocks, width, c, depth) {
   /** @type {string[]} */
   const out = [];
   if (!Array.isArray(blocks) || width <= 0) return out;
@@ -305,24 +398,28 @@ function layout(blocks, width, c) {
     if (!block || typeof block !== "object") continue;
     const b = /** @type {any} */ (block);
     if (Array.isArray(b.text)) {
+      const shown = b.text.slice(0, take(c.budget, b.text.length));
       if (b.wrap === false) {
-        for (const line of b.text) {
+        for (const line of shown) {
           const cursorCol = c.cursor && c.cursor.line === out.length ? c.cursor.col : undefined;
           out.push(lineAnsi(line, c.styles, cursorCol));
         }
         continue;
       }
       // pi's Text(…, 0, 0): wrapped, padded to the width; blank text shows nothing.
-      const text = b.text.map((/** @type {unknown} */ l) => lineAnsi(l, c.styles)).join("\n");
+      const text = shown.map((/** @type {unknown} */ l) => lineAnsi(l, c.styles)).join("\n");
       if (text.replace(/\x1b\[[0-9;]*m/g, "").trim() === "") continue;
       for (const l of wrapTextWithAnsi(text, width)) out.push(l + " ".repeat(Math.max(0, width - visibleWidth(l))));
     } else if (typeof b.spacer === "number") {
-      for (let i = 0; i < Math.min(b.spacer, 1000); i++) out.push("");
+      const n = take(c.budget, spacerLines(b.spacer));
+      for (let i = 0; i < n; i++) out.push("");
+    } else if (b.box && typeof b.box === "object" && depth >= MAX_DEPTH) {
+      if (take(c.budget, 1) === 1) out.push(dim(DEPTH_NOTE));
     } else if (b.box && typeof b.box === "object") {
       const padX = Math.max(0, Math.min(Number(b.box.padX) || 0, Math.floor((width - 1) / 2)));
       const padY = Math.max(0, Math.min(Number(b.box.padY) || 0, 100));
       const bgOpen = b.box.bg === undefined ? "" : colorAnsi(b.box.bg, true, c.theme);
-      const inner = layout(b.blocks, width - 2 * padX, { ...c, cursor: undefined });
+      const inner = layout(b.blocks, width - 2 * padX, { ...c, cursor: undefined }, depth + 1);
       if (inner.length === 0) continue; // pi's Box with no content renders nothing
       const margin = " ".repeat(padX);
       for (let i = 0; i < padY; i++) out.push(onBackground("", width, bgOpen));
@@ -334,14 +431,17 @@ function layout(blocks, width, c) {
       const pad = " ".repeat(Math.max(1, width - visibleWidth(left) - visibleWidth(right)));
       out.push(left + pad + right);
     } else if (b.builtin === true && c.builtin) {
-      out.push(...c.builtin(width));
+      const own = c.builtin(width);
+      c.budget.builtin += own.length;
+      out.push(...own);
     }
   }
   return out;
 }
 
 /**
- * A view's or frame's lines at `width`: every line at most `width` wide.
+ * A view's or frame's lines at `width`: every line at most `width` wide, at
+ * most MAX_LINES lines, boxes down to MAX_DEPTH.
  * @param {WireView | undefined} view
  * @param {number} width
  * @param {ThemeLike | undefined} theme
@@ -355,8 +455,11 @@ export function renderView(view, width, theme, options = {}) {
     options.focused && view.cursor && typeof view.cursor.line === "number" && typeof view.cursor.col === "number"
       ? view.cursor
       : undefined;
-  const lines = layout(view.blocks, width, { styles, theme, builtin: options.builtin, cursor });
-  return lines.map((l) => fit(l, width));
+  /** @type {Budget} */
+  const budget = { left: MAX_LINES, more: 0, builtin: 0 };
+  const lines = layout(view.blocks, width, { styles, theme, builtin: options.builtin, cursor, budget }, 0);
+  const what = typeof view.width === "number" ? "frame" : "view";
+  return capLines(lines, budget.more, what, dim, budget.builtin).map((l) => fit(l, width));
 }
 
 /**
@@ -365,23 +468,24 @@ export function renderView(view, width, theme, options = {}) {
  * @returns {string[]}
  */
 export function plainLines(view) {
-  /** @type {string[]} */
-  const out = [];
+  /** @type {Collected} */
+  const out = { lines: [], more: 0 };
   /** @param {unknown} line */
   const text = (line) =>
     (Array.isArray(line) ? line : []).map((s) => sanitize(typeof s === "string" ? s : Array.isArray(s) ? s[0] : "")).join("");
-  /** @param {unknown} blocks */
-  const walk = (blocks) => {
+  /** @param {unknown} blocks @param {number} depth */
+  const walk = (blocks, depth) => {
     for (const b of /** @type {any[]} */ (Array.isArray(blocks) ? blocks : [])) {
       if (!b || typeof b !== "object") continue;
-      if (Array.isArray(b.text)) out.push(...b.text.map(text));
-      else if (typeof b.spacer === "number") for (let i = 0; i < Math.min(b.spacer, 1000); i++) out.push("");
-      else if (b.box) walk(b.blocks);
-      else if (b.line) out.push(`${text(b.line.left)} ${text(b.line.right)}`);
+      if (Array.isArray(b.text)) collect(out, b.text, text);
+      else if (typeof b.spacer === "number") collect(out, Array(spacerLines(b.spacer)).fill(""), String);
+      else if (b.box && depth >= MAX_DEPTH) collect(out, [DEPTH_NOTE], String);
+      else if (b.box) walk(b.blocks, depth + 1);
+      else if (b.line) collect(out, [b.line], (l) => `${text(l.left)} ${text(l.right)}`);
     }
   };
-  walk(view?.blocks);
-  return out;
+  walk(view?.blocks, 0);
+  return capLines(out.lines, out.more, "view", String);
 }
 
 /**
@@ -392,19 +496,20 @@ export function plainLines(view) {
  */
 export function styledText(view, theme) {
   const styles = (Array.isArray(view?.styles) ? view.styles : []).map((s) => styleAnsi(s, theme));
-  /** @type {string[]} */
-  const lines = [];
-  /** @param {unknown} blocks */
-  const walk = (blocks) => {
+  /** @type {Collected} */
+  const out = { lines: [], more: 0 };
+  /** @param {unknown} blocks @param {number} depth */
+  const walk = (blocks, depth) => {
     for (const b of /** @type {any[]} */ (Array.isArray(blocks) ? blocks : [])) {
       if (!b || typeof b !== "object") continue;
-      if (Array.isArray(b.text)) lines.push(...b.text.map((/** @type {unknown} */ l) => lineAnsi(l, styles)));
-      else if (b.box) walk(b.blocks);
-      else if (b.line) lines.push(`${lineAnsi(b.line.left, styles)} ${lineAnsi(b.line.right, styles)}`);
+      if (Array.isArray(b.text)) collect(out, b.text, (l) => lineAnsi(l, styles));
+      else if (b.box && depth >= MAX_DEPTH) collect(out, [DEPTH_NOTE], dim);
+      else if (b.box) walk(b.blocks, depth + 1);
+      else if (b.line) collect(out, [b.line], (l) => `${lineAnsi(l.left, styles)} ${lineAnsi(l.right, styles)}`);
     }
   };
-  walk(view?.blocks);
-  return lines.join("\n");
+  walk(view?.blocks, 0);
+  return capLines(out.lines, out.more, "view", dim).join("\n");
 }
 
 /**

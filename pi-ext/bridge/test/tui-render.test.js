@@ -4,9 +4,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CURSOR_MARKER, visibleWidth } from "@mariozechner/pi-tui";
+import { CURSOR_MARKER, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 
-import { colorAnsi, plainLines, renderView, sanitize, styledText, ViewComponent } from "../lib/tui-render.js";
+import {
+  colorAnsi,
+  DEPTH_NOTE,
+  MAX_DEPTH,
+  MAX_LINES,
+  plainLines,
+  renderView,
+  sanitize,
+  styledText,
+  ViewComponent,
+} from "../lib/tui-render.js";
 
 /** A theme like pi's: tokens to escape sequences. @param {Record<string, number>} colors */
 function theme(colors, mode = "truecolor") {
@@ -113,10 +123,67 @@ test("blocks lay out as pi-tui's Text, Box and Spacer do", () => {
   assert.deepEqual(plainLines(view), ["", "one two three", "", " "]);
 });
 
-test("a spread line puts left and right at the edges and cuts the right side first", () => {
+test("a spread line puts left and right at the edges and cuts the right side first, with pi-tui's ...", () => {
   const view = { blocks: [{ line: { left: ["↑1 ↓2"], right: ["model (main)"] } }] };
   assert.deepEqual(renderView(view, 30, undefined), ["↑1 ↓2             model (main)"]);
-  assert.deepEqual(renderView(view, 12, undefined).map(plain), ["↑1 ↓2 model "]);
+  // custom-footer.ts: truncateToWidth(left + pad + right, width).
+  assert.deepEqual(renderView(view, 12, undefined), [truncateToWidth("↑1 ↓2 model (main)", 12)]);
+  assert.deepEqual(renderView(view, 12, undefined).map(plain), ["↑1 ↓2 mod..."]);
+});
+
+test("a frame line wider than the width ends in pi-tui's ..., as truncateToWidth cuts it", () => {
+  const frame = wire({ width: 40, styles: [{ fg: "accent" }], blocks: [{ text: [["  ", ["○ #1 a todo with a long text", 0]], ["fits"]], wrap: false }] });
+  const lines = renderView(frame, 20, theme({ accent: 5 }));
+  assert.deepEqual(lines, [truncateToWidth("  \x1b[38;5;5m○ #1 a todo with a long text\x1b[39m", 20), "fits"]);
+  assert.equal(plain(lines[0]), "  ○ #1 a todo wit...");
+});
+
+test("a 100,000-line frame paints 2,000 lines, the last saying how many more", () => {
+  const lines = Array.from({ length: 100_000 }, (_, i) => [String(i)]);
+  const frame = new ViewComponent(() => undefined, wire({ width: 80, blocks: [{ text: lines, wrap: false }] }));
+  const painted = frame.render(80);
+  assert.equal(painted.length, MAX_LINES);
+  assert.equal(painted[MAX_LINES - 2], "1998");
+  assert.equal(painted[MAX_LINES - 1], "\x1b[2m… 98,001 more lines (pi-ext caps a frame at 2,000)\x1b[22m");
+  // A view: counted across blocks, in painted lines (a wrapped line counts as what it wraps to).
+  const long = "word ".repeat(60_000);
+  const wrapped = 500 + wrapTextWithAnsi(long, 100).length;
+  assert.ok(wrapped > MAX_LINES);
+  const view = wire({ blocks: [{ spacer: 500 }, { text: [[long]], wrap: true }] });
+  const viewLines = renderView(view, 100, undefined);
+  assert.equal(viewLines.length, MAX_LINES);
+  const more = (wrapped - (MAX_LINES - 1)).toLocaleString("en-US");
+  assert.equal(plain(viewLines[MAX_LINES - 1]), `… ${more} more lines (pi-ext caps a view at 2,000)`);
+  // The runtime's own cut (1,999 lines and its note) passes as it is.
+  const runtime = [...lines.slice(0, MAX_LINES - 1), [["… 98,001 more lines (pi-ext caps a frame at 2,000)", 0]]];
+  const passed = renderView(wire({ width: 80, styles: [{ dim: true }], blocks: [{ text: runtime, wrap: false }] }), 80, undefined);
+  assert.equal(passed.length, MAX_LINES);
+  assert.equal(plain(passed[MAX_LINES - 1]), "… 98,001 more lines (pi-ext caps a frame at 2,000)");
+  // pi's own rendering of a slot (`builtin`) is not held to pi-ext's limit.
+  const own = Array.from({ length: 3000 }, (_, i) => `pi ${i}`);
+  const builtin = renderView(wire({ blocks: [{ builtin: true }, { text: [["mine"]], wrap: false }] }), 80, undefined, { builtin: () => own });
+  assert.deepEqual(builtin, [...own, "mine"]);
+  // Plain and styled text (RPC widgets, statuses) hold to it too.
+  const plainView = wire({ blocks: [{ text: lines }] });
+  const plainOut = plainLines(plainView);
+  assert.equal(plainOut.length, MAX_LINES);
+  assert.equal(plainOut[MAX_LINES - 1], "… 98,001 more lines (pi-ext caps a view at 2,000)");
+  assert.equal(styledText(plainView, undefined).split("\n").length, MAX_LINES);
+});
+
+test("boxes nested 5,000 deep paint down to the limit and then a note, not nothing", () => {
+  /** @type {any} */
+  let block = { text: [["deep"]], wrap: true };
+  for (let i = 0; i < 5000; i++) block = { box: { padX: 0, padY: 0 }, blocks: [block] };
+  const view = wire({ blocks: [block] });
+  assert.deepEqual(new ViewComponent(() => undefined, view).render(80).map((l) => plain(l).trimEnd()), [DEPTH_NOTE]);
+  assert.deepEqual(plainLines(view), [DEPTH_NOTE]);
+  assert.equal(plain(styledText(view, undefined)), DEPTH_NOTE);
+  // At the limit, the content shows.
+  /** @type {any} */
+  let shallow = { text: [["deep"]], wrap: true };
+  for (let i = 0; i < MAX_DEPTH; i++) shallow = { box: { padX: 0, padY: 0 }, blocks: [shallow] };
+  assert.deepEqual(renderView(wire({ blocks: [shallow] }), 10, undefined), ["deep      "]);
 });
 
 test("a frame's cursor becomes CURSOR_MARKER, only while focused, before the right column", () => {

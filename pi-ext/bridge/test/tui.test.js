@@ -140,7 +140,7 @@ test("a component gets its size and keys, shows its frames, and Escape closes it
   // Another width: the old frame, cut, and the extension is told once.
   ext.send({ method: "ui/frame", params: { component: 7, width: 80, ...view("x".repeat(80)) } });
   await until(() => t.tui.renders === 2, "a repaint");
-  assert.deepEqual(c.render(10), ["x".repeat(10) + "\x1b[0m"], "cut as pi-tui cuts");
+  assert.deepEqual(c.render(10), ["x".repeat(7) + "\x1b[0m...\x1b[0m"], "cut as pi-tui's truncateToWidth cuts");
   c.render(10);
   assert.deepEqual(ext.sent("ui/resize").map((m) => m.params.width), [80, 10]);
   c.handleInput("+");

@@ -168,4 +168,4 @@ pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
 pub(crate) use text::{sanitize, sanitized, Keep};
 pub use text::{span, width, Line, Span};
 pub use theme::{Theme, ThemeColor};
-pub use view::{Frame, View};
+pub use view::{Frame, View, MAX_VIEW_DEPTH, MAX_VIEW_LINES};

@@ -145,17 +145,26 @@ pub struct Span {
     link: Option<String>,
 }
 
-/// A [`Span`] of `text` in the default style. Control characters are
-/// dropped and tabs become 3 spaces (see [`crate::tui`]).
+/// A [`Span`] of `text` in the default style. Control characters but `\n`
+/// are dropped and tabs become 3 spaces (see [`crate::tui`]); a `\n` breaks
+/// the line it is in (see [`Line`]).
 pub fn span(text: impl Into<String>) -> Span {
     Span {
-        text: sanitized(text.into(), Keep::Line),
+        text: sanitized(text.into(), Keep::Lines),
         style: Style::new(),
         link: None,
     }
 }
 
 impl Span {
+    /// A piece of this span: `text` (already sanitized) in its style and link.
+    pub(crate) fn with_text(&self, text: &str) -> Span {
+        Span {
+            text: text.to_string(),
+            style: self.style,
+            link: self.link.clone(),
+        }
+    }
     /// Its text.
     pub fn text(&self) -> &str {
         &self.text
@@ -254,9 +263,17 @@ impl From<String> for Span {
     }
 }
 
-/// One line of styled text: spans side by side. A line never breaks by
-/// itself: `\n` in a span's text is dropped like any control character; a
-/// [`super::View`] holds several lines.
+/// One line of styled text: spans side by side. A `\n` in a span's text
+/// breaks it where it is shown, as pi's `Text` does: in a [`super::View`] or
+/// a [`super::Frame`] it starts a new line (the spans keep their styles
+/// across the break); in a one-line slot ([`super::View::spread`], an
+/// editor's border label) it shows as a space.
+///
+/// ```
+/// use pi_ext::tui::{span, Fg, View};
+/// let error = span("Validation failed\nReceived arguments: {}").fg(Fg::Error);
+/// assert_eq!(View::text(error).plain_lines(), ["Validation failed", "Received arguments: {}"]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Line {
     spans: Vec<Span>,
@@ -295,8 +312,9 @@ impl Line {
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
     }
-    /// Cut to at most `max` columns (a wide character that would straddle
-    /// the edge is left out).
+    /// Cut to at most `max` columns, without an ellipsis (a wide character
+    /// that would straddle the edge is left out); see [`Line::ellipsize`]
+    /// for pi-tui's `...`.
     pub fn truncate(mut self, max: usize) -> Self {
         let mut used = 0;
         let mut keep = 0;
@@ -324,6 +342,70 @@ impl Line {
         }
         self.spans.truncate(keep);
         self
+    }
+    /// Cut to at most `max` columns with pi-tui's ellipsis, as pi-tui's
+    /// `truncateToWidth(text, max)` cuts: a line that fits is kept whole;
+    /// a longer one keeps what fits in `max - 3` columns and ends in an
+    /// unstyled `...` (pi-tui resets styles before it); with `max` under 4,
+    /// a longer line is only the first `max` dots.
+    ///
+    /// ```
+    /// use pi_ext::tui::{span, Fg};
+    /// let line = span("fake-model (").fg(Fg::Dim) + span("feature-with-a-long-name)");
+    /// assert_eq!(line.clone().ellipsize(20).text(), "fake-model (featu...");
+    /// assert_eq!(line.clone().ellipsize(40).text(), "fake-model (feature-with-a-long-name)");
+    /// assert_eq!(line.ellipsize(2).text(), "..");
+    /// ```
+    pub fn ellipsize(self, max: usize) -> Self {
+        const ELLIPSIS: &str = "...";
+        if max == 0 {
+            return Line::new();
+        }
+        if self.width() <= max {
+            return self;
+        }
+        if max <= ELLIPSIS.len() {
+            return Line::from(span(&ELLIPSIS[..max]));
+        }
+        let mut line = self.truncate(max - ELLIPSIS.len());
+        line.push(span(ELLIPSIS));
+        line
+    }
+    /// Its lines: split at each `\n` in its spans' text, each piece keeping
+    /// its span's style.
+    pub(crate) fn split_lines(&self) -> Vec<Line> {
+        let mut out = vec![Line::new()];
+        for s in &self.spans {
+            for (i, piece) in s.text.split('\n').enumerate() {
+                if i > 0 {
+                    out.push(Line::new());
+                }
+                if let Some(last) = out.last_mut() {
+                    last.push(s.with_text(piece));
+                }
+            }
+        }
+        out
+    }
+    /// How many lines it shows as (one more than its `\n`s).
+    pub(crate) fn line_count(&self) -> usize {
+        1 + self
+            .spans
+            .iter()
+            .map(|s| s.text.bytes().filter(|&b| b == b'\n').count())
+            .sum::<usize>()
+    }
+    /// This line with each `\n` as a space (for one-line slots).
+    pub(crate) fn flattened(&self) -> Cow<'_, Line> {
+        if self.line_count() == 1 {
+            return Cow::Borrowed(self);
+        }
+        let spans = self
+            .spans
+            .iter()
+            .map(|s| s.with_text(&s.text.replace('\n', " ")))
+            .collect();
+        Cow::Owned(Line { spans })
     }
     /// Padded with spaces (in `style`) to `columns` columns; cut if longer.
     pub fn pad_to(self, columns: usize, style: Style) -> Self {
@@ -425,7 +507,7 @@ mod tests {
 
     #[test]
     fn spans_drop_control_characters() {
-        assert_eq!(span("a\x1b[31mb\nc\td").text(), "a[31mbc   d");
+        assert_eq!(span("a\x1b[31mb\r\nc\td").text(), "a[31mb\nc   d");
         assert_eq!(span("\u{9b}x").text(), "x");
     }
 
@@ -483,5 +565,24 @@ mod tests {
         assert_eq!(cut.spans()[0].style_of(), Style::new().fg(Fg::Accent));
         assert_eq!(line.clone().truncate(1).text(), "a");
         assert_eq!(line.pad_to(9, Style::new()).width(), 9);
+    }
+
+    #[test]
+    fn ellipsize_cuts_as_pi_tuis_truncate_to_width() {
+        // Expected values from pi-tui 0.73.1's truncateToWidth(text, width).
+        let line = span("ab").fg(Fg::Accent) + span("中文x");
+        assert_eq!(line.clone().ellipsize(7), line, "a line that fits is kept");
+        let cut = line.clone().ellipsize(6);
+        assert_eq!(cut.text(), "ab...");
+        assert_eq!(cut.spans()[0].style_of(), Style::new().fg(Fg::Accent));
+        assert_eq!(cut.spans().last().unwrap().style_of(), Style::new());
+        assert_eq!(line.clone().ellipsize(5).text(), "ab...");
+        // A wide character that does not fit before the ellipsis is left out.
+        assert_eq!((span("a") + span("中文xy")).ellipsize(6).text(), "a中...");
+        assert_eq!((span("ab") + span("中文xy")).ellipsize(6).text(), "ab...");
+        assert_eq!(line.clone().ellipsize(3).text(), "...");
+        assert_eq!(line.clone().ellipsize(1).text(), ".");
+        assert_eq!(line.ellipsize(0).text(), "");
+        assert_eq!(Line::from("abc").ellipsize(3).text(), "abc");
     }
 }

@@ -9,8 +9,21 @@ use serde_json::{json, Value};
 use super::style::{BgColor, Style};
 use super::text::{span, Line, Span};
 
-/// Most lines one view or frame carries; more are cut (with a note).
-const MAX_LINES: usize = 2000;
+/// Most lines a [`View`] or [`Frame`] shows: its text lines (after a `\n`
+/// in a span breaks them) and spacer lines. One with more shows its first
+/// `MAX_VIEW_LINES - 1` and then a line saying how many more there were
+/// (`… 98,001 more lines (pi-ext caps a frame at 2,000)`): pi repaints its
+/// whole chat on every frame, and a 100,000-line frame froze its screen for
+/// seconds. The bridge holds what it shows to the same limit, counted in
+/// the lines it paints.
+pub const MAX_VIEW_LINES: usize = 2000;
+
+/// Deepest nesting of boxes ([`View::boxed`], [`View::padded`]) a view
+/// shows: a box inside `MAX_VIEW_DEPTH` others shows as one line, `… more
+/// nested boxes not shown (pi-ext caps a view's nesting at 64)`, instead of
+/// its content. The bridge holds views to the same limit (a view nested
+/// 5,000 deep used to run it out of stack and show nothing).
+pub const MAX_VIEW_DEPTH: usize = 64;
 
 /// One block of a [`View`], as pi-tui's components lay them out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,7 +189,8 @@ impl View {
     }
 
     /// The text of its lines, without styles, padding or wrapping (for
-    /// tests and logs). A spread line is `left` and `right` with one space.
+    /// tests and logs), cut as pi is sent them ([`MAX_VIEW_LINES`],
+    /// [`MAX_VIEW_DEPTH`]). A spread line is `left` and `right` with one space.
     pub fn plain_lines(&self) -> Vec<String> {
         fn walk(blocks: &[Block], out: &mut Vec<String>) {
             for b in blocks {
@@ -192,17 +206,165 @@ impl View {
             }
         }
         let mut out = Vec::new();
-        walk(&self.blocks, &mut out);
+        walk(&self.shown(), &mut out);
         out
+    }
+
+    /// Its blocks as pi is sent them: lines broken at `\n`, boxes down to
+    /// [`MAX_VIEW_DEPTH`], at most [`MAX_VIEW_LINES`] lines.
+    fn shown(&self) -> Vec<Block> {
+        let mut budget = Budget::for_lines(count(&self.blocks, 0));
+        let mut blocks = capped(&self.blocks, 0, &mut budget);
+        if budget.more > 0 {
+            blocks.push(Block::Text {
+                lines: vec![lines_note(budget.more, "view")],
+                wrap: false,
+            });
+        }
+        blocks
     }
 
     /// The wire form (see PROTOCOL.md, "Views and frames").
     pub(crate) fn wire(&self) -> Value {
         let mut table = StyleTable::default();
-        let mut budget = MAX_LINES;
-        let blocks = table.blocks(&self.blocks, &mut budget);
+        let blocks = table.blocks(&self.shown());
         json!({ "styles": table.styles, "blocks": blocks })
     }
+}
+
+/// The line saying how many lines a view or frame (`what`) did not show.
+fn lines_note(more: usize, what: &str) -> Line {
+    let s = if more == 1 { "" } else { "s" };
+    let text = format!(
+        "… {} more line{s} (pi-ext caps a {what} at {})",
+        grouped(more),
+        grouped(MAX_VIEW_LINES)
+    );
+    Line::from(span(text).dim())
+}
+
+/// The line a box nested too deep shows as.
+fn depth_note() -> Line {
+    let text =
+        format!("… more nested boxes not shown (pi-ext caps a view's nesting at {MAX_VIEW_DEPTH})");
+    Line::from(span(text).dim())
+}
+
+/// `n` with thousands separated by commas (as `toLocaleString("en-US")`).
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Lines still to be shown while a view is cut, and how many were not.
+struct Budget {
+    left: usize,
+    more: usize,
+}
+
+impl Budget {
+    /// The budget for `total` lines: all of them, or room for the note.
+    fn for_lines(total: usize) -> Self {
+        let left = if total > MAX_VIEW_LINES {
+            MAX_VIEW_LINES - 1
+        } else {
+            MAX_VIEW_LINES
+        };
+        Budget { left, more: 0 }
+    }
+
+    /// How many of `n` lines are shown (the rest are counted as not).
+    fn take(&mut self, n: usize) -> usize {
+        let shown = n.min(self.left);
+        self.left -= shown;
+        self.more += n - shown;
+        shown
+    }
+}
+
+/// How many lines `blocks` (at box depth `depth`) count against the budget.
+fn count(blocks: &[Block], depth: usize) -> usize {
+    blocks
+        .iter()
+        .map(|b| match b {
+            Block::Text { lines, .. } => lines.iter().map(Line::line_count).sum(),
+            Block::Spacer(n) => usize::from(*n),
+            Block::Boxed { blocks, .. } if depth < MAX_VIEW_DEPTH => count(blocks, depth + 1),
+            Block::Boxed { .. } => 1,
+            Block::Spread { .. } | Block::Builtin => 0,
+        })
+        .sum()
+}
+
+/// `lines` broken at `\n`, as many as the budget has room for.
+fn split(lines: &[Line], budget: &mut Budget) -> Vec<Line> {
+    let mut out = Vec::new();
+    for line in lines {
+        let n = line.line_count();
+        let shown = budget.take(n);
+        if n == 1 && shown == 1 {
+            out.push(line.clone());
+        } else if shown > 0 {
+            out.extend(line.split_lines().into_iter().take(shown));
+        }
+    }
+    out
+}
+
+/// `blocks` (at box depth `depth`) as pi is sent them (see [`View::shown`]).
+fn capped(blocks: &[Block], depth: usize, budget: &mut Budget) -> Vec<Block> {
+    let mut out = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        match b {
+            Block::Text { lines, wrap } => {
+                let shown = split(lines, budget);
+                if !shown.is_empty() || lines.is_empty() {
+                    out.push(Block::Text {
+                        lines: shown,
+                        wrap: *wrap,
+                    });
+                }
+            }
+            Block::Spacer(n) => {
+                let shown = budget.take(usize::from(*n));
+                if shown > 0 {
+                    out.push(Block::Spacer(shown as u16));
+                }
+            }
+            Block::Boxed {
+                pad_x,
+                pad_y,
+                bg,
+                blocks,
+            } if depth < MAX_VIEW_DEPTH => out.push(Block::Boxed {
+                pad_x: *pad_x,
+                pad_y: *pad_y,
+                bg: *bg,
+                blocks: capped(blocks, depth + 1, budget),
+            }),
+            Block::Boxed { .. } => {
+                if budget.take(1) == 1 {
+                    out.push(Block::Text {
+                        lines: vec![depth_note()],
+                        wrap: false,
+                    });
+                }
+            }
+            Block::Spread { left, right } => out.push(Block::Spread {
+                left: left.flattened().into_owned(),
+                right: right.flattened().into_owned(),
+            }),
+            Block::Builtin => out.push(Block::Builtin),
+        }
+    }
+    out
 }
 
 impl From<Line> for View {
@@ -254,6 +416,7 @@ impl StyleTable {
     }
 
     fn line(&mut self, line: &Line) -> Value {
+        let line = line.flattened();
         // Neighbouring spans of one style (and link) are one span on the wire.
         let mut merged: Vec<Span> = Vec::with_capacity(line.spans().len());
         for s in line.spans() {
@@ -271,24 +434,13 @@ impl StyleTable {
         Value::Array(merged.iter().map(|s| self.span(s)).collect())
     }
 
-    fn lines(&mut self, lines: &[Line], budget: &mut usize) -> Vec<Value> {
-        let take = lines.len().min(*budget);
-        let mut out: Vec<Value> = lines[..take].iter().map(|l| self.line(l)).collect();
-        *budget -= take;
-        if take < lines.len() {
-            let note =
-                Line::from(span(format!("… {} more lines not shown", lines.len() - take)).dim());
-            out.push(self.line(&note));
-        }
-        out
-    }
-
-    fn blocks(&mut self, blocks: &[Block], budget: &mut usize) -> Vec<Value> {
+    fn blocks(&mut self, blocks: &[Block]) -> Vec<Value> {
         blocks
             .iter()
             .map(|b| match b {
                 Block::Text { lines, wrap } => {
-                    json!({ "text": self.lines(lines, budget), "wrap": wrap })
+                    let lines: Vec<Value> = lines.iter().map(|l| self.line(l)).collect();
+                    json!({ "text": lines, "wrap": wrap })
                 }
                 Block::Spacer(n) => json!({ "spacer": n }),
                 Block::Boxed {
@@ -301,7 +453,7 @@ impl StyleTable {
                     if let Some(bg) = bg {
                         spec["bg"] = bg.wire();
                     }
-                    json!({ "box": spec, "blocks": self.blocks(blocks, budget) })
+                    json!({ "box": spec, "blocks": self.blocks(blocks) })
                 }
                 Block::Spread { left, right } => {
                     json!({ "line": { "left": self.line(left), "right": self.line(right) } })
@@ -399,19 +551,49 @@ impl Frame {
 
     /// The wire form: a view of one unwrapped text block, with `width` and
     /// `cursor`.
+    /// Lines broken at `\n` and cut at [`MAX_VIEW_LINES`], as for a view.
     pub(crate) fn wire(&self) -> Value {
         let mut table = StyleTable::default();
-        let mut budget = MAX_LINES;
-        let lines = table.lines(&self.lines, &mut budget);
+        let total = self.lines.iter().map(Line::line_count).sum();
+        let mut budget = Budget::for_lines(total);
+        let mut lines = split(&self.lines, &mut budget);
+        if budget.more > 0 {
+            lines.push(lines_note(budget.more, "frame"));
+        }
+        let lines: Vec<Value> = lines.iter().map(|l| table.line(l)).collect();
         let mut out = json!({
             "width": self.width,
             "styles": table.styles,
             "blocks": [{ "text": lines, "wrap": false }],
         });
         if let Some((line, col)) = self.cursor {
+            let (line, col) = self.split_cursor(line, col);
             out["cursor"] = json!({ "line": line, "col": col });
         }
         out
+    }
+
+    /// Where the cursor at (`line`, `col`) is once lines are broken at `\n`.
+    fn split_cursor(&self, line: usize, col: usize) -> (usize, usize) {
+        let above: usize = self.lines.iter().take(line).map(Line::line_count).sum();
+        let Some(own) = self.lines.get(line) else {
+            // Past the last line: as far past it as before.
+            return (above + (line - self.lines.len()), col);
+        };
+        let mut at = (above, col);
+        if own.line_count() == 1 {
+            return at;
+        }
+        let pieces = own.split_lines();
+        for (i, piece) in pieces.iter().enumerate() {
+            let w = piece.width();
+            if at.1 <= w || i + 1 == pieces.len() {
+                break;
+            }
+            at.1 -= w;
+            at.0 += 1;
+        }
+        at
     }
 }
 
@@ -462,16 +644,112 @@ mod tests {
     #[test]
     fn frames_carry_width_and_cursor_and_are_cut_at_the_line_limit() {
         let mut f = Frame::new(10);
-        f.lines((0..MAX_LINES + 5).map(|i| format!("{i}")));
+        f.lines((0..100_000).map(|i| format!("{i}")));
         f.cursor(1, 2);
         let w = f.wire();
         assert_eq!(w["width"], 10);
         assert_eq!(w["cursor"], json!({"line": 1, "col": 2}));
         let lines = w["blocks"][0]["text"].as_array().unwrap();
-        assert_eq!(lines.len(), MAX_LINES + 1);
-        assert!(lines[MAX_LINES][0][0]
-            .as_str()
-            .unwrap()
-            .contains("5 more lines"));
+        assert_eq!(lines.len(), MAX_VIEW_LINES);
+        assert_eq!(lines[MAX_VIEW_LINES - 2], json!(["1998"]));
+        assert_eq!(
+            lines[MAX_VIEW_LINES - 1],
+            json!([["… 98,001 more lines (pi-ext caps a frame at 2,000)", 0]])
+        );
+        assert_eq!(w["styles"], json!([{"dim": true}]));
+        // At the limit exactly: nothing is cut.
+        let mut f = Frame::new(10);
+        f.lines((0..MAX_VIEW_LINES).map(|i| format!("{i}")));
+        let w = f.wire();
+        assert_eq!(
+            w["blocks"][0]["text"].as_array().unwrap().len(),
+            MAX_VIEW_LINES
+        );
+        assert_eq!(w["blocks"][0]["text"][MAX_VIEW_LINES - 1], json!(["1999"]));
+    }
+
+    #[test]
+    fn a_view_is_cut_once_across_its_blocks_with_one_note_at_the_end() {
+        let mut v = View::empty();
+        for i in 0..3000 {
+            v = v.then(View::text(format!("{i}")).padded(0, 0)).spacer(1);
+        }
+        let lines = v.plain_lines();
+        assert_eq!(lines.len(), MAX_VIEW_LINES);
+        assert_eq!(lines[0..3], ["0", "", "1"]);
+        assert_eq!(
+            lines[MAX_VIEW_LINES - 1],
+            "… 4,001 more lines (pi-ext caps a view at 2,000)"
+        );
+        let w = v.wire();
+        let blocks = w["blocks"].as_array().unwrap();
+        let notes = blocks
+            .iter()
+            .filter(|b| b.to_string().contains("more lines"))
+            .count();
+        assert_eq!(notes, 1, "one note");
+        assert_eq!(blocks.last().unwrap()["wrap"], false);
+    }
+
+    #[test]
+    fn boxes_nested_deeper_than_the_limit_show_a_note_instead_of_nothing() {
+        let mut v = View::text("deep");
+        for _ in 0..5000 {
+            v = v.padded(0, 0);
+        }
+        assert_eq!(
+            v.plain_lines(),
+            ["… more nested boxes not shown (pi-ext caps a view's nesting at 64)"]
+        );
+        let mut w = &v.wire()["blocks"][0];
+        let mut boxes = 0;
+        while w.get("box").is_some() {
+            boxes += 1;
+            w = &w["blocks"][0];
+        }
+        assert_eq!(boxes, MAX_VIEW_DEPTH);
+        assert_eq!(w["text"][0][0][0].as_str().unwrap(), depth_note().text());
+        // At the limit, the content shows.
+        let mut v = View::text("deep");
+        for _ in 0..MAX_VIEW_DEPTH {
+            v = v.padded(0, 0);
+        }
+        assert_eq!(v.plain_lines(), ["deep"]);
+    }
+
+    #[test]
+    fn a_newline_in_a_span_starts_a_line_keeping_the_style() {
+        let error = span("Error: must be equal to one of the allowed values\nReceived arguments:{")
+            .fg(Fg::Error)
+            + span("}");
+        let v = View::text(error);
+        assert_eq!(
+            v.plain_lines(),
+            [
+                "Error: must be equal to one of the allowed values",
+                "Received arguments:{}"
+            ]
+        );
+        assert_eq!(
+            v.wire()["blocks"][0]["text"],
+            json!([
+                [["Error: must be equal to one of the allowed values", 0]],
+                [["Received arguments:{", 0], "}"]
+            ])
+        );
+        // One-line slots show it as a space.
+        let spread = View::spread(span("a\nb"), "c");
+        assert_eq!(spread.plain_lines(), ["a b c"]);
+        assert_eq!(spread.wire()["blocks"][0]["line"]["left"], json!(["a b"]));
+        // Frames: the cursor moves with the lines below a break.
+        let mut f = Frame::new(20);
+        f.line("one\ntwo").line("abc\ndef");
+        f.cursor(1, 5);
+        let w = f.wire();
+        assert_eq!(
+            w["blocks"][0]["text"],
+            json!([["one"], ["two"], ["abc"], ["def"]])
+        );
+        assert_eq!(w["cursor"], json!({"line": 3, "col": 2}));
     }
 }
