@@ -6,7 +6,7 @@
 //! these tools in a `tool_call` hook, see [`crate::builtin`].)
 //!
 //! ```no_run
-//! use pi_ext::builtin_tools::{BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
+//! use pi_ext::builtin_tools::{shell_quote, BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
 //! use pi_ext::Ctx;
 //!
 //! /// Runs every command with `nice`.
@@ -18,7 +18,6 @@
 //!         LocalShell::new().exec(run, &out).await
 //!     }
 //! }
-//! # fn shell_quote(s: &str) -> String { format!("'{}'", s.replace('\'', "'\\''")) }
 //!
 //! fn bash() -> BuiltinTool {
 //!     BuiltinTool::bash().operations(Nice).label("bash (nice)")
@@ -264,6 +263,20 @@ pub fn sniff_image_mime_type(bytes: &[u8]) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// `s` as one word for a POSIX shell (`sh`, `bash`, a remote shell behind
+/// `ssh`): in single quotes, each `'` written `'\''`. Inside single quotes
+/// the shell expands nothing, so `$(..)`, backticks, `$VAR`, `"`, spaces
+/// and newlines stay text and nothing in `s` runs.
+///
+/// ```
+/// use pi_ext::builtin_tools::shell_quote;
+/// assert_eq!(shell_quote("notes $(id).txt"), "'notes $(id).txt'");
+/// assert_eq!(shell_quote("it's"), r"'it'\''s'");
+/// ```
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// What a [`SpawnHook`] adjusts (pi's `BashSpawnContext`).
