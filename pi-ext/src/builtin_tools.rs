@@ -139,6 +139,17 @@ impl OutputSink {
             .notify("ops/data", json!({ "call": self.call, "data": data }));
     }
 
+    /// Tell the bridge that process group `pgid` runs this call's command:
+    /// if this process dies before the call's answer, the bridge kills the
+    /// group, so nothing the command started outlives the extension.
+    #[cfg(unix)]
+    pub(crate) fn owns_group(&self, pgid: rustix::process::Pid) {
+        self.peer.notify(
+            "ops/group",
+            json!({ "call": self.call, "pgid": pgid.as_raw_nonzero().get() }),
+        );
+    }
+
     /// Send everything `reader` gives (a child's stdout or stderr) until it
     /// ends or fails, chunk by chunk as it arrives.
     pub async fn copy_from(&self, mut reader: impl tokio::io::AsyncRead + Unpin) {
@@ -683,7 +694,8 @@ async fn local_exec(
             run.cwd.display()
         )));
     }
-    let mut child = tokio::process::Command::new(shell)
+    let mut command = tokio::process::Command::new(shell);
+    command
         .arg("-c")
         .arg(&run.command)
         .current_dir(&run.cwd)
@@ -693,9 +705,18 @@ async fn local_exec(
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()?;
-    let pid = child.id();
+        .kill_on_drop(true);
+    die_with_this_process(&mut command);
+    let mut child = command.spawn()?;
+    // Its own group: the shell's pid is the group's id.
+    let group = Group(
+        child
+            .id()
+            .and_then(|p| rustix::process::Pid::from_raw(p as i32)),
+    );
+    if let Some(pgid) = group.0 {
+        out.owns_group(pgid);
+    }
     let pump = |pipe: Option<Box<dyn tokio::io::AsyncRead + Send + Unpin>>| {
         let out = out.clone();
         tokio::spawn(async move {
@@ -706,11 +727,6 @@ async fn local_exec(
     };
     let stdout = pump(child.stdout.take().map(|p| Box::new(p) as _));
     let stderr = pump(child.stderr.take().map(|p| Box::new(p) as _));
-    let kill_group = || {
-        if let Some(pid) = pid.and_then(|p| rustix::process::Pid::from_raw(p as i32)) {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    };
     let timeout = run.timeout();
     let timer = async {
         match timeout {
@@ -724,9 +740,11 @@ async fn local_exec(
         _ = timer => Err(BashError::TimedOut),
     };
     if outcome.is_err() {
-        kill_group();
+        group.kill();
         let _ = child.wait().await;
     }
+    // What the shell left running in the background stays, as in pi.
+    group.ended();
     // Output still in the pipes comes first; descendants that keep them open
     // do not hold the answer (pi's own grace after exit).
     let drain = async {
@@ -737,6 +755,67 @@ async fn local_exec(
     // No code: killed by a signal.
     Ok(outcome?.code())
 }
+
+/// A command's process group, killed when dropped before the command has
+/// ended (an exec dropped mid-way leaves nothing of it running). Until the
+/// shell is reaped its pid, the group's id, cannot be reused.
+#[cfg(unix)]
+struct Group(Option<rustix::process::Pid>);
+
+#[cfg(unix)]
+impl Group {
+    fn kill(&self) {
+        if let Some(pgid) = self.0 {
+            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+        }
+    }
+
+    /// The shell has ended and been reaped: nothing to kill on drop.
+    fn ended(mut self) {
+        self.0 = None;
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The shell gets SIGKILL when this process dies (Linux's
+/// `PR_SET_PDEATHSIG`), so no shell outlives an extension that was killed.
+/// It reaches the shell only; what the shell started is in the shell's
+/// group, which the bridge kills when the extension exits ([`OutputSink::owns_group`]).
+///
+/// The "parent" of `PR_SET_PDEATHSIG` is the spawning *thread*: here a
+/// runtime thread, which outlives the shell (a worker lives as long as the
+/// runtime, and a thread that `block_on`s an exec is blocked in it until the
+/// shell has been reaped).
+#[cfg(target_os = "linux")]
+fn die_with_this_process(command: &mut tokio::process::Command) {
+    let parent = rustix::process::getpid();
+    // SAFETY: the closure runs in the forked child before `exec`, where only
+    // async-signal-safe work is allowed: it makes two system calls (prctl,
+    // getppid) and builds an error from an errno, with no allocation and no
+    // lock.
+    unsafe {
+        command.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(
+                rustix::process::Signal::KILL,
+            ))?;
+            // This process died before the prctl: no signal would come.
+            if rustix::process::getppid() != Some(parent) {
+                return Err(rustix::io::Errno::SRCH.into());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere only the bridge's kill of the group on exit applies.
+#[cfg(all(unix, not(target_os = "linux")))]
+fn die_with_this_process(_: &mut tokio::process::Command) {}
 
 #[cfg(not(unix))]
 async fn local_exec(_: &Path, _: BashRun, _: &OutputSink) -> Result<Option<i32>, BashError> {
