@@ -633,8 +633,11 @@ impl crate::events::HookOutput for UserBashAction {
 /// Runs commands the way pi's own bash tool does: `bash -c` (`/bin/bash`,
 /// else `bash` on `PATH`, else `sh`) in its own process group, stdout and
 /// stderr to the sink as they come; on [`BashRun::cancel`] or the timeout
-/// the whole group is killed. For operations that rewrite a command and run
-/// it locally (a sandbox, a remote shell's client).
+/// the whole group is killed. When the extension process dies during a
+/// command (even by SIGKILL) the group dies with it: on Linux the shell
+/// gets SIGKILL at once (`PR_SET_PDEATHSIG`), and pi's bridge kills the
+/// group, background commands included. For operations that rewrite a
+/// command and run it locally (a sandbox, a remote shell's client).
 #[derive(Debug, Clone)]
 pub struct LocalShell {
     shell: PathBuf,
@@ -801,9 +804,7 @@ fn die_with_this_process(command: &mut tokio::process::Command) {
     // lock.
     unsafe {
         command.pre_exec(move || {
-            rustix::process::set_parent_process_death_signal(Some(
-                rustix::process::Signal::KILL,
-            ))?;
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
             // This process died before the prctl: no signal would come.
             if rustix::process::getppid() != Some(parent) {
                 return Err(rustix::io::Errno::SRCH.into());

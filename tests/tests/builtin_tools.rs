@@ -442,7 +442,9 @@ fn a_killed_extension_takes_the_commands_it_runs_with_it() {
     let mark = pi.mark();
     pi.send(json!({"type": "prompt", "message": "sleep"}));
     let numbers = |e: &Value| -> Vec<i32> {
-        let text = e["partialResult"]["content"][0]["text"].as_str().unwrap_or("");
+        let text = e["partialResult"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or("");
         text.lines().filter_map(|l| l.trim().parse().ok()).collect()
     };
     let update = pi.wait_event_since(
@@ -487,7 +489,10 @@ fn a_killed_extension_takes_the_commands_it_runs_with_it() {
         // SAFETY: kill(2) of a `sleep` this test started, checked in /proc just now.
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
-    assert!(left.is_empty(), "still running after the extension died: {left:?}");
+    assert!(
+        left.is_empty(),
+        "still running after the extension died: {left:?}"
+    );
 }
 
 /// What one bash-spawn-hook run sends the model and shows: the tool result's

@@ -35,8 +35,9 @@ use base64::Engine as _;
 // `$(..)` and backticks and a `"` ends the word, so a file named
 // `notes$(rm -rf ~).txt` would run: safety wins over faithfulness here.
 use pi_ext::builtin_tools::{
-    shell_quote, sniff_image_mime_type, BashError, BashOperations, BashRun, BuiltinTool, EditOperations,
-    LocalShell, NodeError, OutputSink, ReadOperations, UserBashAction, WriteOperations,
+    shell_quote, sniff_image_mime_type, BashError, BashOperations, BashRun, BuiltinTool,
+    EditOperations, LocalShell, NodeError, OutputSink, ReadOperations, UserBashAction,
+    WriteOperations,
 };
 use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent, UserBashEvent};
 use pi_ext::prelude::*;
@@ -64,7 +65,6 @@ fn resolved(ctx: &Ctx) -> Option<Remote> {
     let remote = state.remote.lock().unwrap_or_else(|e| e.into_inner());
     remote.clone()
 }
-
 
 /// Node's text for a spawn that failed, else the error's own.
 fn spawn_error(e: io::Error) -> io::Error {
@@ -141,7 +141,10 @@ struct Files;
 impl Files {
     async fn read_file(ctx: &Ctx, path: &Path) -> io::Result<Vec<u8>> {
         match resolved(ctx) {
-            Some(r) => r.exec(&format!("cat {}", shell_quote(&r.path(ctx, path)))).await,
+            Some(r) => {
+                r.exec(&format!("cat {}", shell_quote(&r.path(ctx, path))))
+                    .await
+            }
             None => tokio::fs::read(path)
                 .await
                 .map_err(|e| node_error(e, "open", path)),
@@ -265,7 +268,11 @@ async fn remote_bash(
     run: BashRun,
     out: OutputSink,
 ) -> Result<Option<i32>, BashError> {
-    let cmd = format!("cd {} && {}", shell_quote(&r.path(ctx, &run.cwd)), run.command);
+    let cmd = format!(
+        "cd {} && {}",
+        shell_quote(&r.path(ctx, &run.cwd)),
+        run.command
+    );
     let mut child = tokio::process::Command::new("ssh")
         .arg(&r.remote)
         .arg(cmd)
