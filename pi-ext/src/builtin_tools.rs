@@ -6,7 +6,7 @@
 //! these tools in a `tool_call` hook, see [`crate::builtin`].)
 //!
 //! ```no_run
-//! use pi_ext::builtin_tools::{BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
+//! use pi_ext::builtin_tools::{shell_quote, BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
 //! use pi_ext::Ctx;
 //!
 //! /// Runs every command with `nice`.
@@ -18,7 +18,6 @@
 //!         LocalShell::new().exec(run, &out).await
 //!     }
 //! }
-//! # fn shell_quote(s: &str) -> String { format!("'{}'", s.replace('\'', "'\\''")) }
 //!
 //! fn bash() -> BuiltinTool {
 //!     BuiltinTool::bash().operations(Nice).label("bash (nice)")
@@ -138,6 +137,17 @@ impl OutputSink {
         let data = base64::engine::general_purpose::STANDARD.encode(bytes);
         self.peer
             .notify("ops/data", json!({ "call": self.call, "data": data }));
+    }
+
+    /// Tell the bridge that process group `pgid` runs this call's command:
+    /// if this process dies before the call's answer, the bridge kills the
+    /// group, so nothing the command started outlives the extension.
+    #[cfg(unix)]
+    pub(crate) fn owns_group(&self, pgid: rustix::process::Pid) {
+        self.peer.notify(
+            "ops/group",
+            json!({ "call": self.call, "pgid": pgid.as_raw_nonzero().get() }),
+        );
     }
 
     /// Send everything `reader` gives (a child's stdout or stderr) until it
@@ -264,6 +274,20 @@ pub fn sniff_image_mime_type(bytes: &[u8]) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// `s` as one word for a POSIX shell (`sh`, `bash`, a remote shell behind
+/// `ssh`): in single quotes, each `'` written `'\''`. Inside single quotes
+/// the shell expands nothing, so `$(..)`, backticks, `$VAR`, `"`, spaces
+/// and newlines stay text and nothing in `s` runs.
+///
+/// ```
+/// use pi_ext::builtin_tools::shell_quote;
+/// assert_eq!(shell_quote("notes $(id).txt"), "'notes $(id).txt'");
+/// assert_eq!(shell_quote("it's"), r"'it'\''s'");
+/// ```
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// What a [`SpawnHook`] adjusts (pi's `BashSpawnContext`).
@@ -609,8 +633,11 @@ impl crate::events::HookOutput for UserBashAction {
 /// Runs commands the way pi's own bash tool does: `bash -c` (`/bin/bash`,
 /// else `bash` on `PATH`, else `sh`) in its own process group, stdout and
 /// stderr to the sink as they come; on [`BashRun::cancel`] or the timeout
-/// the whole group is killed. For operations that rewrite a command and run
-/// it locally (a sandbox, a remote shell's client).
+/// the whole group is killed. When the extension process dies during a
+/// command (even by SIGKILL) the group dies with it: on Linux the shell
+/// gets SIGKILL at once (`PR_SET_PDEATHSIG`), and pi's bridge kills the
+/// group, background commands included. For operations that rewrite a
+/// command and run it locally (a sandbox, a remote shell's client).
 #[derive(Debug, Clone)]
 pub struct LocalShell {
     shell: PathBuf,
@@ -670,7 +697,8 @@ async fn local_exec(
             run.cwd.display()
         )));
     }
-    let mut child = tokio::process::Command::new(shell)
+    let mut command = tokio::process::Command::new(shell);
+    command
         .arg("-c")
         .arg(&run.command)
         .current_dir(&run.cwd)
@@ -680,9 +708,18 @@ async fn local_exec(
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()?;
-    let pid = child.id();
+        .kill_on_drop(true);
+    die_with_this_process(&mut command);
+    let mut child = command.spawn()?;
+    // Its own group: the shell's pid is the group's id.
+    let group = Group(
+        child
+            .id()
+            .and_then(|p| rustix::process::Pid::from_raw(p as i32)),
+    );
+    if let Some(pgid) = group.0 {
+        out.owns_group(pgid);
+    }
     let pump = |pipe: Option<Box<dyn tokio::io::AsyncRead + Send + Unpin>>| {
         let out = out.clone();
         tokio::spawn(async move {
@@ -693,11 +730,6 @@ async fn local_exec(
     };
     let stdout = pump(child.stdout.take().map(|p| Box::new(p) as _));
     let stderr = pump(child.stderr.take().map(|p| Box::new(p) as _));
-    let kill_group = || {
-        if let Some(pid) = pid.and_then(|p| rustix::process::Pid::from_raw(p as i32)) {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    };
     let timeout = run.timeout();
     let timer = async {
         match timeout {
@@ -711,9 +743,11 @@ async fn local_exec(
         _ = timer => Err(BashError::TimedOut),
     };
     if outcome.is_err() {
-        kill_group();
+        group.kill();
         let _ = child.wait().await;
     }
+    // What the shell left running in the background stays, as in pi.
+    group.ended();
     // Output still in the pipes comes first; descendants that keep them open
     // do not hold the answer (pi's own grace after exit).
     let drain = async {
@@ -724,6 +758,65 @@ async fn local_exec(
     // No code: killed by a signal.
     Ok(outcome?.code())
 }
+
+/// A command's process group, killed when dropped before the command has
+/// ended (an exec dropped mid-way leaves nothing of it running). Until the
+/// shell is reaped its pid, the group's id, cannot be reused.
+#[cfg(unix)]
+struct Group(Option<rustix::process::Pid>);
+
+#[cfg(unix)]
+impl Group {
+    fn kill(&self) {
+        if let Some(pgid) = self.0 {
+            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+        }
+    }
+
+    /// The shell has ended and been reaped: nothing to kill on drop.
+    fn ended(mut self) {
+        self.0 = None;
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The shell gets SIGKILL when this process dies (Linux's
+/// `PR_SET_PDEATHSIG`), so no shell outlives an extension that was killed.
+/// It reaches the shell only; what the shell started is in the shell's
+/// group, which the bridge kills when the extension exits ([`OutputSink::owns_group`]).
+///
+/// The "parent" of `PR_SET_PDEATHSIG` is the spawning *thread*: here a
+/// runtime thread, which outlives the shell (a worker lives as long as the
+/// runtime, and a thread that `block_on`s an exec is blocked in it until the
+/// shell has been reaped).
+#[cfg(target_os = "linux")]
+fn die_with_this_process(command: &mut tokio::process::Command) {
+    let parent = rustix::process::getpid();
+    // SAFETY: the closure runs in the forked child before `exec`, where only
+    // async-signal-safe work is allowed: it makes two system calls (prctl,
+    // getppid) and builds an error from an errno, with no allocation and no
+    // lock.
+    unsafe {
+        command.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+            // This process died before the prctl: no signal would come.
+            if rustix::process::getppid() != Some(parent) {
+                return Err(rustix::io::Errno::SRCH.into());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere only the bridge's kill of the group on exit applies.
+#[cfg(all(unix, not(target_os = "linux")))]
+fn die_with_this_process(_: &mut tokio::process::Command) {}
 
 #[cfg(not(unix))]
 async fn local_exec(_: &Path, _: BashRun, _: &OutputSink) -> Result<Option<i32>, BashError> {

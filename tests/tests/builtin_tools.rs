@@ -350,6 +350,151 @@ fn ssh_runs_read_write_edit_and_bash_through_ssh_like_the_original() {
     );
 }
 
+#[test]
+fn ssh_quotes_hostile_file_names_and_runs_nothing_in_them() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let remote = env.root().join("remote");
+    std::fs::create_dir_all(&remote).unwrap();
+    // Each name would run `touch M` (in the remote's home, the fake ssh's
+    // working directory) if the shell read it unquoted or double-quoted.
+    let dollar = "notes$(touch M).txt";
+    let ticks = "tick`touch M`.txt";
+    let quotes = "we$ird \"name\".txt";
+    let single = "it's $(touch M).txt";
+    let newline = "two\nlines $(touch M).txt";
+    for name in [dollar, ticks, quotes, newline] {
+        std::fs::write(remote.join(name), format!("content of {name}")).unwrap();
+    }
+    std::fs::write(remote.join(single), "port = 80\n").unwrap();
+    let written = "new `touch M` 'q' \"d\" $HOME.txt";
+    let dir = "sub $(touch M)";
+    let target = format!("fake@host:{}", remote.display());
+    let pi = start_ssh_with(&env, true, &["--ssh", &target], Some(&remote));
+    let read = |id: &str, path: &str| ToolCall::new(id, "read", json!({ "path": path }));
+    model.push(Reply::tools([
+        read("dollar", dollar),
+        read("ticks", ticks),
+        read("quotes", quotes),
+        read("newline", newline),
+        ToolCall::new(
+            "edit",
+            "edit",
+            json!({"path": single, "edits": [{"oldText": "port = 80", "newText": "port = 8080"}]}),
+        ),
+        ToolCall::new(
+            "write",
+            "write",
+            json!({"path": format!("{dir}/{written}"), "content": "written $(touch M)\n"}),
+        ),
+    ]));
+    model.push(Reply::text("done"));
+    let events = pi.prompt("open the odd files");
+    for (id, name) in [
+        ("dollar", dollar),
+        ("ticks", ticks),
+        ("quotes", quotes),
+        ("newline", newline),
+    ] {
+        assert_eq!(end_of(&events, id)["isError"], false, "{id}: {events:?}");
+        assert_eq!(text_of(end_of(&events, id)), format!("content of {name}"));
+    }
+    assert_eq!(end_of(&events, "edit")["isError"], false, "{events:?}");
+    assert_eq!(
+        std::fs::read_to_string(remote.join(single)).unwrap(),
+        "port = 8080\n"
+    );
+    assert_eq!(end_of(&events, "write")["isError"], false, "{events:?}");
+    assert_eq!(
+        std::fs::read_to_string(remote.join(dir).join(written)).unwrap(),
+        "written $(touch M)\n"
+    );
+    // Nothing in a name ran, here or on the remote.
+    assert!(!remote.join("M").exists());
+    assert!(!env.cwd().join("M").exists());
+}
+
+/// `pid`'s state letter in `/proc/<pid>/stat`, if it is a process whose
+/// command line starts with `argv0` (another process may get the pid later).
+fn process_state(pid: i32, argv0: &str) -> Option<char> {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    if cmdline.split(|b| *b == 0).next() != Some(argv0.as_bytes()) {
+        return None;
+    }
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) state ...": comm may hold spaces, the state follows its ')'.
+    stat.rsplit_once(") ")?.1.chars().next()
+}
+
+#[test]
+fn a_killed_extension_takes_the_commands_it_runs_with_it() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    // The ssh port without `--ssh` runs bash locally, with `LocalShell`.
+    let pi = start_ssh(&env, true, &[]);
+    // The shell's parent is the extension; the sleeps run in the background.
+    model.push(Reply::tool(
+        "sleeps",
+        "bash",
+        json!({"command": "echo $PPID; sleep 315 & echo $!; sleep 316 & echo $!; wait"}),
+    ));
+    model.push(Reply::text("done"));
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "sleep"}));
+    let numbers = |e: &Value| -> Vec<i32> {
+        let text = e["partialResult"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or("");
+        text.lines().filter_map(|l| l.trim().parse().ok()).collect()
+    };
+    let update = pi.wait_event_since(
+        mark,
+        |e| {
+            e["type"] == "tool_execution_update"
+                && e["toolCallId"] == "sleeps"
+                && numbers(e).len() == 3
+        },
+        DEFAULT_TIMEOUT,
+    );
+    let pids = numbers(&update);
+    let (extension, sleeps) = (pids[0], &pids[1..]);
+    let comm = std::fs::read_to_string(format!("/proc/{extension}/comm")).unwrap();
+    assert_eq!(comm.trim(), "ssh", "the shell's parent is the extension");
+    // SAFETY: kill(2) with the pid of the extension, checked above, and a valid signal.
+    assert_eq!(unsafe { libc::kill(extension, libc::SIGKILL) }, 0);
+    let end = pi.wait_event_since(
+        mark,
+        |e| e["type"] == "tool_execution_end" && e["toolCallId"] == "sleeps",
+        DEFAULT_TIMEOUT,
+    );
+    assert_eq!(end["isError"], true, "{end}");
+    pi.wait_type("agent_end", DEFAULT_TIMEOUT);
+    // Gone, or dead and waiting for a reaper: nothing runs any more.
+    let running = || {
+        sleeps
+            .iter()
+            .copied()
+            .filter(|&pid| process_state(pid, "sleep").is_some_and(|s| s != 'Z'))
+            .collect::<Vec<_>>()
+    };
+    let mut left = running();
+    for _ in 0..1200 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        left = running();
+    }
+    for &pid in &left {
+        // SAFETY: kill(2) of a `sleep` this test started, checked in /proc just now.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert!(
+        left.is_empty(),
+        "still running after the extension died: {left:?}"
+    );
+}
+
 /// What one bash-spawn-hook run sends the model and shows: the tool result's
 /// text, and its `tool_execution_end` (`isError`, `result`).
 fn spawn_hook_run(port: bool) -> (Option<String>, Value) {

@@ -14,7 +14,9 @@
 //! shell via [`LocalShell`]; files with Node's error texts for a missing or
 //! unreadable file, `ENOENT: no such file or directory, access '…'`).
 //!
-//! What still differs from ssh.ts: the port registers pi's own tool
+//! What still differs from ssh.ts: paths are quoted for the remote shell
+//! with single quotes, where ssh.ts's double quotes let a file name run
+//! commands (`$(..)`, backticks) or break the command line (`"`); the port registers pi's own tool
 //! definitions, so pi's system prompt lists read, bash, edit and write with
 //! their guidelines (ssh.ts spreads `createReadTool(..)`, an agent tool
 //! without them, and pi lists "(none)"); pi's read tool gets the call's
@@ -28,9 +30,14 @@ use std::process::Stdio;
 use std::sync::Mutex;
 
 use base64::Engine as _;
+// Paths go to the remote shell in single quotes (`shell_quote`). ssh.ts
+// puts them in double quotes (`JSON.stringify`), where the shell still runs
+// `$(..)` and backticks and a `"` ends the word, so a file named
+// `notes$(rm -rf ~).txt` would run: safety wins over faithfulness here.
 use pi_ext::builtin_tools::{
-    sniff_image_mime_type, BashError, BashOperations, BashRun, BuiltinTool, EditOperations,
-    LocalShell, NodeError, OutputSink, ReadOperations, UserBashAction, WriteOperations,
+    shell_quote, sniff_image_mime_type, BashError, BashOperations, BashRun, BuiltinTool,
+    EditOperations, LocalShell, NodeError, OutputSink, ReadOperations, UserBashAction,
+    WriteOperations,
 };
 use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent, UserBashEvent};
 use pi_ext::prelude::*;
@@ -57,11 +64,6 @@ fn resolved(ctx: &Ctx) -> Option<Remote> {
     let state = ctx.state::<Ssh>()?;
     let remote = state.remote.lock().unwrap_or_else(|e| e.into_inner());
     remote.clone()
-}
-
-/// A string quoted as JavaScript's `JSON.stringify` quotes it (ssh.ts's quoting).
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
 }
 
 /// Node's text for a spawn that failed, else the error's own.
@@ -139,7 +141,10 @@ struct Files;
 impl Files {
     async fn read_file(ctx: &Ctx, path: &Path) -> io::Result<Vec<u8>> {
         match resolved(ctx) {
-            Some(r) => r.exec(&format!("cat {}", quote(&r.path(ctx, path)))).await,
+            Some(r) => {
+                r.exec(&format!("cat {}", shell_quote(&r.path(ctx, path))))
+                    .await
+            }
             None => tokio::fs::read(path)
                 .await
                 .map_err(|e| node_error(e, "open", path)),
@@ -150,7 +155,7 @@ impl Files {
     async fn access(ctx: &Ctx, path: &Path, mode: rustix::fs::Access) -> io::Result<()> {
         match resolved(ctx) {
             Some(r) => r
-                .exec(&format!("test -r {}", quote(&r.path(ctx, path))))
+                .exec(&format!("test -r {}", shell_quote(&r.path(ctx, path))))
                 .await
                 .map(drop),
             None => local_access(path, mode),
@@ -163,8 +168,8 @@ impl Files {
                 let b64 = base64::engine::general_purpose::STANDARD.encode(content);
                 r.exec(&format!(
                     "echo {} | base64 -d > {}",
-                    quote(&b64),
-                    quote(&r.path(ctx, path))
+                    shell_quote(&b64),
+                    shell_quote(&r.path(ctx, path))
                 ))
                 .await
                 .map(drop)
@@ -193,7 +198,7 @@ impl ReadOperations for Files {
         let out = r
             .exec(&format!(
                 "file --mime-type -b {}",
-                quote(&r.path(ctx, path))
+                shell_quote(&r.path(ctx, path))
             ))
             .await
             .ok()?;
@@ -212,7 +217,7 @@ impl WriteOperations for Files {
     async fn mkdir(&self, ctx: &Ctx, dir: &Path) -> io::Result<()> {
         match resolved(ctx) {
             Some(r) => r
-                .exec(&format!("mkdir -p {}", quote(&r.path(ctx, dir))))
+                .exec(&format!("mkdir -p {}", shell_quote(&r.path(ctx, dir))))
                 .await
                 .map(drop),
             None => tokio::fs::create_dir_all(dir)
@@ -263,7 +268,11 @@ async fn remote_bash(
     run: BashRun,
     out: OutputSink,
 ) -> Result<Option<i32>, BashError> {
-    let cmd = format!("cd {} && {}", quote(&r.path(ctx, &run.cwd)), run.command);
+    let cmd = format!(
+        "cd {} && {}",
+        shell_quote(&r.path(ctx, &run.cwd)),
+        run.command
+    );
     let mut child = tokio::process::Command::new("ssh")
         .arg(&r.remote)
         .arg(cmd)

@@ -869,6 +869,9 @@ export class Bridge {
           call?.onEvents?.(params.data);
           return;
         }
+        case "ops/group":
+          if (typeof params.call === "number") child.ownsGroup(params.call, params.pgid);
+          return;
         case "ui/dialog":
           if (id === undefined) return fail(codes.INVALID_REQUEST, "ui/dialog must be a request");
           this.dialog(child, id, params).catch(failWith);

@@ -95,6 +95,12 @@ export class ChildConnection {
     this.aborts = new Map();
     /** @type {Array<{ firstId: number, generation: number }>} session generation of request ids */
     this.generations = [];
+    /**
+     * Process groups of the commands the extension runs for requests still
+     * waiting (`ops/group`), by request id: killed if the process exits first.
+     * @type {Map<number, Set<number>>}
+     */
+    this.groups = new Map();
 
     const splitter = new LineSplitter(o.limits.maxLineBytes, {
       onLine: (text) => this.onLine(text),
@@ -186,6 +192,7 @@ export class ChildConnection {
     this.queued = [];
     this.updates = null;
     this.log.line("info", reason);
+    this.killGroups();
     const err = new Error(`${reason}; see ${this.log.file}`);
     const waiting = [...this.pending.values()];
     this.pending.clear();
@@ -246,12 +253,48 @@ export class ChildConnection {
   /** @param {number} id @private */
   settled(id) {
     this.pending.delete(id);
+    this.groups.delete(id);
     if (this.pending.size > 0) return;
     // Nothing waits: an unanswered ping no longer matters. The next ping's
     // timer stays (it does nothing when nothing waits): calls one after the
     // other do not each arm and clear one.
     this.clock.clearTimeout(this.pingDeadline);
     this.pingDeadline = undefined;
+  }
+
+  /**
+   * Process group `pgid` runs a command for request `id` (`ops/group`). If
+   * the process exits before it answers `id`, the group is killed: the
+   * runtime's PR_SET_PDEATHSIG reaches the command's shell only, not what
+   * the shell started. Ignored unless `id` waits for its answer and `pgid`
+   * can be a group of the extension's (an integer above 1, not pi's pid).
+   * @param {number} id
+   * @param {unknown} pgid
+   */
+  ownsGroup(id, pgid) {
+    if (!this.pending.has(id) || typeof pgid !== "number" || !Number.isSafeInteger(pgid) || pgid <= 1 || pgid === process.pid) return;
+    const groups = this.groups.get(id) ?? new Set();
+    groups.add(pgid);
+    this.groups.set(id, groups);
+  }
+
+  /**
+   * Kill the process groups of commands still running (the process is gone).
+   * A group lives while any of its processes does, so its id is not reused
+   * while there is something to kill.
+   * @private
+   */
+  killGroups() {
+    for (const groups of this.groups.values()) {
+      for (const pgid of groups) {
+        try {
+          process.kill(-pgid, "SIGKILL");
+        } catch {
+          // Ended already.
+        }
+      }
+    }
+    this.groups.clear();
   }
 
   /**

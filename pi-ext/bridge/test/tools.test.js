@@ -4,6 +4,7 @@
 // operation contract, bytes as base64, the environment as a difference,
 // and user_bash operations kept under a handle until the command ends.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { test } from "node:test";
 
 import { applyEnvDelta, envDelta } from "../lib/tools.js";
@@ -78,6 +79,57 @@ test("bash: pi's abort settles at once and cancels the command in the extension"
   await assert.rejects(run, /Command aborted/);
   await until(() => h.ext().sent("cancel").length === 1, "the cancel");
   assert.equal(h.ext().sent("cancel")[0].params.id, h.ext().sent("ops/bash")[0].id);
+});
+
+/**
+ * A real process in its own group (`sleep`), as the runtime starts a
+ * command; resolves with the signal it ended by.
+ */
+function commandGroup() {
+  const proc = spawn("sleep", ["300"], { detached: true, stdio: "ignore" });
+  const ended = new Promise((resolve) => proc.on("exit", (_code, signal) => resolve(signal)));
+  return { pgid: /** @type {number} */ (proc.pid), ended, stop: () => proc.kill("SIGKILL") };
+}
+
+test("bash: the process groups of commands still running die with the extension process", async () => {
+  const group = commandGroup();
+  try {
+    const { h, ctx } = await withBuiltins((_p, id, ext) => {
+      ext.send({ method: "ops/group", params: { call: id, pgid: group.pgid } });
+      return NO_ANSWER;
+    });
+    const run = h.fake.tools.get("bash").execute("c1", { command: "sleep 300 & wait" }, undefined, undefined, ctx);
+    await until(() => h.bridge.children.values().next().value?.groups?.size === 1, "the group is known");
+    h.ext().exit(null, "SIGKILL");
+    await assert.rejects(run, /extension process exited \(signal SIGKILL\)/);
+    assert.equal(await group.ended, "SIGKILL");
+  } finally {
+    group.stop();
+  }
+});
+
+test("bash: a command's group is left alone once its call has its answer, and odd groups are ignored", async () => {
+  const group = commandGroup();
+  try {
+    const { h, ctx } = await withBuiltins((_p, id, ext) => {
+      ext.send({ method: "ops/group", params: { call: id, pgid: group.pgid } });
+      return { exitCode: 0 };
+    });
+    await h.fake.tools.get("bash").execute("c1", { command: "sleep 300 &" }, undefined, undefined, ctx);
+    const [child] = h.bridge.children;
+    assert.equal(child.groups.size, 0, "forgotten with the answer");
+    // Only a waiting request's group, and never one that is no group of the extension's.
+    const { id, promise } = child.request("probe", {});
+    promise.catch(() => {}); // the fake has no such method
+    for (const pgid of [0, 1, -1, 2.5, "7", process.pid]) child.ownsGroup(id, pgid);
+    child.ownsGroup(id + 100, group.pgid);
+    assert.equal(child.groups.size, 0);
+    h.ext().exit(null, "SIGKILL");
+    await until(() => child.exited, "the exit");
+    assert.equal(process.kill(group.pgid, 0), true, "the background command still runs");
+  } finally {
+    group.stop();
+  }
 });
 
 test("read: pi's definition over the extension's bytes, and its errors", async () => {
