@@ -21,7 +21,7 @@
 
 /**
  * Either context, as far as this module reads it.
- * @typedef {{ systemPrompt?: string, tools?: unknown[], messages?: unknown[], [key: string]: unknown }} AnyContext
+ * @typedef {{ systemPrompt?: string, tools?: unknown[], messages?: unknown[] }} AnyContext
  */
 
 /** @param {unknown} m @returns {m is SystemMessage} */
@@ -82,21 +82,22 @@ export function currentSystemPrompt(system) {
  * one (it has `systemPrompt` or `tools`, or no system message); otherwise
  * the system messages replayed into `systemPrompt` and `tools` and left
  * out of `messages`. Other fields are kept.
- * @template {AnyContext} C
+ * @template C typed as pi's `Context` where the caller has one: it is one after this
  * @param {C} context
- * @returns {C | AnyContext}
+ * @returns {C}
  */
 export function legacyContext(context) {
-  const messages = Array.isArray(context?.messages) ? context.messages : undefined;
-  if (!messages || context.systemPrompt !== undefined || context.tools !== undefined) return context;
+  const c = /** @type {AnyContext} */ (context);
+  const messages = Array.isArray(c?.messages) ? c.messages : undefined;
+  if (!messages || c.systemPrompt !== undefined || c.tools !== undefined) return context;
   const system = messages.filter(isSystem);
   if (system.length === 0) return context;
   const systemPrompt = currentSystemPrompt(system);
   const tools = currentTools(system);
-  return {
-    ...context,
+  return /** @type {C} */ ({
+    ...c,
     ...(systemPrompt ? { systemPrompt } : {}),
     messages: messages.filter((m) => !isSystem(m)),
     ...(tools.length > 0 ? { tools } : {}),
-  };
+  });
 }

@@ -69,7 +69,7 @@ test("a Rust provider on pi ≥ 0.86 is sent systemPrompt and tools, not system 
   const transcript = { messages: [{ role: "system", content: "sys", toolsAdded: [read], timestamp: 0 }, user] };
   const s = h.fake.providers.get("rusty").streamSimple(model, transcript, { apiKey: "K" });
   for await (const _ of s);
-  await until(() => seen.length === 1);
+  await until(() => seen.length === 1, "provider/stream");
   assert.deepEqual(seen[0], { systemPrompt: "sys", messages: [user], tools: [read] });
   assert.equal((await s.result()).stopReason, "stop");
 });
