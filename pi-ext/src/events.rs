@@ -51,6 +51,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use crate::boundary::{
+    BoundaryResult, CompactionEntryDraft, ContextEditEntryDraft, CustomEntryDraft,
+    CustomMessageEntryDraft, EntryDraft,
+};
 pub use crate::conversation::{
     BeforeProviderRequestEvent, ContextEvent, ContextMessages, ProviderPayload,
 };
@@ -437,6 +441,36 @@ event! {
     AgentEndEvent = "agent_end" -> () {
         /// The messages of this run.
         messages: Vec<AgentMessage>,
+    }
+}
+
+event! {
+    /// pi ≥ 0.87: the last point before a run settles (after retries,
+    /// compaction and queued messages; not for an aborted run). A hook may
+    /// propose session entries and one more provider request; each hook
+    /// sees the proposal of the hooks before it. Older pi never fires it
+    /// (the bridge says so once).
+    AgentBeforeSettleEvent = "agent_before_settle" -> BoundaryResult {
+        /// The entries proposed so far.
+        entries: Vec<EntryDraft>,
+        /// Whether one more provider request is proposed so far.
+        #[serde(rename = "continue")]
+        continue_run: bool,
+        /// pi's `BoundaryContextPreview` (the context with the proposal applied).
+        context: Value,
+        /// `"completed"`, `"aborted"` or `"error"`.
+        outcome: String,
+    }
+}
+
+event! {
+    /// pi ≥ 0.80.4: the run has settled; pi will not go on by itself (no
+    /// retry, compaction or queued message follows). Unlike `agent_end`,
+    /// the signal that pi is idle. Older pi never fires it (the bridge says
+    /// so once): hook `agent_end` there.
+    AgentSettledEvent = "agent_settled" -> () {
+        /// Whether the run ended because it was aborted (Escape).
+        aborted: bool,
     }
 }
 
@@ -841,7 +875,8 @@ impl HookOutput for ResourcesDiscovered {
     }
 }
 
-/// Names of every event pi 0.73.1 lets extensions hook (`pi.on`).
+/// Names of every event pi lets extensions hook (`pi.on`): pi 0.73.1's,
+/// and the newer ones pi-ext has types for.
 pub(crate) const ALL_EVENTS: &[&str] = &[
     SessionStartEvent::NAME,
     ResourcesDiscoverEvent::NAME,
@@ -858,6 +893,8 @@ pub(crate) const ALL_EVENTS: &[&str] = &[
     BeforeAgentStartEvent::NAME,
     AgentStartEvent::NAME,
     AgentEndEvent::NAME,
+    AgentBeforeSettleEvent::NAME,
+    AgentSettledEvent::NAME,
     TurnStartEvent::NAME,
     TurnEndEvent::NAME,
     MessageStartEvent::NAME,
@@ -880,11 +917,46 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn all_29_events_are_covered_once() {
+    fn every_event_is_covered_once() {
         let mut names = ALL_EVENTS.to_vec();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 29);
+        // pi 0.73.1's 29, agent_before_settle and agent_settled.
+        assert_eq!(names.len(), 31);
+    }
+
+    #[test]
+    fn settle_events_and_their_result() {
+        let raw = serde_json::value::RawValue::from_string(
+            r#"{"type":"agent_before_settle","entries":[{"type":"custom_message","customType":"r","content":"Review.","display":false},{"type":"context_edit","targetId":"e1","replacement":{"k":1}},{"type":"later","x":1}],"continue":false,"context":{"canContinue":true},"outcome":"completed"}"#.to_owned(),
+        )
+        .unwrap();
+        let e: AgentBeforeSettleEvent = crate::wire::from_raw(&raw).unwrap();
+        assert!(!e.continue_run);
+        assert_eq!(e.outcome, "completed");
+        assert!(
+            matches!(&e.entries[0], EntryDraft::CustomMessage(m) if m.content.text() == "Review.")
+        );
+        assert!(matches!(&e.entries[1], EntryDraft::ContextEdit(c) if c.target_id == "e1"));
+        assert!(matches!(&e.entries[2], EntryDraft::Other(_)));
+        let mut entries = e.entries.clone();
+        entries.push(EntryDraft::custom("mark", json!({"n": 1})));
+        assert_eq!(
+            BoundaryResult::keep()
+                .entries(entries)
+                .continue_run(true)
+                .into_json(),
+            json!({"entries": [
+                {"type": "custom_message", "customType": "r", "content": "Review.", "display": false},
+                {"type": "context_edit", "targetId": "e1", "replacement": {"k": 1}},
+                {"type": "later", "x": 1},
+                {"type": "custom", "customType": "mark", "data": {"n": 1}}
+            ], "continue": true})
+        );
+        assert_eq!(BoundaryResult::keep().into_json(), Value::Null);
+        let settled: AgentSettledEvent =
+            serde_json::from_value(json!({"type": "agent_settled", "aborted": true})).unwrap();
+        assert!(settled.aborted);
     }
 
     #[test]
