@@ -94,7 +94,10 @@ impl ToolSpec {
     }
 }
 
-/// Everything a model is sent (pi-ai's `Context`).
+/// Everything a model is sent (pi-ai's `Context`). A provider gets this
+/// form from every pi: pi ≥ 0.86 hands providers the prompt and tools as
+/// system messages, which the bridge replays into `system_prompt` and
+/// `tools` (as pi-ai does for APIs without mid-conversation system messages).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LlmContext {
