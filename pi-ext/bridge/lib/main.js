@@ -266,14 +266,16 @@ export async function activate(pi, options) {
     for (const notice of newer.length ? missingEvents(newer, bridge.o.piVersion(), missingTold) : []) {
       const line = `${label}: ${notice}`;
       log.line("warn", line);
+      if (!bridge.session.ctx) {
+        missingUnshown.push(line);
+        continue;
+      }
       // A hot reload's new hook: the session is there to show it.
-      if (!bridge.session.ctx) missingUnshown.push(line);
-      else
-        try {
-          bridge.session.ctx.ui.notify(line, "warning");
-        } catch {
-          // Showing a problem must never become one.
-        }
+      try {
+        bridge.session.ctx.ui.notify(line, "warning");
+      } catch {
+        // Showing a problem must never become one.
+      }
     }
     for (const hook of m?.hooks ?? []) {
       if (subscribed.has(hook.id)) continue;
