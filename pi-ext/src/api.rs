@@ -207,8 +207,12 @@ impl Api {
     }
 
     /// Send a user message, which always starts a turn
-    /// (`pi.sendUserMessage`). While the agent streams, pass a delivery.
-    /// It does not run slash commands.
+    /// (`pi.sendUserMessage`). It does not run slash commands.
+    ///
+    /// Without a delivery it is sent at once when pi is idle, and queued as
+    /// a [`Delivery::FollowUp`] while pi is busy: a run streams or, on
+    /// pi ≥ 1.2, is starting (in a `before_agent_start` hook), where pi
+    /// itself would reject a message without a delivery.
     ///
     /// # Errors
     ///
@@ -225,8 +229,8 @@ impl Api {
     }
 
     /// Send a user message made of text and images, which always starts
-    /// a turn (`pi.sendUserMessage` with content blocks). While the agent
-    /// streams, pass a delivery.
+    /// a turn (`pi.sendUserMessage` with content blocks). Without a
+    /// delivery: as [`Api::send_user_message`].
     ///
     /// # Errors
     ///

@@ -51,11 +51,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use crate::boundary::{
+    BoundaryResult, CompactionEntryDraft, ContextEditEntryDraft, CustomEntryDraft,
+    CustomMessageEntryDraft, EntryDraft,
+};
 pub use crate::conversation::{
     BeforeProviderRequestEvent, ContextEvent, ContextMessages, ProviderPayload,
 };
 use crate::hook_io::{Answer, AnswerShape, HookInput};
-use crate::messages::{AgentMessage, ContentBlock};
+use crate::messages::{AgentMessage, ContentBlock, CustomAgentMessage};
 use crate::session::SessionEntry;
 pub use crate::stream::{MessageUpdateBatch, MessageUpdateEvent};
 
@@ -287,18 +291,143 @@ event! {
     }
 }
 
-event! {
-    /// Once per user prompt, before the agent runs: add a message and/or
-    /// replace the system prompt for this prompt.
-    BeforeAgentStartEvent = "before_agent_start" -> BeforeAgentStart {
+/// Before a run starts, once per run: add a message and/or replace the
+/// system prompt for this run. pi ≥ 1.2 also starts runs from a custom
+/// message (`sendMessage(…, {triggerTurn: true})` while idle), so what
+/// started it is [`StartedBy`]; on older pi it is always a user prompt.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct BeforeAgentStartEvent {
+    /// What starts the run (pi's `messageType` and its fields).
+    #[serde(flatten)]
+    pub started_by: StartedBy,
+    /// The system prompt so far (after earlier hooks).
+    pub system_prompt: String,
+    /// How pi built the system prompt.
+    pub system_prompt_options: Value,
+    /// Fields this version of pi-ext does not know.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Event for BeforeAgentStartEvent {
+    const NAME: &'static str = "before_agent_start";
+    type Output = BeforeAgentStart;
+}
+
+impl BeforeAgentStartEvent {
+    /// The user's prompt, when a prompt starts the run (`None` for a
+    /// custom message).
+    pub fn prompt(&self) -> Option<&str> {
+        match &self.started_by {
+            StartedBy::User { prompt, .. } => Some(prompt),
+            _ => None,
+        }
+    }
+}
+
+/// What starts an agent run (`before_agent_start`'s `messageType`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum StartedBy {
+    /// `"user"`: a prompt (typed, sent over RPC or by `send_user_message`).
+    /// Every run on pi before 1.2, which sends no `messageType`.
+    User {
         /// The prompt after template and skill expansion.
         prompt: String,
         /// Attached images.
         images: Option<Vec<Value>>,
-        /// The system prompt so far (after earlier hooks).
-        system_prompt: String,
-        /// How pi built the system prompt.
-        system_prompt_options: Value,
+    },
+    /// `"custom"` (pi ≥ 1.2): the custom message that starts the run.
+    Custom(CustomAgentMessage),
+    /// A `messageType` this version of pi-ext does not know, or a custom
+    /// message it cannot read: its fields stay in the event's `extra`.
+    Other(String),
+}
+
+impl Serialize for StartedBy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        match self {
+            StartedBy::User { prompt, images } => {
+                map.serialize_entry("messageType", "user")?;
+                map.serialize_entry("prompt", prompt)?;
+                if let Some(images) = images {
+                    map.serialize_entry("images", images)?;
+                }
+            }
+            StartedBy::Custom(message) => {
+                map.serialize_entry("messageType", "custom")?;
+                map.serialize_entry("message", message)?;
+            }
+            StartedBy::Other(kind) => map.serialize_entry("messageType", kind)?,
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for BeforeAgentStartEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Wire {
+            #[serde(default)]
+            message_type: Option<String>,
+            #[serde(default)]
+            prompt: Option<String>,
+            #[serde(default)]
+            images: Option<Vec<Value>>,
+            #[serde(default)]
+            message: Option<AgentMessage>,
+            #[serde(default)]
+            system_prompt: String,
+            #[serde(default)]
+            system_prompt_options: Value,
+            #[serde(flatten)]
+            extra: Map<String, Value>,
+        }
+        let w = Wire::deserialize(d)?;
+        let mut extra = w.extra;
+        let started_by = match (w.message_type.as_deref(), w.message) {
+            (None | Some("user"), message) => {
+                if let Some(m) = message {
+                    extra.insert("message".into(), m.to_value());
+                }
+                StartedBy::User {
+                    prompt: w.prompt.unwrap_or_default(),
+                    images: w.images,
+                }
+            }
+            (Some("custom"), Some(AgentMessage::Custom(m))) if w.prompt.is_none() => {
+                if let Some(images) = w.images {
+                    extra.insert("images".into(), Value::Array(images));
+                }
+                StartedBy::Custom(m)
+            }
+            // Kept whole: what pi sent stays in `extra`.
+            (Some(kind), message) => {
+                let kind = kind.to_string();
+                if let Some(m) = message {
+                    extra.insert("message".into(), m.to_value());
+                }
+                if let Some(p) = w.prompt {
+                    extra.insert("prompt".into(), Value::String(p));
+                }
+                if let Some(images) = w.images {
+                    extra.insert("images".into(), Value::Array(images));
+                }
+                StartedBy::Other(kind)
+            }
+        };
+        extra.remove("messageType");
+        Ok(BeforeAgentStartEvent {
+            started_by,
+            system_prompt: w.system_prompt,
+            system_prompt_options: w.system_prompt_options,
+            extra,
+        })
     }
 }
 
@@ -312,6 +441,36 @@ event! {
     AgentEndEvent = "agent_end" -> () {
         /// The messages of this run.
         messages: Vec<AgentMessage>,
+    }
+}
+
+event! {
+    /// pi ≥ 0.87: the last point before a run settles (after retries,
+    /// compaction and queued messages; not for an aborted run). A hook may
+    /// propose session entries and one more provider request; each hook
+    /// sees the proposal of the hooks before it. Older pi never fires it
+    /// (the bridge says so once).
+    AgentBeforeSettleEvent = "agent_before_settle" -> BoundaryResult {
+        /// The entries proposed so far.
+        entries: Vec<EntryDraft>,
+        /// Whether one more provider request is proposed so far.
+        #[serde(rename = "continue")]
+        continue_run: bool,
+        /// pi's `BoundaryContextPreview` (the context with the proposal applied).
+        context: Value,
+        /// `"completed"`, `"aborted"` or `"error"`.
+        outcome: String,
+    }
+}
+
+event! {
+    /// pi ≥ 0.80.4: the run has settled; pi will not go on by itself (no
+    /// retry, compaction or queued message follows). Unlike `agent_end`,
+    /// the signal that pi is idle. Older pi never fires it (the bridge says
+    /// so once): hook `agent_end` there.
+    AgentSettledEvent = "agent_settled" -> () {
+        /// Whether the run ended because it was aborted (Escape).
+        aborted: bool,
     }
 }
 
@@ -716,7 +875,8 @@ impl HookOutput for ResourcesDiscovered {
     }
 }
 
-/// Names of every event pi 0.73.1 lets extensions hook (`pi.on`).
+/// Names of every event pi lets extensions hook (`pi.on`): pi 0.73.1's,
+/// and the newer ones pi-ext has types for.
 pub(crate) const ALL_EVENTS: &[&str] = &[
     SessionStartEvent::NAME,
     ResourcesDiscoverEvent::NAME,
@@ -733,6 +893,8 @@ pub(crate) const ALL_EVENTS: &[&str] = &[
     BeforeAgentStartEvent::NAME,
     AgentStartEvent::NAME,
     AgentEndEvent::NAME,
+    AgentBeforeSettleEvent::NAME,
+    AgentSettledEvent::NAME,
     TurnStartEvent::NAME,
     TurnEndEvent::NAME,
     MessageStartEvent::NAME,
@@ -755,11 +917,46 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn all_29_events_are_covered_once() {
+    fn every_event_is_covered_once() {
         let mut names = ALL_EVENTS.to_vec();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 29);
+        // pi 0.73.1's 29, agent_before_settle and agent_settled.
+        assert_eq!(names.len(), 31);
+    }
+
+    #[test]
+    fn settle_events_and_their_result() {
+        let raw = serde_json::value::RawValue::from_string(
+            r#"{"type":"agent_before_settle","entries":[{"type":"custom_message","customType":"r","content":"Review.","display":false},{"type":"context_edit","targetId":"e1","replacement":{"k":1}},{"type":"later","x":1}],"continue":false,"context":{"canContinue":true},"outcome":"completed"}"#.to_owned(),
+        )
+        .unwrap();
+        let e: AgentBeforeSettleEvent = crate::wire::from_raw(&raw).unwrap();
+        assert!(!e.continue_run);
+        assert_eq!(e.outcome, "completed");
+        assert!(
+            matches!(&e.entries[0], EntryDraft::CustomMessage(m) if m.content.text() == "Review.")
+        );
+        assert!(matches!(&e.entries[1], EntryDraft::ContextEdit(c) if c.target_id == "e1"));
+        assert!(matches!(&e.entries[2], EntryDraft::Other(_)));
+        let mut entries = e.entries.clone();
+        entries.push(EntryDraft::custom("mark", json!({"n": 1})));
+        assert_eq!(
+            BoundaryResult::keep()
+                .entries(entries)
+                .continue_run(true)
+                .into_json(),
+            json!({"entries": [
+                {"type": "custom_message", "customType": "r", "content": "Review.", "display": false},
+                {"type": "context_edit", "targetId": "e1", "replacement": {"k": 1}},
+                {"type": "later", "x": 1},
+                {"type": "custom", "customType": "mark", "data": {"n": 1}}
+            ], "continue": true})
+        );
+        assert_eq!(BoundaryResult::keep().into_json(), Value::Null);
+        let settled: AgentSettledEvent =
+            serde_json::from_value(json!({"type": "agent_settled", "aborted": true})).unwrap();
+        assert!(settled.aborted);
     }
 
     #[test]
@@ -771,6 +968,64 @@ mod tests {
         .unwrap();
         assert_eq!(e.tool_name, "bash");
         assert_eq!(e.extra["newField"], 1);
+    }
+
+    fn before_agent_start(text: &str) -> BeforeAgentStartEvent {
+        let raw = serde_json::value::RawValue::from_string(text.to_owned()).unwrap();
+        crate::wire::from_raw(&raw).unwrap()
+    }
+
+    #[test]
+    fn before_agent_start_says_what_started_the_run() {
+        // pi 0.73.1: no messageType, always a prompt.
+        let old = before_agent_start(
+            r#"{"type":"before_agent_start","prompt":"hi","images":[{"type":"image"}],"systemPrompt":"S","systemPromptOptions":{}}"#,
+        );
+        assert_eq!(
+            old.started_by,
+            StartedBy::User {
+                prompt: "hi".into(),
+                images: Some(vec![json!({"type": "image"})])
+            }
+        );
+        assert_eq!(
+            (old.prompt(), old.system_prompt.as_str()),
+            (Some("hi"), "S")
+        );
+        assert!(old.extra.get("messageType").is_none());
+        // pi 1.6: a prompt, and a run started by a custom message.
+        let user = before_agent_start(
+            r#"{"type":"before_agent_start","messageType":"user","prompt":"hi","systemPrompt":"S","systemPromptOptions":{}}"#,
+        );
+        assert_eq!(user.prompt(), Some("hi"));
+        let custom = before_agent_start(
+            r#"{"type":"before_agent_start","messageType":"custom","message":{"role":"custom","customType":"ping","content":"go","display":true,"timestamp":5},"systemPrompt":"S","systemPromptOptions":{}}"#,
+        );
+        let StartedBy::Custom(m) = &custom.started_by else {
+            panic!("{:?}", custom.started_by)
+        };
+        assert_eq!(
+            (m.custom_type.as_str(), m.content.text()),
+            ("ping", "go".into())
+        );
+        assert_eq!(custom.prompt(), None);
+        assert_eq!(custom.system_prompt, "S");
+        // A kind it does not know: kept, and the hook still runs.
+        let later = before_agent_start(
+            r#"{"type":"before_agent_start","messageType":"voice","audio":"AAA","message":{"role":"voice"},"systemPrompt":"S"}"#,
+        );
+        assert_eq!(later.started_by, StartedBy::Other("voice".into()));
+        assert_eq!(later.extra["audio"], "AAA");
+        assert_eq!(later.extra["message"], json!({"role": "voice"}));
+        let back = serde_json::to_value(&later).unwrap();
+        assert_eq!(
+            (back["messageType"].clone(), back["audio"].clone()),
+            (json!("voice"), json!("AAA"))
+        );
+        assert_eq!(
+            serde_json::to_value(&custom).unwrap()["message"]["customType"],
+            "ping"
+        );
     }
 
     #[test]

@@ -131,6 +131,7 @@ pub mod ui;
 // 4. The contexts.
 mod context;
 // 5. Item kinds.
+mod boundary;
 pub mod builtin_tools;
 pub mod command;
 mod conversation;

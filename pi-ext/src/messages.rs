@@ -32,6 +32,7 @@ use serde_json::{Map, Value};
 pub use crate::raw::RawJson;
 use crate::raw::{js_number, json_tag, parse_or, some_raw, tag_of, FromRaw, Lazy};
 
+json_tag!(SystemRole = "system");
 json_tag!(UserRole = "user");
 json_tag!(AssistantRole = "assistant");
 json_tag!(ToolResultRole = "toolResult");
@@ -52,6 +53,9 @@ json_tag!(ToolCallType = "toolCall");
 // make matching on them clumsier.
 #[allow(clippy::large_enum_variant)]
 pub enum AgentMessage {
+    /// `role: "system"` (pi ≥ 0.86): the system prompt and tools, or a
+    /// later change to them.
+    System(SystemMessage),
     /// `role: "user"`: a prompt.
     User(UserMessage),
     /// `role: "assistant"`: the model's answer.
@@ -82,6 +86,7 @@ impl AgentMessage {
         use AgentMessage as M;
         let other = M::Other;
         match tag_of(raw.get(), "role").as_deref() {
+            Some(SystemRole::VALUE) => parse_or(raw, M::System, other),
             Some(UserRole::VALUE) => parse_or(raw, M::User, other),
             Some(AssistantRole::VALUE) => parse_or(raw, M::Assistant, other),
             Some(ToolResultRole::VALUE) => parse_or(raw, M::ToolResult, other),
@@ -97,6 +102,7 @@ impl AgentMessage {
     /// when it has none).
     pub fn role(&self) -> String {
         match self {
+            AgentMessage::System(_) => SystemRole::VALUE.into(),
             AgentMessage::User(_) => UserRole::VALUE.into(),
             AgentMessage::Assistant(_) => AssistantRole::VALUE.into(),
             AgentMessage::ToolResult(_) => ToolResultRole::VALUE.into(),
@@ -112,6 +118,7 @@ impl AgentMessage {
     /// for [`AgentMessage::Other`]).
     pub fn timestamp(&self) -> Option<i64> {
         Some(match self {
+            AgentMessage::System(m) => m.timestamp,
             AgentMessage::User(m) => m.timestamp,
             AgentMessage::Assistant(m) => m.timestamp,
             AgentMessage::ToolResult(m) => m.timestamp,
@@ -145,6 +152,7 @@ impl FromRaw for AgentMessage {
 impl Serialize for AgentMessage {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
+            AgentMessage::System(m) => m.serialize(s),
             AgentMessage::User(m) => m.serialize(s),
             AgentMessage::Assistant(m) => m.serialize(s),
             AgentMessage::ToolResult(m) => m.serialize(s),
@@ -175,6 +183,7 @@ macro_rules! from_variants {
 }
 
 from_variants!(AgentMessage {
+    System(SystemMessage),
     User(UserMessage),
     Assistant(AssistantMessage),
     ToolResult(ToolResultMessage),
@@ -184,7 +193,8 @@ from_variants!(AgentMessage {
     CompactionSummary(CompactionSummaryMessage),
 });
 
-/// The content of a user or custom message: a plain string, or blocks.
+/// The content of a user, custom or system message: a plain string, or
+/// blocks.
 #[derive(Debug, Clone, PartialEq)]
 pub enum UserContent {
     /// `content: "…"`.
@@ -549,6 +559,117 @@ impl<'de> Deserialize<'de> for StopReason {
             _ => StopReason::Other(s),
         })
     }
+}
+
+/// Instructions and tools at one point of the conversation (pi ≥ 0.86's
+/// `SystemMessage`; pi 0.73.1 has none). The leading one is the system
+/// prompt and the tools; later ones add instructions, replace or remove
+/// named sections and add or remove tools. Replaying them in order gives
+/// the current prompt and tools.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SystemMessage {
+    #[serde(rename = "role")]
+    tag: SystemRole,
+    /// Instruction text: the base prompt on the leading message, more
+    /// instructions on a later one.
+    #[serde(default)]
+    pub content: UserContent,
+    /// Named prompt sections, in pi's order, shown after `content`.
+    #[serde(default, with = "sections", skip_serializing_if = "Option::is_none")]
+    pub sections: Option<Vec<Section>>,
+    /// Tools that become available here (complete definitions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_added: Option<Vec<crate::llm::ToolSpec>>,
+    /// Tools that stop being available here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_removed: Option<Vec<ToolReference>>,
+    /// Milliseconds since the epoch.
+    #[serde(default)]
+    pub timestamp: i64,
+    /// Fields this version of pi-ext does not know.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl SystemMessage {
+    /// A system message with this text, made now.
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            tag: SystemRole,
+            content: UserContent::Text(text.into()),
+            sections: None,
+            tools_added: None,
+            tools_removed: None,
+            timestamp: now_ms(),
+            extra: Map::new(),
+        }
+    }
+}
+
+/// One named section of a [`SystemMessage`] (pi's `sections` entry).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// The section's name.
+    pub name: String,
+    /// Its text; `None` removes the section (pi's `null`).
+    pub text: Option<String>,
+}
+
+/// pi's `sections` object as [`Section`]s in the object's order (which is
+/// the prompt's order; a map sorted by name would lose it).
+mod sections {
+    use super::Section;
+    use serde::de::{MapAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(
+        v: &Option<Vec<Section>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let list = v.as_deref().unwrap_or_default();
+        let mut map = s.serialize_map(Some(list.len()))?;
+        for section in list {
+            map.serialize_entry(&section.name, &section.text)?;
+        }
+        map.end()
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<Section>>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Option<Vec<Section>>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of section texts (or null)")
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut list = Vec::new();
+                while let Some((name, text)) = map.next_entry::<String, Option<String>>()? {
+                    list.push(Section { name, text });
+                }
+                Ok(Some(list))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A tool named by [`SystemMessage::tools_removed`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ToolReference {
+    /// The tool's name.
+    pub name: String,
+    /// Fields this version of pi-ext does not know.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 /// A prompt.
@@ -1325,6 +1446,7 @@ mod tests {
         r#"{"role":"assistant","content":[{"type":"text","text":"x","newBlockField":true},{"type":"audio","data":"zz"}],"api":"a","provider":"p","model":"m","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"pause_turn","timestamp":10,"newField":{"a":1}}"#,
         r#"{"role":"futureRole","anything":[1,2,3]}"#,
         r#"{"role":"user","content":42,"timestamp":11}"#,
+        r#"{"role":"system","content":"You are pi.","sections":{"zeta":"<z/>","alpha":null},"toolsAdded":[{"name":"read","description":"Read","parameters":{"type":"object"},"constrainedSampling":false}],"toolsRemoved":[{"name":"bash"}],"timestamp":0}"#,
     ];
 
     #[test]
@@ -1373,6 +1495,29 @@ mod tests {
         assert_eq!(typed[10].role(), "futureRole");
         // A known role with a shape that does not fit is kept whole.
         assert!(matches!(&typed[11], AgentMessage::Other(_)));
+        // pi ≥ 0.86's system message, sections in pi's order.
+        let AgentMessage::System(system) = &typed[12] else {
+            panic!("{:?}", typed[12])
+        };
+        assert_eq!(system.content.text(), "You are pi.");
+        let names: Vec<_> = system
+            .sections
+            .iter()
+            .flatten()
+            .map(|s| (s.name.as_str(), s.text.as_deref()))
+            .collect();
+        assert_eq!(names, [("zeta", Some("<z/>")), ("alpha", None)]);
+        assert_eq!(
+            system.tools_added.as_ref().unwrap()[0].extra["constrainedSampling"],
+            false
+        );
+        assert_eq!(system.tools_removed.as_ref().unwrap()[0].name, "bash");
+        assert_eq!(typed[12].role(), "system");
+        let back = serde_json::to_string(&typed[12]).unwrap();
+        assert!(
+            back.contains(r#""sections":{"zeta":"<z/>","alpha":null}"#),
+            "{back}"
+        );
     }
 
     #[test]

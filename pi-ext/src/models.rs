@@ -367,15 +367,46 @@ impl ModelError {
 
 /// A model's credentials, as pi resolves them for a call
 /// (`getApiKeyAndHeaders`).
-#[derive(Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, PartialEq, Eq)]
 pub struct RequestAuth {
     /// The API key, if the model has one.
-    #[serde(default)]
     pub api_key: Option<String>,
     /// Headers pi adds to the model's requests.
-    #[serde(default)]
     pub headers: std::collections::BTreeMap<String, String>,
+    /// Headers pi removes (pi ≥ 0.84 marks them `null`): do not send them,
+    /// even where your HTTP client or the provider's API would by default
+    /// (a placeholder key, for example).
+    pub removed_headers: std::collections::BTreeSet<String>,
+}
+
+impl<'de> Deserialize<'de> for RequestAuth {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Wire {
+            #[serde(default)]
+            api_key: Option<String>,
+            #[serde(default)]
+            headers: std::collections::BTreeMap<String, Option<String>>,
+        }
+        let w = Wire::deserialize(d)?;
+        let mut auth = RequestAuth {
+            api_key: w.api_key,
+            headers: Default::default(),
+            removed_headers: Default::default(),
+        };
+        for (name, value) in w.headers {
+            match value {
+                Some(v) => {
+                    auth.headers.insert(name, v);
+                }
+                None => {
+                    auth.removed_headers.insert(name);
+                }
+            }
+        }
+        Ok(auth)
+    }
 }
 
 impl std::fmt::Debug for RequestAuth {
@@ -384,6 +415,7 @@ impl std::fmt::Debug for RequestAuth {
         f.debug_struct("RequestAuth")
             .field("api_key", &self.api_key.as_ref().map(|_| "…"))
             .field("headers", &self.headers.keys().collect::<Vec<_>>())
+            .field("removed_headers", &self.removed_headers)
             .finish()
     }
 }
@@ -877,6 +909,21 @@ fn apply(partial: &mut AssistantMessage, event: &AssistantMessageEvent) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn auth_headers_pi_removes_are_named_not_refused() {
+        // pi ≥ 0.84: `null` deletes a header.
+        let auth: RequestAuth = serde_json::from_value(
+            json!({"apiKey": "k", "headers": {"x-keep": "1", "authorization": null}}),
+        )
+        .unwrap();
+        assert_eq!(auth.api_key.as_deref(), Some("k"));
+        assert_eq!(auth.headers.len(), 1);
+        assert_eq!(auth.headers["x-keep"], "1");
+        assert!(auth.removed_headers.contains("authorization"));
+        let old: RequestAuth = serde_json::from_value(json!({"apiKey": null})).unwrap();
+        assert!(old.headers.is_empty() && old.removed_headers.is_empty());
+    }
 
     #[test]
     fn streamed_events_build_the_partial_answer_as_pi_ai_does() {

@@ -212,6 +212,9 @@ fn messages(req: &ProviderRequest, oauth: bool) -> Vec<Value> {
                 "content": tool_result_content(&r.content),
                 "is_error": r.is_error,
             })),
+            // pi-ext's bridge sends system messages as `system_prompt` and
+            // `tools`; a role it does not know has no Anthropic form.
+            _ => {}
         }
     }
     if !results.is_empty() {

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pi_ext::builtin::BuiltinInput;
 use pi_ext::events::*;
-use pi_ext::messages::{ContentBlock, Message};
+use pi_ext::messages::{AgentMessage, ContentBlock, Message};
 use pi_ext::prelude::*;
 use pi_ext::serde_json::{json, Value};
 
@@ -48,7 +48,12 @@ async fn report(ctx: &Ctx, event: AgentEndEvent) {
         "hooks-tour",
         Some(&format!(
             "{turns} turn(s), {} message(s) in the last run",
-            event.messages.len()
+            // Without pi ≥ 0.86's system messages: the same count on every pi.
+            event
+                .messages
+                .iter()
+                .filter(|m| !matches!(m, AgentMessage::System(_)))
+                .count()
         )),
     );
 }
@@ -74,7 +79,8 @@ async fn shout(ctx: &Ctx, event: InputEvent) -> InputAction {
 /// `#remind` adds a reminder message and marks the system prompt.
 #[hook]
 async fn remind(event: BeforeAgentStartEvent) -> BeforeAgentStart {
-    if !event.prompt.contains("#remind") {
+    // A user's prompt only: on pi ≥ 1.2 a custom message can start a run too.
+    if !event.prompt().is_some_and(|p| p.contains("#remind")) {
         return BeforeAgentStart::default();
     }
     BeforeAgentStart {

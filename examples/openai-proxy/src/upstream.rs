@@ -44,6 +44,9 @@ pub fn request_body(req: &ProviderRequest, model: &str) -> Value {
                 "tool_call_id": r.tool_call_id,
                 "content": text_of(&r.content),
             }),
+            // pi-ext's bridge sends system messages as `system_prompt` and
+            // `tools`; a role it does not know is not sent upstream.
+            _ => continue,
         });
     }
     let mut body = json!({

@@ -78,6 +78,27 @@ function replaced(c) {
   }
 }
 
+/**
+ * `sendUserMessage`'s options. Without a delivery while pi is busy (a run
+ * streams, or, on pi ≥ 1.2, starts: inside `before_agent_start`) pi
+ * rejects the message in an `extension_error` the caller never sees, so it
+ * is queued as a follow-up instead (after the run, as a message sent when
+ * idle would come after it). pi ignores the delivery when it does not stream.
+ * @param {ApiCall} c
+ */
+function userMessageOptions(c) {
+  const options = c.args[1];
+  if (options?.deliverAs !== undefined) return options;
+  let idle = true;
+  try {
+    const ctx = /** @type {any} */ (c.ctx());
+    idle = typeof ctx.isIdle !== "function" || ctx.isIdle() !== false;
+  } catch {
+    // No session: pi answers as it does.
+  }
+  return idle ? options : { ...(options ?? {}), deliverAs: "followUp" };
+}
+
 /** @type {Map<string, ApiMethod>} */
 export const API = new Map([
   // pi.* (ExtensionAPI)
@@ -90,7 +111,7 @@ export const API = new Map([
       return (replaced(c) ?? c.pi).sendMessage(c.args[0], options);
     },
   ],
-  ["sendUserMessage", (c) => (replaced(c) ?? c.pi).sendUserMessage(c.args[0], c.args[1])],
+  ["sendUserMessage", (c) => (replaced(c) ?? c.pi).sendUserMessage(c.args[0], userMessageOptions(c))],
   ["appendEntry", (c) => c.pi.appendEntry(c.args[0], c.args[1])],
   ["getSessionName", (c) => c.pi.getSessionName() ?? null],
   // pi shows both (the name in its footer and the terminal's title, labels in /tree).

@@ -19,6 +19,7 @@ import { launchProcess } from "./child.js";
 import { systemClock } from "./clock.js";
 import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
+import { EVENT_SINCE, missingEvents } from "./features.js";
 import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { providerConfig } from "./provider.js";
@@ -45,6 +46,7 @@ import { messageOf } from "./protocol.js";
  * @property {import("./dialogs.js").Queue} [dialogQueue]
  * @property {() => Promise<import("./dialogs.js").PiModule>} [loadPi] pi's own module (dialog components)
  * @property {() => Promise<import("./models.js").PiAi>} [loadAi] pi's own pi-ai module (model calls)
+ * @property {() => string} [piVersion] pi's version (default: read from pi's package.json)
  */
 
 /**
@@ -88,7 +90,7 @@ export async function activate(pi, options) {
     launch: options.launch ?? launchProcess,
     here,
     mode,
-    piVersion: () => (piVersion ??= detectPiVersion(argv[1])),
+    piVersion: () => (piVersion ??= options.piVersion?.() ?? detectPiVersion(argv[1])),
     env,
     // One dialog at a time where pi's terminal shows only one.
     dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),
@@ -142,6 +144,10 @@ export async function activate(pi, options) {
   const warningsOf = (/** @type {Manifest | undefined} */ m) => (m?.problems ?? []).map((p) => `${label}: ${p}`);
   /** @type {Set<string>} */
   const shown = new Set();
+  /** @type {Set<string>} events already told to be missing from this pi */
+  const missingTold = new Set();
+  /** @type {string[]} those notices, until a session shows them */
+  const missingUnshown = [];
   pi.on("session_start", (event, ctx) => {
     bridge.sessionStarted(event, ctx);
     /**
@@ -156,6 +162,7 @@ export async function activate(pi, options) {
       }
     };
     show(problems, "error");
+    show(missingUnshown.splice(0), "warning");
     const warn = (/** @type {Manifest | undefined} */ m) => {
       const fresh = warningsOf(m).filter((p) => !shown.has(p));
       for (const p of fresh) {
@@ -254,6 +261,22 @@ export async function activate(pi, options) {
   let updates = false;
   const registerHandlers = (/** @type {Manifest | undefined} */ m) => {
     attempt("message renderers", () => bridge.tui.registerMessageRenderers(m?.messageRenderers, renderers));
+    // pi's version is read only for a hook on a newer event.
+    const newer = (m?.hooks ?? []).map((h) => h.event).filter((e) => EVENT_SINCE.has(e));
+    for (const notice of newer.length ? missingEvents(newer, bridge.o.piVersion(), missingTold) : []) {
+      const line = `${label}: ${notice}`;
+      log.line("warn", line);
+      if (!bridge.session.ctx) {
+        missingUnshown.push(line);
+        continue;
+      }
+      // A hot reload's new hook: the session is there to show it.
+      try {
+        bridge.session.ctx.ui.notify(line, "warning");
+      } catch {
+        // Showing a problem must never become one.
+      }
+    }
     for (const hook of m?.hooks ?? []) {
       if (subscribed.has(hook.id)) continue;
       if (hook.event === "message_update") {

@@ -116,6 +116,9 @@ export function detectMode(argv, stdinIsTTY) {
   return "interactive";
 }
 
+/** pi's package, before and after its rename (0.73.1 was the last `@mariozechner` one). */
+const PI_PACKAGES = new Set(["@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"]);
+
 /**
  * pi's version, from the package.json above pi's CLI script (cheap: no import).
  * @param {string | undefined} cliScript process.argv[1]
@@ -127,7 +130,7 @@ export function detectPiVersion(cliScript) {
       const file = path.join(dir, "package.json");
       if (!fs.existsSync(file)) continue;
       const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-      if (pkg.name === "@mariozechner/pi-coding-agent") return String(pkg.version ?? "");
+      if (PI_PACKAGES.has(pkg.name)) return String(pkg.version ?? "");
     }
   } catch {
     // Unknown version: the handshake carries "".

@@ -17,6 +17,7 @@
 import { messageOf } from "./protocol.js";
 import { seconds } from "./options.js";
 import { StreamingJson } from "./streaming-json.js";
+import { legacyContext } from "./transcript.js";
 
 /** @typedef {import("@mariozechner/pi-ai").Model<any>} Model */
 /** @typedef {import("@mariozechner/pi-ai").AssistantMessage} AssistantMessage */
@@ -102,7 +103,7 @@ export function providerConfig(p, host) {
      * @param {import("@mariozechner/pi-ai").Context} context
      * @param {import("@mariozechner/pi-ai").SimpleStreamOptions} [options]
      */
-    streamSimple: (model, context, options) => new ProviderStream(p.name, host(), model, options).start(context),
+    streamSimple: (model, context, options) => new ProviderStream(p.name, host(), model, options).start(legacyContext(context)),
   };
 }
 

@@ -160,3 +160,24 @@ test("pi's exception in an API call is an INTERNAL_ERROR answer with pi's messag
   const answer = await h.ext().request("api/call", { call: null, method: "appendEntry", args: ["x", {}] });
   assert.deepEqual(answer.error, { code: -32603, message: "no such entry type" });
 });
+
+test("sendUserMessage without a delivery while pi is busy is a follow-up (pi ≥ 1.2 rejects it inside before_agent_start, where the session is busy)", async () => {
+  const h = await startBridge(manifestWith({}));
+  const { ctx } = fakeCtx();
+  let idle = true;
+  ctx.isIdle = () => idle;
+  await h.startSession(ctx);
+  /** @type {unknown[]} */
+  const sent = [];
+  h.pi.sendUserMessage = (/** @type {unknown} */ content, /** @type {unknown} */ options) => sent.push([content, options]);
+  const call = (/** @type {unknown} */ options) => h.ext().request("api/call", { call: null, method: "sendUserMessage", args: ["hi", options] });
+  await call(null);
+  idle = false;
+  await call(null);
+  await call({ deliverAs: "steer" });
+  assert.deepEqual(sent, [
+    ["hi", undefined],
+    ["hi", { deliverAs: "followUp" }],
+    ["hi", { deliverAs: "steer" }],
+  ]);
+});

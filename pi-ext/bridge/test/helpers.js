@@ -354,7 +354,7 @@ export function tempDir() {
  * `manifest` (scripted further by `script`, for each process).
  * @param {object} manifest
  * @param {{ script?: (ext: FakeExtension, n: number) => void, env?: Record<string, string>,
- *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, loadAi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue }} [options]
+ *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, loadAi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue, piVersion?: string }} [options]
  * @returns {Promise<Harness>}
  */
 export async function startBridge(manifest, options = {}) {
@@ -381,6 +381,7 @@ export async function startBridge(manifest, options = {}) {
     dialogQueue: options.queue ?? new DialogQueue(),
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
     loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
+    ...(options.piVersion ? { piVersion: () => /** @type {string} */ (options.piVersion) } : {}),
   });
   return {
     bridge,

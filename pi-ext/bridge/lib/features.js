@@ -1,0 +1,69 @@
+// @ts-check
+// What the host pi offers, by its version. pi's `pi.on` takes any event
+// name and never calls a handler for one it does not fire, so a hook on an
+// event newer than the host would wait in silence: the extension's user is
+// told once, instead.
+
+/**
+ * The first pi version that fires each event pi 0.73.1 does not (from the
+ * "Added" entries of pi 1.6.0's CHANGELOG.md).
+ * @type {ReadonlyMap<string, string>}
+ */
+export const EVENT_SINCE = new Map([
+  ["project_trust", "0.79.0"],
+  ["session_info_changed", "0.80.3"],
+  ["agent_settled", "0.80.4"],
+  ["before_provider_headers", "0.80.4"],
+  ["session_compact_failed", "0.84.3"],
+  ["ui_prompt_start", "0.84.4"],
+  ["ui_prompt_end", "0.84.4"],
+  ["cache_warming_decision", "0.86.0"],
+  ["agent_before_settle", "0.87.0"],
+  ["context_with_system", "0.87.0"],
+  ["mcp_servers_change", "0.99.0"],
+  ["provider_stream_event", "0.99.0"],
+]);
+
+/**
+ * `major.minor.patch` as numbers (a pre-release suffix is ignored), or
+ * undefined when `version` is not one.
+ * @param {string} version
+ * @returns {number[] | undefined}
+ */
+function parts(version) {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/**
+ * Whether `version` is older than `since` (false when either is unknown).
+ * @param {string} version
+ * @param {string} since
+ */
+export function olderThan(version, since) {
+  const a = parts(version);
+  const b = parts(since);
+  if (!a || !b) return false;
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+/**
+ * A notice for each event of `events` the host pi is too old to fire, once
+ * per event name: `warned` holds the names already told.
+ * @param {Iterable<string>} events
+ * @param {string} piVersion "" when unknown (no notices then)
+ * @param {Set<string>} warned
+ * @returns {string[]}
+ */
+export function missingEvents(events, piVersion, warned) {
+  /** @type {string[]} */
+  const notices = [];
+  for (const event of events) {
+    const since = EVENT_SINCE.get(event);
+    if (since === undefined || warned.has(event) || !olderThan(piVersion, since)) continue;
+    warned.add(event);
+    notices.push(`\`${event}\` needs pi ≥ ${since}; this pi is ${piVersion}: its hooks never run`);
+  }
+  return notices;
+}

@@ -1,0 +1,66 @@
+// @ts-check
+// What the host pi offers: its version under either package name, and a
+// notice, once per event, for hooks on events this pi is too old to fire.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+
+import { EVENT_SINCE, missingEvents, olderThan } from "../lib/features.js";
+import { detectPiVersion } from "../lib/manifest.js";
+import { fakeCtx, manifestWith, startBridge, tempDir } from "./helpers.js";
+
+/** A pi package with its CLI script, as npm installs it; the script's path. @param {string} name @param {string} version */
+function piPackage(name, version) {
+  const dir = path.join(tempDir(), "node_modules", ...name.split("/"));
+  fs.mkdirSync(path.join(dir, "dist", "bundle"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, version }));
+  const cli = path.join(dir, "dist", "bundle", "cli.js");
+  fs.writeFileSync(cli, "");
+  return cli;
+}
+
+test("pi's version is read under its old and its new package name (was: \"\" on pi ≥ 1.0)", () => {
+  assert.equal(detectPiVersion(piPackage("@mariozechner/pi-coding-agent", "0.73.1")), "0.73.1");
+  assert.equal(detectPiVersion(piPackage("@earendil-works/pi-coding-agent", "1.6.0")), "1.6.0");
+  assert.equal(detectPiVersion(piPackage("some-other-cli", "9.9.9")), "");
+});
+
+test("versions compare by number; an unknown version is never older", () => {
+  assert.equal(olderThan("0.73.1", "0.80.4"), true);
+  assert.equal(olderThan("0.80.4", "0.80.4"), false);
+  assert.equal(olderThan("0.100.0", "0.99.0"), false);
+  assert.equal(olderThan("1.6.0", "0.87.0"), false);
+  assert.equal(olderThan("0.87.0-beta.1", "0.87.0"), false);
+  assert.equal(olderThan("", "0.87.0"), false);
+});
+
+test("an event this pi is too old for is named once, with the version it needs", () => {
+  const told = new Set();
+  assert.deepEqual(missingEvents(["agent_settled", "tool_call", "agent_settled", "agent_before_settle"], "0.73.1", told), [
+    "`agent_settled` needs pi ≥ 0.80.4; this pi is 0.73.1: its hooks never run",
+    "`agent_before_settle` needs pi ≥ 0.87.0; this pi is 0.73.1: its hooks never run",
+  ]);
+  assert.deepEqual(missingEvents(["agent_settled"], "0.73.1", told), []);
+  assert.deepEqual(missingEvents([...EVENT_SINCE.keys()], "1.6.0", new Set()), []);
+  assert.deepEqual(missingEvents(["agent_settled"], "", new Set()), []);
+});
+
+test("hooks on events the host pi never fires are told at session start, once per event", async () => {
+  const hooks = [
+    { id: "a::settled", event: "agent_settled" },
+    { id: "b::settled", event: "agent_settled" },
+    { id: "c::end", event: "agent_end" },
+  ];
+  const old = await startBridge(manifestWith({ hooks }), { piVersion: "0.73.1" });
+  const { ctx, notes } = fakeCtx();
+  await old.startSession(ctx);
+  assert.deepEqual(notes, [{ message: 'pi-ext extension "fake": `agent_settled` needs pi ≥ 0.80.4; this pi is 0.73.1: its hooks never run', type: "warning" }]);
+  assert.match(fs.readFileSync(old.logFile, "utf8"), /`agent_settled` needs pi ≥ 0\.80\.4/);
+  // Still subscribed: a pi that fires it runs the hook.
+  assert.ok(old.fake.handlers.has("agent_settled"));
+  const current = await startBridge(manifestWith({ hooks }), { piVersion: "1.6.0" });
+  const quiet = fakeCtx();
+  await current.startSession(quiet.ctx);
+  assert.deepEqual(quiet.notes, []);
+});
