@@ -653,7 +653,11 @@ fn todo_run(port: bool) -> TodoRun {
     // The model sees the list the branch holds, too.
     pi.type_text("what is left");
     pi.press(Key::Enter);
-    let screen = pi.wait_for_text("Listed.");
+    // Rows pi rebuilt after /tree show the bare tool name until their view
+    // arrives from the extension: wait for every call row's arguments.
+    let screen = pi.wait_for("the reply and every row drawn", |s| {
+        s.contains("Listed.") && !s.rows().iter().any(|r| r.trim() == "todo")
+    });
     let chat = rows_between(&screen, "plan the release", "Listed.")
         .map(|r| (0..COLS).map(|c| screen.cell(r, c).unwrap()).collect())
         .collect();
