@@ -285,6 +285,7 @@ impl ToolModel {
                             "take the context as `&Ctx` or `Ctx`, not `&mut Ctx`",
                         );
                     }
+                    lent_ctx(r, &mut errors);
                 }
                 inputs.push(Input::Ctx {
                     by_ref,
@@ -609,6 +610,7 @@ fn handler_inputs(func: &ItemFn, item: Item, ctx_names: &[&str], errors: &mut Er
                         "take the context as a shared reference (`&Ctx`) or by value, not `&mut`",
                     );
                 }
+                lent_ctx(r, errors);
             }
             handler.order.push(HandlerArg::Ctx {
                 by_ref,
@@ -985,14 +987,38 @@ fn concrete_type(ty: &Type, item: Item, errors: &mut Errors) -> bool {
 
 /// `&mut MyExtension`: the state is shared by concurrent calls.
 fn mut_state(r: &syn::TypeReference, errors: &mut Errors) {
+    let name =
+        last_segment(&r.elem).map_or_else(|| "MyExtension".to_string(), |s| s.ident.to_string());
     if let Some(m) = &r.mutability {
-        let name = last_segment(&r.elem)
-            .map_or_else(|| "MyExtension".to_string(), |s| s.ident.to_string());
         errors.push_at(
             m.span(),
             format!("take the extension's state as `&{name}`, not `&mut {name}`: calls run at the same time and share it, so keep what changes in atomics (e.g. `AtomicU64`) or behind a lock (`std::sync::Mutex`, `pi_ext::sync::Mutex`) inside it"),
         );
     }
+    // `&'static State` compiles to a borrow of a temporary (E0716, reported
+    // at the attribute); say what works instead.
+    if let Some(lt) = named_lifetime(r) {
+        errors.push_at(
+            lt.span(),
+            format!("take the extension's state as `&{name}`, without a lifetime: it is lent for the call only. To use it in a spawned task, move a clone of the context in (`let ctx = ctx.clone();`) and get the state there with `ctx.state::<{name}>()` (an `Arc<{name}>`), or keep what the task needs in an `Arc` inside the state and move a clone of that"),
+        );
+    }
+}
+
+/// `&'static Ctx` (any named lifetime) on the context: as for the state.
+fn lent_ctx(r: &syn::TypeReference, errors: &mut Errors) {
+    if let Some(lt) = named_lifetime(r) {
+        let name = last_segment(&r.elem).map_or_else(|| "Ctx".to_string(), |s| s.ident.to_string());
+        errors.push_at(
+            lt.span(),
+            format!("take the context as `&{name}`, without a lifetime: it is lent for the call only. To use it in a spawned task, move a clone in (`let ctx = ctx.clone();`): a clone stays usable while the call's pi session lasts"),
+        );
+    }
+}
+
+/// The reference's lifetime, unless none or `'_` was written.
+fn named_lifetime(r: &syn::TypeReference) -> Option<&syn::Lifetime> {
+    r.lifetime.as_ref().filter(|lt| lt.ident != "_")
 }
 
 /// A validated `#[message_renderer("custom-type")]`.

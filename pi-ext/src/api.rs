@@ -137,6 +137,10 @@ pub struct CommandInfo {
 }
 
 /// pi's `ExtensionAPI`, bound to the call it was taken from.
+///
+/// Clones are cheap and can be moved into tasks; after the call returns
+/// they stay usable while the call's pi session is current (see
+/// [`Ctx`](crate::Ctx#after-the-call-returns)).
 #[derive(Clone)]
 pub struct Api {
     pub(crate) peer: Arc<Peer>,

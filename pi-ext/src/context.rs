@@ -81,6 +81,57 @@ struct ProgressInner {
 /// `#[tool]` function.
 ///
 /// Cloning is cheap (an `Arc`); a clone can be moved into spawned tasks.
+///
+/// # After the call returns
+///
+/// A clone, and the [`Api`], [`Ui`] and [`Models`](crate::models::Models)
+/// taken from it, stay usable after the call has returned for as long as
+/// the pi session the call ran in is pi's current one: their requests then
+/// act in that session. Once pi replaces it (`/new`, `/resume`, `/fork`,
+/// `/reload`, a command's `new_session`) or shuts down, every request fails
+/// ("the pi session of this call has ended", or a closed connection once
+/// the process is stopped: [`ApiError`],
+/// [`UiError::Failed`](crate::ui::UiError::Failed),
+/// [`ModelError::SessionEnded`](crate::models::ModelError::SessionEnded));
+/// never does it act in another session. For work in later sessions, use
+/// the context of a later call (e.g. a `session_start` hook's). Progress
+/// ([`Ctx::progress`]) is dropped once the tool has answered, and
+/// [`Ctx::cancellation`] fires only while the call runs.
+///
+/// # Moving the extension's state into a task
+///
+/// A state argument (`counter: &Counter`) is lent for the call only, so it
+/// cannot go into a spawned task (`&'static Counter` is refused). Move a
+/// clone of the context instead and get the state there with
+/// [`Ctx::state`] (an `Arc` of it), or keep what the task needs in an
+/// `Arc` inside the state and move a clone of that:
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// use pi_ext::events::TurnEndEvent;
+/// use pi_ext::prelude::*;
+///
+/// #[extension(name = "counter")]
+/// #[derive(Default)]
+/// struct Counter {
+///     turns: AtomicU64,
+/// }
+///
+/// #[hook]
+/// async fn count_later(ctx: &Ctx, _event: TurnEndEvent) {
+///     let ctx = ctx.clone();
+///     pi_ext::task::spawn(async move {
+///         let Some(counter) = ctx.state::<Counter>() else {
+///             return; // the extension is not loaded
+///         };
+///         let turns = counter.turns.fetch_add(1, Ordering::Relaxed) + 1;
+///         // Fine while the turn's session is current; an error after.
+///         ctx.ui().notify(format!("{turns} turns"), Level::Info);
+///     });
+/// }
+/// # fn main() {}
+/// ```
 #[derive(Clone)]
 pub struct Ctx {
     inner: Arc<Inner>,

@@ -165,6 +165,11 @@ pub struct ThemeInfo {
 }
 
 /// pi's `ctx.ui`, for one call. Get it with [`crate::Ctx::ui`]; clones are cheap.
+///
+/// After the call returns, a clone stays usable while the call's pi session
+/// is current, then fails with [`UiError::Failed`] (see
+/// [`Ctx`](crate::Ctx#after-the-call-returns)); dialogs it opens end when
+/// the call is aborted while it runs.
 #[derive(Clone)]
 pub struct Ui {
     pub(crate) peer: Arc<Peer>,

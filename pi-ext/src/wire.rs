@@ -44,7 +44,8 @@ pub mod codes {
     pub const UNKNOWN_MODEL: i64 = -32020;
     /// pi has no usable credentials for the model.
     pub const MODEL_AUTH: i64 = -32021;
-    /// pi's session has ended: no more model calls.
+    /// The pi session a request acts in has ended (a call of a replaced
+    /// session, after `session_shutdown`) or none has started yet.
     pub const SESSION_ENDED: i64 = -32022;
     /// A model call asked for the current model, and none is selected.
     pub const NO_MODEL: i64 = -32023;

@@ -1,5 +1,5 @@
 //! `#[command]`s and the pi API from Rust inside the real pi (the
-//! `commands` and `todo` examples, plus a TypeScript extension on the bus).
+//! `commands` and `todo-list` examples, plus a TypeScript extension on the bus).
 
 use std::time::{Duration, Instant};
 
@@ -186,7 +186,7 @@ fn the_todo_list_is_rebuilt_from_the_session() {
     model.push(Reply::tool("t4", "todo", json!({"action": "list"})));
     model.push(Reply::text("listed"));
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "todo");
+    let dir = install_example(&env, "todo-list");
     let session_dir = env.root().join("sessions");
     let pi = env.pi().installed(&dir).session_dir(&session_dir).start();
     // The footer follows every change, not only session starts.

@@ -1,8 +1,9 @@
 //! What a person in pi's terminal ran into (issue 10), each seen on the
 //! screen of the real interactive pi: two dialogs at once, a hook's
 //! deadline while its dialog waits, the settings editor's Enter, and a
-//! footer that follows the todo list; and (issue 20) escape sequences in an
-//! extension's text, and the status of an extension process that died.
+//! footer that follows the todo list (`todo-list`); and (issue 20) escape
+//! sequences in an extension's text, and the status of an extension process
+//! that died.
 
 use std::time::Duration;
 
@@ -158,7 +159,7 @@ fn the_todo_footer_follows_every_change() {
     ));
     model.push(Reply::text("Done."));
     let env = PiEnv::new(&model);
-    let dir = install_example(&env, "todo");
+    let dir = install_example(&env, "todo-list");
     let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
     pi.wait_for_text("0/0 todo(s) open");
     pi.type_text("add one");

@@ -642,3 +642,250 @@ fn components_and_footers_fail_clearly_where_pi_has_no_terminal() {
     // pi still answers.
     pi.call(json!({"type": "get_state"}));
 }
+
+/// What one run of the todo script showed and stored.
+#[derive(Debug, PartialEq)]
+struct TodoRun {
+    /// The chat's rows from the first prompt to the last reply: text and styles.
+    chat: Vec<Vec<pi_ext_e2e::Cell>>,
+    /// `/todos` after the clear, after `/tree` back to before it, after `/new`.
+    lists: [Vec<String>; 3],
+    /// The tool results' texts, as the model got them.
+    texts: Vec<String>,
+    /// The tool results' `details`, from the session file.
+    details: Vec<serde_json::Value>,
+    /// The tool as the model was offered it.
+    tool: serde_json::Value,
+}
+
+/// Rows from the first that contains `from` through the first after it
+/// that contains `to`.
+fn rows_between(
+    screen: &pi_ext_e2e::Screen,
+    from: &str,
+    to: &str,
+) -> std::ops::RangeInclusive<u16> {
+    let rows = screen.rows();
+    let start = rows
+        .iter()
+        .position(|r| r.contains(from))
+        .unwrap_or_else(|| panic!("no {from:?}:\n{screen}"));
+    let end = start
+        + rows[start..]
+            .iter()
+            .position(|r| r.contains(to))
+            .unwrap_or_else(|| panic!("no {to:?}:\n{screen}"));
+    start as u16..=end as u16
+}
+
+/// `/todos`: the list's rows, closed with Escape.
+fn show_todos(pi: &pi_ext_e2e::PiTerminal, expect: &str) -> Vec<String> {
+    pi.type_text("/todos");
+    pi.press(Key::Enter);
+    let open = pi.wait_for("the list", |s| s.contains(" Todos ") && s.contains(expect));
+    let rows = rows_between(&open, " Todos ", "Press Escape to close");
+    let list = rows.map(|r| open.row(r).trim_end().to_string()).collect();
+    pi.press(Key::Escape);
+    pi.wait_gone("Press Escape to close");
+    list
+}
+
+/// The todo script, run against the Rust port or pi's todo.ts.
+fn todo_run(port: bool) -> TodoRun {
+    let model = ScriptedModel::start();
+    let calls = [
+        json!({"action": "add", "text": "write tests"}),
+        json!({"action": "add", "text": "ship"}),
+        json!({"action": "add"}),
+        json!({"action": "toggle", "id": 1}),
+        json!({"action": "toggle", "id": 9}),
+        json!({"action": "toggle"}),
+        json!({"action": "list"}),
+    ];
+    for (i, args) in calls.into_iter().enumerate() {
+        model.push(Reply::tool(format!("plan_{i}"), "todo", args));
+    }
+    model.push(Reply::text("Planned."));
+    model.push(Reply::tool("clear_0", "todo", json!({"action": "clear"})));
+    model.push(Reply::text("Cleared."));
+    model.push(Reply::tool("left_0", "todo", json!({"action": "list"})));
+    model.push(Reply::text("Listed."));
+    let env = PiEnv::new(&model);
+    let sessions = env.root().join("sessions");
+    let pi = if port {
+        let dir = install_example(&env, "todo");
+        env.pi().installed(&dir)
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(pi_ext_e2e::pi_example("todo.ts"))
+    };
+    let pi = pi.session_dir(&sessions).terminal(COLS, 120);
+
+    pi.type_text("plan the release");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Planned.");
+    pi.type_text("start over");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Cleared.");
+    let cleared = show_todos(&pi, "No todos yet");
+
+    pi.type_text("/tree");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Session Tree");
+    // Up from the leaf ("Cleared.") to the reply before the clear.
+    let selected = |s: &pi_ext_e2e::Screen, what: &str| {
+        s.rows()
+            .iter()
+            .any(|r| r.starts_with('›') && r.contains(what))
+    };
+    for step in 0.. {
+        assert!(step < 12, "never reached the first reply");
+        if selected(&pi.screen(), "assistant: Planned.") {
+            break;
+        }
+        let before = pi.screen().rows();
+        pi.press(Key::Up);
+        pi.wait_for("the selection to move", |s| s.rows() != before);
+    }
+    pi.press(Key::Enter);
+    pi.wait_for_text("Summarize branch?");
+    pi.press(Key::Enter); // No summary
+    pi.wait_for("the branch before the clear", |s| {
+        !s.contains("Summarize branch?") && !s.contains("Cleared.")
+    });
+    let back = show_todos(&pi, "1/2 completed");
+    // The model sees the list the branch holds, too.
+    pi.type_text("what is left");
+    pi.press(Key::Enter);
+    // Rows pi rebuilt after /tree show the bare tool name until their view
+    // arrives from the extension: wait for every call row's arguments.
+    let screen = pi.wait_for("the reply and every row drawn", |s| {
+        s.contains("Listed.") && !s.rows().iter().any(|r| r.trim() == "todo")
+    });
+    let chat = rows_between(&screen, "plan the release", "Listed.")
+        .map(|r| (0..COLS).map(|c| screen.cell(r, c).unwrap()).collect())
+        .collect();
+    pi.type_text("/new");
+    pi.press(Key::Enter);
+    pi.wait_gone("Listed.");
+    let new = show_todos(&pi, "No todos yet");
+    pi.exit();
+
+    let requests = model.requests();
+    let texts = requests
+        .last()
+        .map(pi_ext_e2e::json::tool_results)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    let tool = requests[0]["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["function"]["name"] == "todo"))
+        .cloned()
+        .expect("the model was offered todo");
+    let mut details = Vec::new();
+    for file in std::fs::read_dir(&sessions).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        for line in text.lines() {
+            let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+            if entry["message"]["toolName"] == "todo" {
+                details.push(entry["message"]["details"].clone());
+            }
+        }
+    }
+    TodoRun {
+        chat,
+        lists: [cleared, back, new],
+        texts,
+        details,
+        tool,
+    }
+}
+
+#[test]
+fn todo_keeps_its_list_in_the_session_branch_like_the_original() {
+    let rust = todo_run(true);
+    let listed = "[x] #1: write tests\n[ ] #2: ship";
+    assert_eq!(
+        rust.texts,
+        [
+            "Added todo #1: write tests",
+            "Added todo #2: ship",
+            "Error: text required for add",
+            "Todo #1 completed",
+            "Todo #9 not found",
+            "Error: id required for toggle",
+            listed,
+            // After `/tree` back to before the clear: the branch's list.
+            listed,
+        ]
+    );
+    let both = json!([
+        {"id": 1, "text": "write tests", "done": true},
+        {"id": 2, "text": "ship", "done": false}
+    ]);
+    assert_eq!(
+        rust.details[4],
+        json!({"action": "toggle", "todos": both, "nextId": 3, "error": "#9 not found"})
+    );
+    assert_eq!(
+        rust.details[7],
+        json!({"action": "clear", "todos": [], "nextId": 1})
+    );
+    assert_eq!(
+        rust.details[8],
+        json!({"action": "list", "todos": both, "nextId": 3})
+    );
+    assert_eq!(
+        rust.lists[1][1..],
+        [
+            "",
+            "  1/2 completed",
+            "",
+            "  ✓ #1 write tests",
+            "  ○ #2 ship",
+            "",
+            "  Press Escape to close"
+        ],
+        "/todos after /tree: the list as of there"
+    );
+    assert!(rust.lists[0]
+        .iter()
+        .any(|r| r.contains("No todos yet. Ask the agent to add some!")));
+    assert_eq!(
+        rust.lists[0], rust.lists[2],
+        "/new: an empty branch, an empty list"
+    );
+    let text =
+        |row: &Vec<pi_ext_e2e::Cell>| row.iter().map(|c| c.text.as_str()).collect::<String>();
+    let chat: Vec<String> = rust.chat.iter().map(text).collect();
+    for drawn in [
+        "todo add \"write tests\"",
+        "✓ Added #2 ship",
+        "Error: #9 not found",
+        "todo toggle #1",
+        "✓ Todo #1 completed",
+    ] {
+        assert!(
+            chat.iter().any(|r| r.trim() == drawn),
+            "{drawn:?} not in {chat:#?}"
+        );
+    }
+    assert_eq!(
+        rust.tool["function"]["description"],
+        "Manage a todo list. Actions: list, add (text), toggle (id), clear"
+    );
+
+    // pi's todo.ts, the same script: the same rows (text and styles),
+    // lists, results, details and tool.
+    let ts = todo_run(false);
+    assert_eq!(rust.texts, ts.texts);
+    assert_eq!(rust.details, ts.details);
+    assert_eq!(rust.lists, ts.lists);
+    assert_eq!(rust.tool, ts.tool);
+    let ts_chat: Vec<String> = ts.chat.iter().map(text).collect();
+    assert_eq!(chat, ts_chat);
+    assert_eq!(rust.chat, ts.chat, "the same text in other styles");
+}

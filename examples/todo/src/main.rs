@@ -1,130 +1,173 @@
-//! A todo list the model manages with one tool. The list lives in the
-//! session (each result's `details` holds the whole list), so it follows
-//! branches and forks; `session_start` rebuilds it from the current branch.
-//! The footer shows how many items are open, kept current on every change.
+//! A port of pi's `examples/extensions/todo.ts`: a `todo` tool the model
+//! manages a list with (`list`, `add` with `text`, `toggle` with `id`,
+//! `clear`), and `/todos` to show it.
 //!
-//! In pi's terminal the tool's rows are drawn by [`TodoRows`] (pi's
-//! `todo.ts` example: `renderCall`/`renderResult`, at most 5 items until
-//! Ctrl+O expands them), and `/todos` shows the list in a component.
+//! The state lives in the session, not in a file: every result's `details`
+//! hold the whole list and the next id, and the list is rebuilt from the
+//! current branch's last `todo` result on `session_start` and
+//! `session_tree`, so after `/tree`, `/fork` or `/resume` it is the list as
+//! of that point in history. As in the original, mistakes (no `text`, an
+//! unknown id) are ordinary results that say so, with `details.error`.
+//!
+//! In pi's terminal the rows are drawn by [`TodoRows`] (the original's
+//! `renderCall`/`renderResult`, at most 5 items until Ctrl+O expands them),
+//! and `/todos` shows [`TodoList`] (its `TodoListComponent`).
 use std::sync::Mutex;
 
-use pi_ext::events::SessionStartEvent;
+use pi_ext::events::{SessionStartEvent, SessionTreeEvent};
 use pi_ext::messages::AgentMessage;
 use pi_ext::prelude::*;
 use pi_ext::serde_json::json;
 use pi_ext::session::Entry;
 use pi_ext::tui::{
-    span, Area, CallRow, Component, Cx, Fg, Frame, Key, Line, ResultRow, ToolRender, View,
+    span, Area, CallRow, Component, Cx, Fg, Frame, Key, Line, ResultRow, Style, ToolRender, View,
 };
 
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
+/// One item. Ids count from 1; the model's `id` is any JSON number, as
+/// in the original (`1.5` is simply not found).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Todo {
+    id: u64,
     text: String,
     done: bool,
 }
 
-/// What to do with the list.
-#[derive(serde::Deserialize, pi_ext::schemars::JsonSchema)]
+/// The list and the id the next item gets.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Todos {
+    todos: Vec<Todo>,
+    next_id: u64,
+}
+
+impl Default for Todos {
+    fn default() -> Self {
+        Self {
+            todos: Vec::new(),
+            next_id: 1,
+        }
+    }
+}
+
+// The original's `StringEnum(["list", "add", "toggle", "clear"])`: no
+// description of its own (a doc comment would add one to the schema).
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize, pi_ext::schemars::JsonSchema)]
 #[schemars(crate = "pi_ext::schemars")]
 #[serde(rename_all = "lowercase")]
 enum Action {
-    /// Add an item (needs `text`).
-    Add,
-    /// Mark item `index` (1-based) done.
-    Done,
-    /// Show the list.
     List,
+    Add,
+    Toggle,
+    Clear,
 }
 
-fn render(todos: &[Todo]) -> String {
-    if todos.is_empty() {
-        return "(no todos)".into();
+/// A result: its text, and `details` with the action, the list after it
+/// and, for a mistake, what went wrong.
+fn answer(action: Action, text: String, list: &Todos, error: Option<String>) -> ToolResult {
+    let mut details = json!({ "action": action, "todos": list.todos, "nextId": list.next_id });
+    if let Some(error) = error {
+        details["error"] = error.into();
     }
-    todos
-        .iter()
-        .enumerate()
-        .map(|(i, t)| format!("{}. [{}] {}", i + 1, if t.done { "x" } else { " " }, t.text))
-        .collect::<Vec<_>>()
-        .join("\n")
+    ToolResult::text(text).with_details(details)
 }
 
-/// The footer status: how many items are still open.
-fn show_count(ctx: &Ctx, todos: &[Todo]) {
-    let open = todos.iter().filter(|t| !t.done).count();
-    ctx.ui().set_status(
-        "todo",
-        Some(&format!("{open}/{} todo(s) open", todos.len())),
-    );
-}
-
-/// Manage the todo list: add items, mark them done, list them.
-#[tool(
-    label = "Todo",
-    prompt_snippet = "todo: keep a todo list for this session",
-    render = TodoRows
-)]
+/// Manage a todo list. Actions: list, add (text), toggle (id), clear
+#[tool(label = "Todo", render = TodoRows)]
 fn todo(
-    ctx: &Ctx,
-    list: &TodoState,
+    state: &TodoState,
     action: Action,
-    text: Option<String>,
-    index: Option<u32>,
-) -> Result<ToolResult, Error> {
-    let mut todos = list.todos.lock().unwrap();
+    #[arg(description = "Todo text (for add)")] text: Option<String>,
+    #[arg(description = "Todo ID (for toggle)")] id: Option<f64>,
+) -> ToolResult {
+    let mut list = state.list.lock().unwrap();
     match action {
+        Action::List => {
+            let text = if list.todos.is_empty() {
+                "No todos".to_string()
+            } else {
+                let lines: Vec<String> = list
+                    .todos
+                    .iter()
+                    .map(|t| format!("[{}] #{}: {}", if t.done { "x" } else { " " }, t.id, t.text))
+                    .collect();
+                lines.join("\n")
+            };
+            answer(action, text, &list, None)
+        }
         Action::Add => {
-            let text = text.ok_or_else(|| Error::new("`add` needs `text`"))?;
-            todos.push(Todo { text, done: false });
+            // The original tests `!params.text`: an empty text is missing too.
+            let Some(text) = text.filter(|t| !t.is_empty()) else {
+                let error = Some("text required".to_string());
+                return answer(action, "Error: text required for add".into(), &list, error);
+            };
+            let item = Todo {
+                id: list.next_id,
+                text,
+                done: false,
+            };
+            list.next_id += 1;
+            let said = format!("Added todo #{}: {}", item.id, item.text);
+            list.todos.push(item);
+            answer(action, said, &list, None)
         }
-        Action::Done => {
-            let i = index.ok_or_else(|| Error::new("`done` needs `index`"))? as usize;
-            let item = todos
-                .get_mut(i.wrapping_sub(1))
-                .ok_or_else(|| Error::new(format!("there is no item {i}")))?;
-            item.done = true;
+        Action::Toggle => {
+            let Some(id) = id else {
+                let error = Some("id required".to_string());
+                return answer(action, "Error: id required for toggle".into(), &list, error);
+            };
+            let Some(item) = list.todos.iter_mut().find(|t| t.id as f64 == id) else {
+                let error = Some(format!("#{id} not found"));
+                return answer(action, format!("Todo #{id} not found"), &list, error);
+            };
+            item.done = !item.done;
+            let how = if item.done {
+                "completed"
+            } else {
+                "uncompleted"
+            };
+            let said = format!("Todo #{} {how}", item.id);
+            answer(action, said, &list, None)
         }
-        Action::List => {}
+        Action::Clear => {
+            let count = list.todos.len();
+            *list = Todos::default();
+            answer(action, format!("Cleared {count} todos"), &list, None)
+        }
     }
-    show_count(ctx, &todos);
-    let action = match action {
-        Action::Add => "add",
-        Action::Done => "done",
-        Action::List => "list",
-    };
-    Ok(ToolResult::text(render(&todos)).with_details(json!({ "todos": *todos, "action": action })))
 }
 
-/// The arguments as the rows show them (any of them may be missing while
-/// the model streams them).
+/// The arguments as the rows show them (any may be missing while the model
+/// streams them).
 #[derive(serde::Deserialize)]
 struct Shown {
     action: Option<String>,
     text: Option<String>,
-    index: Option<u32>,
+    id: Option<f64>,
 }
 
 /// What a result's `details` hold.
 #[derive(serde::Deserialize)]
 struct Details {
-    todos: Vec<Todo>,
-    #[serde(default)]
     action: String,
+    todos: Vec<Todo>,
+    error: Option<String>,
 }
 
-/// How `todo` calls look in pi's terminal (pi's todo.ts renderers).
+/// How `todo` calls look in pi's terminal (the original's renderers).
 struct TodoRows;
 
 /// Items shown before Ctrl+O expands the list.
 const COLLAPSED_ITEMS: usize = 5;
 
-fn item(i: usize, t: &Todo) -> Line {
+/// `✓ #1 text` (done) or `○ #2 text`; `open` is the style of open items' text.
+fn item(t: &Todo, open: Fg) -> Line {
     let check = if t.done {
         span("✓").fg(Fg::Success)
     } else {
         span("○").fg(Fg::Dim)
     };
-    let text = span(&*t.text).fg(if t.done { Fg::Dim } else { Fg::Muted });
-    check + span(" ") + span(format!("#{}", i + 1)).fg(Fg::Accent) + span(" ") + text
+    let text = span(&*t.text).fg(if t.done { Fg::Dim } else { open });
+    check + span(" ") + span(format!("#{}", t.id)).fg(Fg::Accent) + span(" ") + text
 }
 
 impl ToolRender for TodoRows {
@@ -135,41 +178,30 @@ impl ToolRender for TodoRows {
         let mut line = Line::from(span("todo ").fg(Fg::ToolTitle).bold());
         if let Some(args) = row.args() {
             line += span(args.action.clone().unwrap_or_default()).fg(Fg::Muted);
-            if let Some(text) = &args.text {
-                line += span(format!(" \"{text}\"")).fg(Fg::Dim);
+            if let Some(text) = args.text.as_deref().filter(|t| !t.is_empty()) {
+                line += span(" ") + span(format!("\"{text}\"")).fg(Fg::Dim);
             }
-            if let Some(i) = args.index {
-                line += span(format!(" #{i}")).fg(Fg::Accent);
+            if let Some(id) = args.id {
+                line += span(" ") + span(format!("#{id}")).fg(Fg::Accent);
             }
         }
         View::text(line)
     }
 
     fn result(&self, row: &ResultRow<Shown, Details>) -> View {
-        if row.is_error() {
-            return View::text(span(format!("Error: {}", row.text())).fg(Fg::Error));
-        }
         let Some(d) = row.details() else {
-            return View::plain(&row.text(), pi_ext::tui::Style::new());
+            let first = match row.content().first() {
+                Some(Content::Text { text }) => text.as_str(),
+                _ => "",
+            };
+            return View::plain(first, Style::new());
         };
+        if let Some(error) = &d.error {
+            return View::text(span(format!("Error: {error}")).fg(Fg::Error));
+        }
         match d.action.as_str() {
-            "add" => match d.todos.last() {
-                Some(t) => View::text(
-                    span("✓ Added ").fg(Fg::Success)
-                        + span(format!("#{}", d.todos.len())).fg(Fg::Accent)
-                        + span(" ")
-                        + span(&*t.text).fg(Fg::Muted),
-                ),
-                None => View::empty(),
-            },
-            "done" => {
-                let i = row.args().and_then(|a| a.index).unwrap_or(0);
-                View::text(
-                    span("✓ ").fg(Fg::Success) + span(format!("Todo #{i} completed")).fg(Fg::Muted),
-                )
-            }
-            _ if d.todos.is_empty() => View::text(span("No todos").fg(Fg::Dim)),
-            _ => {
+            "list" if d.todos.is_empty() => View::text(span("No todos").fg(Fg::Dim)),
+            "list" => {
                 let shown = if row.expanded() {
                     d.todos.len()
                 } else {
@@ -177,8 +209,8 @@ impl ToolRender for TodoRows {
                 };
                 let mut view =
                     View::text(span(format!("{} todo(s):", d.todos.len())).fg(Fg::Muted));
-                for (i, t) in d.todos.iter().enumerate().take(shown) {
-                    view = view.line(item(i, t));
+                for t in d.todos.iter().take(shown) {
+                    view = view.line(item(t, Fg::Muted));
                 }
                 if shown < d.todos.len() {
                     view =
@@ -186,11 +218,32 @@ impl ToolRender for TodoRows {
                 }
                 view
             }
+            "add" => match d.todos.last() {
+                Some(t) => View::text(
+                    span("✓ Added ").fg(Fg::Success)
+                        + span(format!("#{}", t.id)).fg(Fg::Accent)
+                        + span(" ")
+                        + span(&*t.text).fg(Fg::Muted),
+                ),
+                None => View::empty(),
+            },
+            "toggle" => {
+                let said = match row.content().first() {
+                    Some(Content::Text { text }) => text.clone(),
+                    _ => String::new(),
+                };
+                View::text(span("✓ ").fg(Fg::Success) + span(said).fg(Fg::Muted))
+            }
+            "clear" => {
+                View::text(span("✓ ").fg(Fg::Success) + span("Cleared all todos").fg(Fg::Muted))
+            }
+            _ => View::empty(),
         }
     }
 }
 
-/// The `/todos` list (pi's `TodoListComponent`): Escape or Ctrl+C closes it.
+/// The `/todos` list (the original's `TodoListComponent`): Escape or
+/// Ctrl+C closes it.
 struct TodoList(Vec<Todo>);
 
 impl Component for TodoList {
@@ -223,8 +276,8 @@ impl Component for TodoList {
                 + span(format!("{done}/{} completed", self.0.len()))
                     .fg(Fg::Muted)));
             f.line("");
-            for (i, t) in self.0.iter().enumerate() {
-                f.line(fit(span("  ") + item(i, t)));
+            for t in &self.0 {
+                f.line(fit(span("  ") + item(t, Fg::Text)));
             }
         }
         f.line("");
@@ -234,50 +287,67 @@ impl Component for TodoList {
     }
 }
 
-/// Show all todos on the current branch.
+/// Show all todos on the current branch
 #[command]
-async fn todos(ctx: &CommandCtx, list: &TodoState) -> Result<(), Error> {
-    let todos = list.todos.lock().unwrap().clone();
+async fn todos(ctx: &CommandCtx, state: &TodoState) -> Result<(), Error> {
+    if !ctx.has_ui() {
+        ctx.ui()
+            .notify("/todos requires interactive mode", Level::Error);
+        return Ok(());
+    }
+    let todos = state.list.lock().unwrap().todos.clone();
     match ctx.ui().custom(TodoList(todos)).await {
-        Ok(()) => Ok(()),
-        Err(UiError::NoUi | UiError::NoTerminal) => {
-            ctx.ui()
-                .notify("/todos requires interactive mode", Level::Error);
-            Ok(())
-        }
+        // RPC mode: pi's `custom` shows nothing there, and so does this.
+        Ok(()) | Err(UiError::NoTerminal) => Ok(()),
         Err(e) => Err(e.into()),
     }
 }
 
-/// The list recorded by the last `todo` result on this branch.
-fn from_branch(entries: &[Entry]) -> Vec<Todo> {
+/// The list as of the branch's last `todo` result with `details`.
+fn from_branch(entries: &[Entry]) -> Todos {
     entries
         .iter()
         .rev()
-        .find_map(|e| match e.message()? {
+        .filter_map(|e| match e.message()? {
             AgentMessage::ToolResult(r) if r.tool_name == "todo" => r.details.as_ref(),
             _ => None,
         })
-        .and_then(|details| details.parse::<Details>().ok())
-        .map(|d| d.todos)
+        .find_map(|details| details.parse::<Todos>().ok())
         .unwrap_or_default()
 }
 
-/// Rebuild the list whenever a session starts, resumes or forks.
-#[hook]
-async fn rebuild(ctx: &Ctx, list: &TodoState, _event: SessionStartEvent) -> Result<(), Error> {
+/// Rebuild the list from the branch pi is on.
+async fn rebuild(ctx: &Ctx, state: &TodoState) -> Result<(), Error> {
     let branch = ctx.session_branch(None).await?;
-    let todos = from_branch(&branch);
-    show_count(ctx, &todos);
-    *list.todos.lock().unwrap() = todos;
+    *state.list.lock().unwrap() = from_branch(&branch);
     Ok(())
 }
 
-/// The list as of the current branch.
+/// A session started, resumed or forked: its branch has the list.
+#[hook]
+async fn on_session_start(
+    ctx: &Ctx,
+    state: &TodoState,
+    _event: SessionStartEvent,
+) -> Result<(), Error> {
+    rebuild(ctx, state).await
+}
+
+/// `/tree` moved to another point: the list as of there.
+#[hook]
+async fn on_session_tree(
+    ctx: &Ctx,
+    state: &TodoState,
+    _event: SessionTreeEvent,
+) -> Result<(), Error> {
+    rebuild(ctx, state).await
+}
+
+/// The todo list as of the current branch (pi's todo.ts).
 #[extension(name = "todo")]
 #[derive(Default)]
 struct TodoState {
-    todos: Mutex<Vec<Todo>>,
+    list: Mutex<Todos>,
 }
 
 pi_ext::main!();

@@ -362,13 +362,13 @@ export class Bridge {
       const generation =
         typeof p.session === "number" ? p.session : call ? call.generation : this.generationOf(child, p.call);
       if (generation !== session.generation || !session.ctx) {
-        throw new RpcError(codes.INTERNAL_ERROR, "the pi session of this call has ended");
+        throw new RpcError(codes.SESSION_ENDED, "the pi session of this call has ended");
       }
       return session.ctx;
     }
     if (!session.ctx) {
       const why = session.generation === 0 ? "no pi session has started yet" : "the pi session has ended";
-      throw new RpcError(codes.INTERNAL_ERROR, why);
+      throw new RpcError(codes.SESSION_ENDED, why);
     }
     return session.ctx;
   }

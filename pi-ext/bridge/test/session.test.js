@@ -42,11 +42,11 @@ test("a finished call's messages act in its session only while that session is c
   // Without `session`, the bridge knows the call's generation itself.
   for (const params of [{ call }, { call, session: 1 }]) {
     const answer = await h.ext().request("ui/call", { ...params, method: "notify", args: ["stale"] });
-    assert.deepEqual(answer.error, { code: -32603, message: "the pi session of this call has ended" }, JSON.stringify(params));
+    assert.deepEqual(answer.error, { code: -32022, message: "the pi session of this call has ended" }, JSON.stringify(params));
     const dialog = await h.ext().request("ui/dialog", { ...params, method: "confirm", title: "stale?" });
-    assert.equal(dialog.error.code, -32603);
+    assert.equal(dialog.error.code, -32022);
     const api = await h.ext().request("api/call", { ...params, method: "getSessionId", args: [] });
-    assert.equal(api.error.code, -32603);
+    assert.equal(api.error.code, -32022);
   }
   assert.deepEqual(one.notes.map((n) => n.message), ["later"], "nothing reached the old session");
   assert.equal(two.notes.length, 0, "nor the new one");
@@ -59,7 +59,7 @@ test("a finished call's messages act in its session only while that session is c
 test("a message without a call acts in the current session; before the first and after the last there is none", async () => {
   const h = await startBridge(manifestWith({}));
   const before = await h.ext().request("ui/call", { call: null, method: "notify", args: ["early"] });
-  assert.deepEqual(before.error, { code: -32603, message: "no pi session has started yet" });
+  assert.deepEqual(before.error, { code: -32022, message: "no pi session has started yet" });
   const one = fakeCtx();
   await h.startSession(one.ctx);
   const two = fakeCtx();

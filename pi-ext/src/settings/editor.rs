@@ -5,9 +5,11 @@
 //! the one picked with the fitting dialog: a select for enums (starting on
 //! the current value), a confirm for booleans, an input validated against
 //! the schema for numbers, text and JSON (asking again on invalid input).
-//! The input's title shows the current value, and an empty answer keeps it:
-//! pi's terminal shows neither an input's placeholder nor (in 0.73) a
-//! prefill, so Enter on an untouched input must not save an empty string.
+//! The input's title shows the current value, and Enter keeps it: in pi's
+//! terminal the input starts with it (the bridge's prefill), elsewhere it
+//! starts empty (pi shows no placeholder), so an empty answer keeps it too.
+//! After a refused answer the input starts with that answer, to correct,
+//! and Enter on it unchanged keeps the current value, as the title says.
 //! Values are written to the **global** settings file
 //! ([`SettingsPaths::global`]), keeping every other key; a project file
 //! still overrides them. The list comes back with the cursor on the field
@@ -106,6 +108,7 @@ pub(crate) async fn edit<T: SettingsType + 'static>(
 }
 
 /// What the user said about one field.
+#[derive(Debug, PartialEq)]
 enum Asked {
     /// Set it to this.
     Value(Value),
@@ -145,34 +148,136 @@ async fn ask(ui: &Ui, field: &FieldInfo, now: Option<&Value>) -> Asked {
             }
         }
         _ => {
-            let hint = match now {
-                Some(v) => format!("now {}; Enter keeps it", show(v)),
-                None => "unset; Enter keeps it unset".to_string(),
-            };
-            let mut prompt = format!("{title} ({hint})");
-            let mut prefill = as_typed(now);
+            let prefilled = ui.mode == crate::connection::Mode::Interactive;
+            let mut typed = Typed::new(field, title, now, prefilled);
             loop {
                 let input = ui
-                    .input(prompt.clone(), as_typed(now))
-                    .prefill(prefill.clone());
+                    .input(typed.prompt(), as_typed(now))
+                    .prefill(typed.prefill());
                 let text = match input.await {
                     Ok(t) => t,
                     Err(_) => return Asked::Keep,
                 };
-                let text = match (&field.kind, text.trim()) {
-                    (_, "") => return Asked::Keep,
-                    (FieldKind::String, EMPTY_TEXT) => String::new(),
-                    _ => text,
-                };
-                match parse_input(field, &text) {
-                    Ok(v) => return Asked::Value(v),
-                    Err(why) => {
-                        ui.notify(format!("{}: {why}", field.name), Level::Error);
-                        prompt = format!("{title} ({why}; {hint})");
-                        prefill = text;
-                    }
+                match typed.answer(text) {
+                    Ok(asked) => return asked,
+                    Err(why) => ui.notify(format!("{}: {why}", field.name), Level::Error),
                 }
             }
         }
+    }
+}
+
+/// One field's text input, apart from the dialogs: what it asks, what it
+/// starts with, and what an answer means.
+struct Typed<'a> {
+    field: &'a FieldInfo,
+    title: String,
+    now: Option<&'a Value>,
+    /// Whether the input shows its prefill (pi's terminal; elsewhere it
+    /// starts empty).
+    prefilled: bool,
+    /// The answer last refused, and why.
+    refused: Option<(String, String)>,
+}
+
+impl<'a> Typed<'a> {
+    fn new(field: &'a FieldInfo, title: String, now: Option<&'a Value>, prefilled: bool) -> Self {
+        Self {
+            field,
+            title,
+            now,
+            prefilled,
+            refused: None,
+        }
+    }
+
+    /// The input's title: the current value, and why the last answer was refused.
+    fn prompt(&self) -> String {
+        let hint = match self.now {
+            Some(v) => format!("now {}; Enter keeps it", show(v)),
+            None => "unset; Enter keeps it unset".to_string(),
+        };
+        match &self.refused {
+            Some((_, why)) => format!("{} ({why}; {hint})", self.title),
+            None => format!("{} ({hint})", self.title),
+        }
+    }
+
+    /// What the input starts with: the refused answer, to correct it, or
+    /// the current value.
+    fn prefill(&self) -> String {
+        match &self.refused {
+            Some((text, _)) => text.clone(),
+            None => as_typed(self.now),
+        }
+    }
+
+    /// What `text` means, or why it is refused (ask again).
+    fn answer(&mut self, text: String) -> Result<Asked, String> {
+        let text = match (&self.field.kind, text.trim()) {
+            (_, "") => return Ok(Asked::Keep),
+            (FieldKind::String, EMPTY_TEXT) => String::new(),
+            _ => text,
+        };
+        // Enter on the refused answer as it was prefilled: keep the value,
+        // as the title says, instead of refusing it again.
+        if self.prefilled && self.refused.as_ref().is_some_and(|(t, _)| *t == text) {
+            return Ok(Asked::Keep);
+        }
+        parse_input(self.field, &text)
+            .map(Asked::Value)
+            .inspect_err(|why| {
+                self.refused = Some((text, why.clone()));
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::settings::fixtures::Demo;
+    use crate::settings::settings_schema;
+
+    fn font_size() -> FieldInfo {
+        let fields = describe_fields(&settings_schema::<Demo>().unwrap());
+        fields.into_iter().find(|f| f.name == "font_size").unwrap()
+    }
+
+    #[test]
+    fn enter_after_a_refused_number_keeps_the_value_as_the_title_says() {
+        let field = font_size();
+        let now = json!(14);
+        let mut typed = Typed::new(&field, "font_size".into(), Some(&now), true);
+        assert_eq!(typed.prompt(), "font_size (now 14; Enter keeps it)");
+        assert_eq!(typed.prefill(), "14");
+        assert_eq!(
+            typed.answer("300".into()),
+            Err("300 is above the maximum 72".into())
+        );
+        assert_eq!(
+            typed.prompt(),
+            "font_size (300 is above the maximum 72; now 14; Enter keeps it)"
+        );
+        assert_eq!(typed.prefill(), "300", "the refused answer, to correct");
+        // Enter on it untouched: what the title promises.
+        assert_eq!(typed.answer("300".into()), Ok(Asked::Keep));
+        // Corrected, it is taken; another wrong one is refused.
+        assert_eq!(typed.answer("30".into()), Ok(Asked::Value(json!(30))));
+        assert!(typed.answer("3000".into()).is_err());
+        assert_eq!(typed.answer(" ".into()), Ok(Asked::Keep));
+    }
+
+    #[test]
+    fn without_a_prefill_the_refused_answer_typed_again_is_refused_again() {
+        // RPC mode: the input starts empty, so Enter is an empty answer
+        // (kept); typing the same wrong value again is a new answer.
+        let field = font_size();
+        let mut typed = Typed::new(&field, "font_size".into(), None, false);
+        assert_eq!(typed.prompt(), "font_size (unset; Enter keeps it unset)");
+        assert!(typed.answer("300".into()).is_err());
+        assert!(typed.answer("300".into()).is_err());
+        assert_eq!(typed.answer(String::new()), Ok(Asked::Keep));
     }
 }

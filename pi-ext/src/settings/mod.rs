@@ -177,8 +177,9 @@
 //! on invalid input). The input's title shows the current value (`greeting:
 //! The greeting word. (now "Hello"; Enter keeps it)`), and **Enter on an
 //! empty input keeps it**: nothing is written. (To set a text field to the
-//! empty string, type `""`.) A value equal to the current one is not
-//! written either. Values go to the **global** file, keeping every other key
+//! empty string, type `""`.) After a refused answer the input starts with
+//! it, to correct; Enter on it unchanged keeps the current value too. A
+//! value equal to the current one is not written either. Values go to the **global** file, keeping every other key
 //! (unknown ones included) and the order of the keys; a project file still
 //! overrides them. The list comes back with the cursor on the field just
 //! edited, until "Done" or a dismissed list.
