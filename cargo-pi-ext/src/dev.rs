@@ -44,7 +44,7 @@ pub(crate) struct DevArgs {
 const QUIET: Duration = Duration::from_millis(200);
 
 /// The longest a burst is gathered before its build starts anyway.
-const LONGEST: Duration = Duration::from_secs(2);
+const LONGEST: Duration = Duration::from_secs(5);
 
 pub(crate) fn run(args: &DevArgs) -> Result<()> {
     let project = project(&args.selection)?;

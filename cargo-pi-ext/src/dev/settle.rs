@@ -2,7 +2,7 @@
 //! the folding of a burst (an editor's save, `git checkout`, the edits
 //! made while a build ran) into one batch of changed files.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -38,55 +38,66 @@ pub(crate) struct Settle {
     pub(crate) longest: Duration,
 }
 
+/// The files a batch's events touched, each with its fingerprint from
+/// before the batch (`None`: it was not there).
+#[derive(Debug, Default)]
+pub(crate) struct Batch(BTreeMap<PathBuf, Option<u64>>);
+
 impl Settle {
     /// Wait for the next batch: the first event that changes a source
     /// file, then every event until the relevant ones pause for `quiet`.
     /// Whatever arrived during the last build is already queued, so it
-    /// all folds into this one batch. Events that change nothing (reads,
-    /// touches, the same content written again, the build's own writes)
-    /// are passed over without a word. Returns the changed files, sorted;
-    /// `None` once the watcher is gone.
-    ///
-    /// A directory made (or moved) directly in the workspace root gets a
-    /// recursive watch from `watcher` here, as the root's watch does not
-    /// recurse; its files are then fingerprinted, so none written before
-    /// the watch began is missed.
+    /// all folds into this one batch. Returns the files that differ at its
+    /// end from before it, sorted; a batch that leaves every file as it
+    /// was (reads, touches, the same content written again, the build's
+    /// own writes, an editor's temporary file come and gone) is passed
+    /// over without a word. `None` once the watcher is gone.
     pub(crate) fn next_batch(
         &mut self,
         events: &Receiver<notify::Result<Event>>,
         watcher: &mut dyn Watcher,
         warn: &mut dyn FnMut(String),
     ) -> Option<Vec<PathBuf>> {
-        let mut changed = BTreeSet::new();
-        while changed.is_empty() {
-            let event = events.recv().ok()?;
-            self.take(event, &mut changed, watcher, warn);
-        }
-        let deadline = Instant::now() + self.longest;
-        let mut last = Instant::now();
         loop {
-            let until = (last + self.quiet).min(deadline);
-            let Some(wait) = until.checked_duration_since(Instant::now()) else {
-                break;
-            };
-            match events.recv_timeout(wait) {
-                Ok(event) => {
-                    if self.take(event, &mut changed, watcher, warn) {
-                        last = Instant::now();
+            let mut batch = Batch::default();
+            while batch.0.is_empty() {
+                let event = events.recv().ok()?;
+                self.take(event, &mut batch, watcher, warn);
+            }
+            let deadline = Instant::now() + self.longest;
+            let mut last = Instant::now();
+            loop {
+                let until = (last + self.quiet).min(deadline);
+                let Some(wait) = until.checked_duration_since(Instant::now()) else {
+                    break;
+                };
+                match events.recv_timeout(wait) {
+                    Ok(event) => {
+                        if self.take(event, &mut batch, watcher, warn) {
+                            last = Instant::now();
+                        }
                     }
+                    Err(_) => break, // quiet (or the watcher is gone: the next call says so)
                 }
-                Err(_) => break, // quiet (or the watcher is gone: the next call says so)
+            }
+            let changed = self.finish(batch);
+            if !changed.is_empty() {
+                return Some(changed);
             }
         }
-        Some(changed.into_iter().collect())
     }
 
-    /// Add what `event` changed to `changed`; whether it concerned a
+    /// Add the files `event` changed to `batch`; whether it concerned a
     /// source at all.
-    fn take(
+    ///
+    /// A directory made (or moved) directly in the workspace root gets a
+    /// recursive watch from `watcher` here, as the root's watch does not
+    /// recurse; its files are then fingerprinted, so none written before
+    /// the watch began is missed.
+    pub(crate) fn take(
         &mut self,
         event: notify::Result<Event>,
-        changed: &mut BTreeSet<PathBuf>,
+        batch: &mut Batch,
         watcher: &mut dyn Watcher,
         warn: &mut dyn FnMut(String),
     ) -> bool {
@@ -121,9 +132,21 @@ impl Settle {
                     warn(format!("could not watch {}: {e}", path.display()));
                 }
             }
-            changed.extend(self.sources.refresh(&path));
+            for (file, before) in self.sources.refresh(&path) {
+                batch.0.entry(file).or_insert(before);
+            }
         }
         relevant
+    }
+
+    /// The files of `batch` that differ now from before it, sorted.
+    pub(crate) fn finish(&self, batch: Batch) -> Vec<PathBuf> {
+        batch
+            .0
+            .into_iter()
+            .filter(|(file, before)| self.sources.get(file) != *before)
+            .map(|(file, _)| file)
+            .collect()
     }
 }
 
@@ -243,6 +266,57 @@ mod tests {
         w.write("src/a.rs", "1");
         events.push(event(MODIFIED, &a));
         assert_eq!(batches(&mut s, events), vec![vec![a, lib]]);
+    }
+
+    #[test]
+    fn an_editors_temporary_file_and_an_edit_undone_are_no_change() {
+        let w = Scratch::new("settle-net");
+        w.write("src/lib.rs", "one");
+        let mut s = settle(&w);
+        let (lib, tmp) = (w.0.join("src/lib.rs"), w.0.join("src/sedAbc123"));
+        let take = |s: &mut Settle, batch: &mut Batch, kind, path: &Path| {
+            s.take(event(kind, path), batch, &mut NullWatcher, &mut |e| {
+                panic!("{e}")
+            })
+        };
+        let rename = |mode| EventKind::Modify(ModifyKind::Name(mode));
+
+        // `sed -i`: a new file beside, renamed onto the old one. Each event
+        // is taken while the files are as they were when it came.
+        let mut batch = Batch::default();
+        w.write("src/sedAbc123", "two");
+        take(
+            &mut s,
+            &mut batch,
+            EventKind::Create(CreateKind::File),
+            &tmp,
+        );
+        std::fs::rename(&tmp, &lib).unwrap();
+        take(&mut s, &mut batch, rename(RenameMode::From), &tmp);
+        take(&mut s, &mut batch, rename(RenameMode::To), &lib);
+        assert_eq!(s.finish(batch), vec![lib.clone()]);
+
+        // A file come and gone, an edit undone: nothing to build.
+        let mut batch = Batch::default();
+        w.write("src/scratch.rs", "x");
+        take(
+            &mut s,
+            &mut batch,
+            EventKind::Create(CreateKind::File),
+            &w.0.join("src/scratch.rs"),
+        );
+        std::fs::remove_file(w.0.join("src/scratch.rs")).unwrap();
+        take(
+            &mut s,
+            &mut batch,
+            EventKind::Remove(RemoveKind::File),
+            &w.0.join("src/scratch.rs"),
+        );
+        w.write("src/lib.rs", "three");
+        take(&mut s, &mut batch, MODIFIED, &lib);
+        w.write("src/lib.rs", "two");
+        take(&mut s, &mut batch, MODIFIED, &lib);
+        assert_eq!(s.finish(batch), Vec::<PathBuf>::new());
     }
 
     #[test]

@@ -95,8 +95,9 @@ impl Sources {
 
     /// Bring the fingerprints of `path` up to date: of the file, or of
     /// every file under the directory, present or gone. Returns the
-    /// files whose content or presence differs from before, sorted.
-    pub(crate) fn refresh(&mut self, path: &Path) -> Vec<PathBuf> {
+    /// files whose content or presence differs from before, sorted, each
+    /// with its fingerprint before (`None`: it was not there).
+    pub(crate) fn refresh(&mut self, path: &Path) -> Vec<(PathBuf, Option<u64>)> {
         if !self.is_source(path) {
             return Vec::new();
         }
@@ -109,17 +110,23 @@ impl Sources {
             .cloned()
             .collect();
         let mut changed = Vec::new();
-        for gone in before.iter().filter(|p| !now.contains_key(*p)) {
-            self.files.remove(gone);
-            changed.push(gone.clone());
+        for gone in before.into_iter().filter(|p| !now.contains_key(p)) {
+            let was = self.files.remove(&gone);
+            changed.push((gone, was));
         }
         for (file, hash) in now {
-            if self.files.insert(file.clone(), hash) != Some(hash) {
-                changed.push(file);
+            let was = self.files.insert(file.clone(), hash);
+            if was != Some(hash) {
+                changed.push((file, was));
             }
         }
         changed.sort();
         changed
+    }
+
+    /// The fingerprint of `file` as last refreshed (`None`: not there).
+    pub(crate) fn get(&self, file: &Path) -> Option<u64> {
+        self.files.get(file).copied()
     }
 
     /// The source files at or under `path` as they are now, with their
@@ -207,6 +214,11 @@ pub(crate) mod tests {
         assert!(!s.is_source(Path::new("/elsewhere/src/lib.rs")));
     }
 
+    /// The files `refresh` says changed.
+    fn refreshed(s: &mut Sources, path: &Path) -> Vec<PathBuf> {
+        s.refresh(path).into_iter().map(|(p, _)| p).collect()
+    }
+
     #[test]
     fn only_a_change_of_content_or_presence_is_a_change() {
         let w = Scratch::new("sources-refresh");
@@ -217,7 +229,11 @@ pub(crate) mod tests {
         w.write(".git/index", "git");
         let root = w.0.clone();
         let mut s = Sources::new(root.clone(), root.join("target"));
-        assert_eq!(s.refresh(&root).len(), 3, "Cargo.toml and two files of src");
+        assert_eq!(
+            refreshed(&mut s, &root).len(),
+            3,
+            "Cargo.toml and two files of src"
+        );
         let lib = root.join("src/lib.rs");
 
         // The same content written again, a read, a touch: no change.
@@ -229,31 +245,37 @@ pub(crate) mod tests {
             .unwrap()
             .set_modified(std::time::SystemTime::UNIX_EPOCH)
             .unwrap();
-        assert_eq!(s.refresh(&lib), Vec::<PathBuf>::new());
-        assert_eq!(s.refresh(&root), Vec::<PathBuf>::new());
+        assert_eq!(refreshed(&mut s, &lib), Vec::<PathBuf>::new());
+        assert_eq!(refreshed(&mut s, &root), Vec::<PathBuf>::new());
 
         // The build's own writes are never sources.
         w.write("target/debug/my-ext", "another binary");
         w.write("Cargo.lock", "lock");
         assert_eq!(
-            s.refresh(&root.join("target/debug/my-ext")),
+            refreshed(&mut s, &root.join("target/debug/my-ext")),
             Vec::<PathBuf>::new()
         );
-        assert_eq!(s.refresh(&root.join("Cargo.lock")), Vec::<PathBuf>::new());
-        assert_eq!(s.refresh(&root), Vec::<PathBuf>::new());
+        assert_eq!(
+            refreshed(&mut s, &root.join("Cargo.lock")),
+            Vec::<PathBuf>::new()
+        );
+        assert_eq!(refreshed(&mut s, &root), Vec::<PathBuf>::new());
 
         // New content: a change, once.
         w.write("src/lib.rs", "two");
-        assert_eq!(s.refresh(&lib), vec![lib.clone()]);
-        assert_eq!(s.refresh(&lib), Vec::<PathBuf>::new());
+        assert_eq!(refreshed(&mut s, &lib), vec![lib.clone()]);
+        assert_eq!(refreshed(&mut s, &lib), Vec::<PathBuf>::new());
 
         // A directory removed: each of its files is gone; re-created with
         // the same files: each is back.
         let tools = root.join("src/tools");
         std::fs::remove_dir_all(&tools).unwrap();
-        assert_eq!(s.refresh(&tools), vec![tools.join("a.rs")]);
+        assert_eq!(refreshed(&mut s, &tools), vec![tools.join("a.rs")]);
         w.write("src/tools/a.rs", "a");
-        assert_eq!(s.refresh(&root.join("src")), vec![tools.join("a.rs")]);
+        assert_eq!(
+            refreshed(&mut s, &root.join("src")),
+            vec![tools.join("a.rs")]
+        );
     }
 
     #[test]
