@@ -216,26 +216,13 @@ impl Dev {
         self.lines.lock().unwrap().join("\n")
     }
 
-    /// Wait until the loop has said `what` `n` times.
+    /// Wait until the loop has said `what` in a line of its own from
+    /// the `since`th on.
     #[track_caller]
-    fn wait_for(&self, what: &str, n: usize, timeout: Duration) {
-        let deadline = Instant::now() + timeout;
-        let count = || {
-            self.lines
-                .lock()
-                .unwrap()
-                .iter()
-                .filter(|l| l.starts_with("[pi-ext dev]") && l.contains(what))
-                .count()
-        };
-        while count() < n {
-            assert!(
-                Instant::now() < deadline,
-                "cargo pi-ext dev did not say `{what}` {n} time(s) within {timeout:?}:\n{}",
-                self.output()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+    fn wait_for(&self, since: usize, what: &str, timeout: Duration) {
+        self.wait_said(&format!("`{what}`"), timeout, |said| {
+            said.iter().skip(since).any(|l| l.contains(what))
+        });
     }
 
     /// The loop's own lines so far, without their prefix.
@@ -318,7 +305,7 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
             .map(|l| l.replace(&binary, "BIN"))
             .collect()
     };
-    dev.wait_for("installed with hot reload", 1, BUILD_TIMEOUT);
+    dev.wait_for(0, "installed with hot reload", BUILD_TIMEOUT);
     let pi = env.pi().start();
     let reloads = |since| {
         notifications(&pi.events_since(since))
@@ -342,7 +329,7 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
     std::fs::write(&lib, &original).unwrap();
     let mark = pi.mark();
     edit("Hi");
-    dev.wait_for("a running pi switches to it now", 1, BUILD_TIMEOUT);
+    dev.wait_for(seen, "a running pi switches to it now", BUILD_TIMEOUT);
     assert_eq!(said_since(seen), rebuilt);
     wait_until("pi's hot reload", || reloads(mark) > 0);
     assert_eq!(greet(&pi, &model, "g2"), "Hi, Ada! (greeting #1)");
@@ -351,7 +338,7 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
     // built after the edit's build).
     let seen = dev.said().len();
     std::fs::write(dir.join("notes.txt"), "not built").unwrap();
-    dev.wait_for("the binary is the same", 1, BUILD_TIMEOUT);
+    dev.wait_for(seen, "the binary is the same", BUILD_TIMEOUT);
     assert_eq!(
         said_since(seen),
         [
@@ -364,7 +351,7 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
     // build. Nothing was built in between, nor reloaded.
     let seen = dev.said().len();
     std::fs::write(&lib, format!("{original}\nfn broken( {{\n")).unwrap();
-    dev.wait_for("the build failed", 1, BUILD_TIMEOUT);
+    dev.wait_for(seen, "the build failed", BUILD_TIMEOUT);
     assert!(dev.output().contains("error"), "{}", dev.output());
     assert_eq!(
         said_since(seen),
@@ -385,7 +372,7 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
         edit(&format!("Howdy{i}"));
     }
     edit("Howdy");
-    dev.wait_for("a running pi switches to it now", 2, BUILD_TIMEOUT);
+    dev.wait_for(seen, "a running pi switches to it now", BUILD_TIMEOUT);
     std::fs::write(dir.join("notes.txt"), "still not built").unwrap();
     dev.wait_said("the notes' build", BUILD_TIMEOUT, |said| {
         let said = &said[seen..];
