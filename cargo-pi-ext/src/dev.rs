@@ -1,10 +1,13 @@
 //! `cargo pi-ext dev`: the edit loop.
 //!
 //! Build, `<bin> install --dev` (the bridge then watches the binary and a
-//! running pi switches to each new build), and build again whenever a file
-//! of the workspace changes. A failed build leaves cargo's diagnostics on
-//! the terminal and the loop waiting for the next change; the last good
-//! binary keeps serving pi. Ctrl+C ends it (the terminal stops cargo too).
+//! running pi switches to each new build), and build again whenever a
+//! source file of the workspace changes its content or presence (reads,
+//! touches and cargo's own writes are none; a burst, and whatever came
+//! during a build, is one build: see `settle`). Each build ends in one
+//! line. A failed build leaves cargo's diagnostics on the terminal and the
+//! loop waiting for the next change; the last good binary keeps serving
+//! pi. Ctrl+C ends it (the terminal stops cargo too).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -46,6 +49,7 @@ const QUIET: Duration = Duration::from_millis(200);
 /// The longest a burst is gathered before its build starts anyway.
 const LONGEST: Duration = Duration::from_secs(5);
 
+/// Run the loop until Ctrl+C (or the watcher stops).
 pub(crate) fn run(args: &DevArgs) -> Result<()> {
     let project = project(&args.selection)?;
     let (tx, rx) = mpsc::channel();
