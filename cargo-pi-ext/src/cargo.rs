@@ -74,21 +74,6 @@ impl Project {
         self.package[key].as_str().filter(|s| !s.is_empty())
     }
 
-    /// A project rooted at `root` (for unit tests of what uses one).
-    #[cfg(test)]
-    pub(crate) fn for_tests(root: PathBuf, target_dir: PathBuf) -> Project {
-        Project {
-            package: serde_json::json!({
-                "name": "my-ext",
-                "manifest_path": root.join("Cargo.toml"),
-            }),
-            workspace_root: root,
-            target_dir,
-            bin: "my-ext".into(),
-            manifest_path: None,
-        }
-    }
-
     fn cargo(&self, subcommand: &str) -> Command {
         let mut cmd = cargo();
         cmd.arg(subcommand);

@@ -1,23 +1,30 @@
 //! `cargo pi-ext dev`: the edit loop.
 //!
 //! Build, `<bin> install --dev` (the bridge then watches the binary and a
-//! running pi switches to each new build), and build again whenever a file
-//! of the workspace changes. A failed build leaves cargo's diagnostics on
-//! the terminal and the loop waiting for the next change; the last good
-//! binary keeps serving pi. Ctrl+C ends it (the terminal stops cargo too).
+//! running pi switches to each new build), and build again whenever a
+//! source file of the workspace changes its content or presence (reads,
+//! touches and cargo's own writes are none; a burst, and whatever came
+//! during a build, is one build: see `settle`). Each build ends in one
+//! line. A failed build leaves cargo's diagnostics on the terminal and the
+//! loop waiting for the next change; the last good binary keeps serving
+//! pi. Ctrl+C ends it (the terminal stops cargo too).
 
-use std::ffi::OsString;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use notify_debouncer_mini::notify::RecursiveMode;
-use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
+use notify::{RecursiveMode, Watcher};
 
-use crate::cargo::{build, project, run_visibly, Project};
+use crate::cargo::{build, project, run_visibly};
 use crate::Selection;
+
+mod settle;
+mod sources;
+
+use settle::Settle;
+use sources::Sources;
 
 /// `cargo pi-ext dev` options.
 #[derive(Args, Debug)]
@@ -35,67 +42,97 @@ pub(crate) struct DevArgs {
     profile: Option<String>,
 }
 
-/// How long a burst of file events may last before one build starts
-/// (an editor's save is several events; `git checkout` is many).
-const SETTLE: Duration = Duration::from_millis(200);
+/// How long the file events of a burst may pause before its one build
+/// starts (an editor's save is several events; `git checkout` is many).
+const QUIET: Duration = Duration::from_millis(200);
 
+/// The longest a burst is gathered before its build starts anyway.
+const LONGEST: Duration = Duration::from_secs(5);
+
+/// Run the loop until Ctrl+C (or the watcher stops).
 pub(crate) fn run(args: &DevArgs) -> Result<()> {
     let project = project(&args.selection)?;
-    let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-    let mut debouncer = new_debouncer(SETTLE, tx).context("could not start watching files")?;
-    let watched = watch_roots(&project)?;
-    for (path, mode) in &watched {
-        debouncer
-            .watcher()
-            .watch(path, *mode)
-            .with_context(|| format!("could not watch {}", path.display()))?;
+    let (tx, rx) = mpsc::channel();
+    let mut watcher = notify::recommended_watcher(tx).context("could not start watching files")?;
+    let root = &project.workspace_root;
+    // The root without recursion (cargo's target directory is often in
+    // it), each directory in it with; then the fingerprints, so that no
+    // change is missed between the two.
+    watcher
+        .watch(root, RecursiveMode::NonRecursive)
+        .with_context(|| format!("could not watch {}", root.display()))?;
+    let mut sources = Sources::new(root.clone(), project.target_dir.clone());
+    for dir in sources
+        .top_dirs()
+        .with_context(|| format!("could not read {}", root.display()))?
+    {
+        watcher
+            .watch(&dir, RecursiveMode::Recursive)
+            .with_context(|| format!("could not watch {}", dir.display()))?;
     }
+    sources.refresh(root);
+    let mut settle = Settle {
+        sources,
+        quiet: QUIET,
+        longest: LONGEST,
+    };
     say(&format!(
         "watching {} for changes (Ctrl+C to stop)",
-        project.workspace_root.display()
+        root.display()
     ));
 
     let mut installed = false;
+    let mut last_binary: Option<Stamp> = None;
     let mut attempt = |why: &str| -> Result<()> {
         say(why);
+        // Exactly one line per outcome.
         match build(&project, args.profile.as_deref())? {
             None => say("the build failed (see above); waiting for the next change"),
             Some(binary) if !installed => {
                 install(&binary, args)?;
                 installed = true;
+                last_binary = stamp(&binary);
                 say("installed with hot reload: start pi (or /reload a running one); each build replaces the extension in it");
             }
-            Some(binary) => say(&format!(
-                "built {}: a running pi switches to it now",
-                binary.display()
-            )),
+            Some(binary) => {
+                let now = stamp(&binary);
+                if now.is_some() && now == last_binary {
+                    say(&format!(
+                        "built {}: the binary is the same, so a running pi keeps it",
+                        binary.display()
+                    ));
+                } else {
+                    say(&format!(
+                        "built {}: a running pi switches to it now",
+                        binary.display()
+                    ));
+                }
+                last_binary = now;
+            }
         }
         Ok(())
     };
     attempt(&format!("building {}", project.bin))?;
-    loop {
-        let events = match rx.recv() {
-            Ok(Ok(events)) => events,
-            Ok(Err(e)) => {
-                say(&format!("watching failed: {e}; still watching"));
-                continue;
-            }
-            Err(_) => return Ok(()), // the watcher is gone
+    let mut warn = |message: String| say(&message);
+    while let Some(changed) = settle.next_batch(&rx, &mut watcher, &mut warn) {
+        let first = &changed[0];
+        let shown = first.strip_prefix(root).unwrap_or(first);
+        let more = match changed.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
         };
-        let changed: Vec<&Path> = events
-            .iter()
-            .map(|e| e.path.as_path())
-            .filter(|p| is_source(p, &project))
-            .collect();
-        if let Some(first) = changed.first() {
-            let shown = first.strip_prefix(&project.workspace_root).unwrap_or(first);
-            let more = match changed.len() {
-                1 => String::new(),
-                n => format!(" and {} more", n - 1),
-            };
-            attempt(&format!("{}{more} changed: rebuilding", shown.display()))?;
-        }
+        attempt(&format!("{}{more} changed: rebuilding", shown.display()))?;
     }
+    Ok(()) // the watcher is gone
+}
+
+/// What the bridge looks at to tell a new binary (its modification time
+/// and size).
+type Stamp = (std::time::SystemTime, u64);
+
+fn stamp(binary: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(binary).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }
 
 /// `<bin> install --dev`, with the place the options chose.
@@ -111,95 +148,7 @@ fn install(binary: &Path, args: &DevArgs) -> Result<()> {
     run_visibly(&mut cmd, &format!("{} install --dev", binary.display()))
 }
 
-/// What to watch: the workspace root itself, and each directory in it
-/// except cargo's target directory and hidden ones (`.git`), so that
-/// cargo's own writes never count as changes and no watch is spent on them.
-fn watch_roots(project: &Project) -> Result<Vec<(PathBuf, RecursiveMode)>> {
-    let root = &project.workspace_root;
-    let mut roots = vec![(root.clone(), RecursiveMode::NonRecursive)];
-    let entries =
-        std::fs::read_dir(root).with_context(|| format!("could not read {}", root.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let skip = !path.is_dir()
-            || path == project.target_dir
-            || hidden(&entry.file_name())
-            || entry.file_name() == "node_modules";
-        if !skip {
-            roots.push((path, RecursiveMode::Recursive));
-        }
-    }
-    Ok(roots)
-}
-
-fn hidden(name: &std::ffi::OsStr) -> bool {
-    name.to_string_lossy().starts_with('.')
-}
-
-/// Whether a change of `path` calls for a build: a file of the workspace,
-/// not in the target directory or a hidden directory, not an editor's
-/// backup or swap file, not `Cargo.lock` (which cargo itself writes).
-fn is_source(path: &Path, project: &Project) -> bool {
-    if path.starts_with(&project.target_dir) {
-        return false;
-    }
-    let Ok(relative) = path.strip_prefix(&project.workspace_root) else {
-        return false;
-    };
-    let name: OsString = match relative.file_name() {
-        Some(name) => name.to_owned(),
-        None => return false,
-    };
-    let name = name.to_string_lossy();
-    let editor_file = name.ends_with('~')
-        || name.ends_with(".swp")
-        || name.ends_with(".swx")
-        || name.ends_with(".tmp")
-        || name == "4913"; // vim's test of whether it may write the directory
-    let in_hidden = relative
-        .components()
-        .any(|c| matches!(c, Component::Normal(n) if hidden(n)));
-    !(editor_file || in_hidden || name == "Cargo.lock")
-}
-
 /// A line of the loop's own, told apart from cargo's output.
 fn say(message: &str) {
     eprintln!("[pi-ext dev] {message}");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn project() -> Project {
-        let root = PathBuf::from("/work/ext");
-        Project::for_tests(root.clone(), root.join("target"))
-    }
-
-    #[test]
-    fn sources_are_files_outside_target_and_hidden_directories() {
-        let p = project();
-        let root = &p.workspace_root;
-        for yes in [
-            "src/lib.rs",
-            "Cargo.toml",
-            "build.rs",
-            "assets/prompt.txt",
-            "crates/x/src/a.rs",
-        ] {
-            assert!(is_source(&root.join(yes), &p), "{yes}");
-        }
-        for no in [
-            "target/debug/my-ext",
-            ".git/index",
-            "src/.lib.rs.swp",
-            "src/lib.rs~",
-            "src/4913",
-            "Cargo.lock",
-            "src/.#lib.rs",
-        ] {
-            assert!(!is_source(&root.join(no), &p), "{no}");
-        }
-        assert!(!is_source(Path::new("/elsewhere/src/lib.rs"), &p));
-    }
 }

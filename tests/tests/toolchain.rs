@@ -216,22 +216,43 @@ impl Dev {
         self.lines.lock().unwrap().join("\n")
     }
 
-    /// Wait until the loop has said `what` `n` times.
+    /// Wait until the loop has said `what` in a line of its own from
+    /// the `since`th on.
     #[track_caller]
-    fn wait_for(&self, what: &str, n: usize, timeout: Duration) {
+    fn wait_for(&self, since: usize, what: &str, timeout: Duration) {
+        self.wait_said(&format!("`{what}`"), timeout, |said| {
+            said.iter().skip(since).any(|l| l.contains(what))
+        });
+    }
+
+    /// The loop's own lines so far, without their prefix.
+    fn said(&self) -> Vec<String> {
+        self.lines
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|l| l.strip_prefix("[pi-ext dev] "))
+            .map(String::from)
+            .collect()
+    }
+
+    /// Wait until the loop's own lines satisfy `done`; returns them.
+    #[track_caller]
+    fn wait_said(
+        &self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&[String]) -> bool,
+    ) -> Vec<String> {
         let deadline = Instant::now() + timeout;
-        let count = || {
-            self.lines
-                .lock()
-                .unwrap()
-                .iter()
-                .filter(|l| l.starts_with("[pi-ext dev]") && l.contains(what))
-                .count()
-        };
-        while count() < n {
+        loop {
+            let said = self.said();
+            if done(&said) {
+                return said;
+            }
             assert!(
                 Instant::now() < deadline,
-                "cargo pi-ext dev did not say `{what}` {n} time(s) within {timeout:?}:\n{}",
+                "cargo pi-ext dev did not say {what} within {timeout:?}:\n{}",
                 self.output()
             );
             std::thread::sleep(Duration::from_millis(50));
@@ -253,11 +274,17 @@ impl Drop for Dev {
     }
 }
 
+/// Also: it builds once per real change, and only then. Each check counts
+/// the loop's lines up to an outcome the test caused (no waiting for
+/// something not to happen): a read, a touch or the same content written
+/// again builds nothing, so the next outcome is the next edit's; nothing
+/// builds between one outcome and the next edit; a burst of edits folds.
 #[test]
 fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let dir = new_crate(&env, "dev-ext");
+    let binary = crates_target().join("debug/dev-ext").display().to_string();
     let lib = dir.join("src/lib.rs");
     let original = std::fs::read_to_string(&lib).unwrap();
     let edit = |greeting: &str| {
@@ -265,40 +292,111 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
         assert_ne!(changed, original);
         std::fs::write(&lib, changed).unwrap();
     };
+    let rebuilt = [
+        "src/lib.rs changed: rebuilding",
+        "built BIN: a running pi switches to it now",
+    ];
 
     let mut dev = Dev::start(&env, &dir);
-    dev.wait_for("installed with hot reload", 1, BUILD_TIMEOUT);
+    // The loop's lines from the `n`th on, the binary's path shown as BIN.
+    let said_since = |n: usize| -> Vec<String> {
+        dev.said()[n..]
+            .iter()
+            .map(|l| l.replace(&binary, "BIN"))
+            .collect()
+    };
+    dev.wait_for(0, "installed with hot reload", BUILD_TIMEOUT);
     let pi = env.pi().start();
+    let reloads = |since| {
+        notifications(&pi.events_since(since))
+            .iter()
+            .filter(|n| n.contains("reloaded \"dev-ext\""))
+            .count()
+    };
     assert_eq!(greet(&pi, &model, "g1"), "Hello, Ada! (greeting #1)");
 
-    // A change: rebuilt, and pi runs the new binary (its state starts anew:
+    // Read, touched, written unchanged: nothing to build. Then a change:
+    // rebuilt once, and pi runs the new binary (its state starts anew:
     // the template keeps no hot-reload snapshot).
+    let seen = dev.said().len();
+    std::fs::read(&lib).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&lib)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    std::fs::write(&lib, &original).unwrap();
     let mark = pi.mark();
     edit("Hi");
-    dev.wait_for("src/lib.rs changed: rebuilding", 1, QUICK_TIMEOUT);
-    dev.wait_for("a running pi switches to it now", 1, BUILD_TIMEOUT);
-    wait_until("pi's hot reload", || {
-        notifications(&pi.events_since(mark))
-            .iter()
-            .any(|n| n.contains("reloaded \"dev-ext\""))
-    });
+    dev.wait_for(seen, "a running pi switches to it now", BUILD_TIMEOUT);
+    assert_eq!(said_since(seen), rebuilt);
+    wait_until("pi's hot reload", || reloads(mark) > 0);
     assert_eq!(greet(&pi, &model, "g2"), "Hi, Ada! (greeting #1)");
 
-    // A compile error: shown, the loop goes on, pi keeps the last good build.
-    std::fs::write(&lib, format!("{original}\nfn broken( {{\n")).unwrap();
-    dev.wait_for("the build failed", 1, BUILD_TIMEOUT);
-    assert!(dev.output().contains("error"), "{}", dev.output());
-    assert_eq!(greet(&pi, &model, "g3"), "Hi, Ada! (greeting #2)");
+    // A file no build uses: built, the binary as it was (and nothing was
+    // built after the edit's build).
+    let seen = dev.said().len();
+    std::fs::write(dir.join("notes.txt"), "not built").unwrap();
+    dev.wait_for(seen, "the binary is the same", BUILD_TIMEOUT);
+    assert_eq!(
+        said_since(seen),
+        [
+            "notes.txt changed: rebuilding",
+            "built BIN: the binary is the same, so a running pi keeps it"
+        ]
+    );
 
-    // Fixed: built again, switched again.
+    // A compile error: shown, the loop goes on, pi keeps the last good
+    // build. Nothing was built in between, nor reloaded.
+    let seen = dev.said().len();
+    std::fs::write(&lib, format!("{original}\nfn broken( {{\n")).unwrap();
+    dev.wait_for(seen, "the build failed", BUILD_TIMEOUT);
+    assert!(dev.output().contains("error"), "{}", dev.output());
+    assert_eq!(
+        said_since(seen),
+        [
+            "src/lib.rs changed: rebuilding",
+            "the build failed (see above); waiting for the next change"
+        ]
+    );
+    assert_eq!(greet(&pi, &model, "g3"), "Hi, Ada! (greeting #2)");
+    assert_eq!(reloads(mark), 1);
+
+    // Fixed in a burst of 41 edits: at most two builds (one, unless a
+    // build began within the burst), switched again. Then the notes
+    // change as a marker: once its build is out, so are the burst's.
+    let seen = dev.said().len();
     let mark = pi.mark();
+    for i in 0..40 {
+        edit(&format!("Howdy{i}"));
+    }
     edit("Howdy");
-    dev.wait_for("a running pi switches to it now", 2, BUILD_TIMEOUT);
-    wait_until("pi's second hot reload", || {
-        notifications(&pi.events_since(mark))
-            .iter()
-            .any(|n| n.contains("reloaded \"dev-ext\""))
+    dev.wait_for(seen, "a running pi switches to it now", BUILD_TIMEOUT);
+    std::fs::write(dir.join("notes.txt"), "still not built").unwrap();
+    dev.wait_said("the notes' build", BUILD_TIMEOUT, |said| {
+        let said = &said[seen..];
+        said.iter()
+            .position(|l| l.starts_with("notes.txt"))
+            .is_some_and(|i| i + 1 < said.len())
     });
+    let said = said_since(seen);
+    let builds = said
+        .chunks(2)
+        .filter(|b| b[0].contains("src/lib.rs") || b[0].contains(" and 1 more"))
+        .count();
+    assert!(
+        (1..=2).contains(&builds)
+            && said
+                .chunks(2)
+                .all(|b| b[0].ends_with("changed: rebuilding")),
+        "{said:#?}"
+    );
+    let switched = said
+        .iter()
+        .filter(|l| l.ends_with("switches to it now"))
+        .count();
+    wait_until("pi's hot reloads", || reloads(mark) >= switched);
     assert_eq!(greet(&pi, &model, "g4"), "Howdy, Ada! (greeting #1)");
 
     // Ctrl+C stops it.
