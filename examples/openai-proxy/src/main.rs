@@ -67,11 +67,17 @@ fn answer(req: ProviderRequest) -> ProviderStream {
             let chunk: Value = serde_json::from_str(&event)
                 .map_err(|e| ProviderError::new(format!("upstream sent bad JSON: {e}")))?;
             if let Some(error) = chunk.get("error").filter(|e| upstream::truthy(e)) {
-                return Err(ProviderError::new(upstream::api_error(None, Some(error), None)));
+                return Err(ProviderError::new(upstream::api_error(
+                    None,
+                    Some(error),
+                    None,
+                )));
             }
             // The first id, and the first model other than the one asked.
             let id = chunk["id"].as_str().filter(|i| !i.is_empty());
-            let named = chunk["model"].as_str().filter(|m| !m.is_empty() && *m != model);
+            let named = chunk["model"]
+                .as_str()
+                .filter(|m| !m.is_empty() && *m != model);
             let new_id = response_id.is_none() && id.is_some();
             let new_model = response_model.is_none() && named.is_some();
             if new_id || new_model {

@@ -237,7 +237,8 @@ fn without_images(blocks: &[ContentBlock], placeholder: &str) -> Vec<ContentBloc
             after_placeholder = true;
             continue;
         }
-        after_placeholder = matches!(block, ContentBlock::Text(TextContent { text, .. }) if text == placeholder);
+        after_placeholder =
+            matches!(block, ContentBlock::Text(TextContent { text, .. }) if text == placeholder);
         out.push(block.clone());
     }
     out
@@ -247,7 +248,11 @@ fn without_images(blocks: &[ContentBlock], placeholder: &str) -> Vec<ContentBloc
 fn convert(system: Option<&str>, messages: &[Message], model: &ModelInfo) -> Vec<Value> {
     let mut out = Vec::new();
     if let Some(system) = system.filter(|s| !s.is_empty()) {
-        let role = if model.reasoning { "developer" } else { "system" };
+        let role = if model.reasoning {
+            "developer"
+        } else {
+            "system"
+        };
         out.push(json!({"role": role, "content": system}));
     }
     let mut i = 0;
@@ -273,7 +278,9 @@ fn convert(system: Option<&str>, messages: &[Message], model: &ModelInfo) -> Vec
                     } else {
                         text
                     };
-                    out.push(json!({"role": "tool", "content": content, "tool_call_id": r.tool_call_id}));
+                    out.push(
+                        json!({"role": "tool", "content": content, "tool_call_id": r.tool_call_id}),
+                    );
                     if model.accepts_images() {
                         images.extend(r.content.iter().filter_map(|b| match b {
                             ContentBlock::Image(_) => user_part(b),
@@ -283,8 +290,9 @@ fn convert(system: Option<&str>, messages: &[Message], model: &ModelInfo) -> Vec
                     i += 1;
                 }
                 if !images.is_empty() {
-                    let mut content =
-                        vec![json!({"type": "text", "text": "Attached image(s) from tool result:"})];
+                    let mut content = vec![
+                        json!({"type": "text", "text": "Attached image(s) from tool result:"}),
+                    ];
                     content.extend(images);
                     out.push(json!({"role": "user", "content": content}));
                 }
@@ -366,4 +374,118 @@ fn assistant(a: &AssistantMessage) -> Option<Value> {
         return None;
     }
     Some(Value::Object(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(input: &[&str]) -> ModelInfo {
+        serde_json::from_value(json!({
+            "id": "m", "provider": "p", "api": "a", "input": input,
+        }))
+        .unwrap()
+    }
+
+    fn messages(v: Value) -> Vec<Message> {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn assistant(provider: &str, stop: &str, content: Value) -> Value {
+        json!({"role": "assistant", "provider": provider, "api": "a", "model": "m",
+               "stopReason": stop, "content": content, "timestamp": 1})
+    }
+
+    #[test]
+    fn a_tool_call_without_a_result_gets_one_and_failed_turns_are_left_out() {
+        let call = json!([{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}]);
+        let history = messages(json!([
+            {"role": "user", "content": "go", "timestamp": 1},
+            assistant("p", "toolUse", call),
+            {"role": "user", "content": "never mind", "timestamp": 2},
+            assistant("p", "error", json!([{"type": "text", "text": "Half"}])),
+            {"role": "user", "content": "again", "timestamp": 3},
+        ]));
+        let sent = convert(
+            None,
+            &transform(&history, &model(&["text"])),
+            &model(&["text"]),
+        );
+        assert_eq!(
+            sent,
+            [
+                json!({"role": "user", "content": "go"}),
+                json!({"role": "assistant", "content": null, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{}"}}]}),
+                json!({"role": "tool", "content": "No result provided", "tool_call_id": "c1"}),
+                json!({"role": "user", "content": "never mind"}),
+                json!({"role": "user", "content": "again"}),
+            ]
+        );
+    }
+
+    #[test]
+    fn another_models_thinking_is_text_and_its_call_ids_are_normalised() {
+        let history = messages(json!([
+            assistant("other", "toolUse", json!([
+                {"type": "thinking", "thinking": "hmm", "thinkingSignature": "reasoning"},
+                {"type": "toolCall", "id": "call_1|item+x", "name": "read", "arguments": {}},
+            ])),
+            {"role": "toolResult", "toolCallId": "call_1|item+x", "toolName": "read",
+             "content": [{"type": "text", "text": "ok"}], "isError": false, "timestamp": 2},
+        ]));
+        let sent = convert(
+            None,
+            &transform(&history, &model(&["text"])),
+            &model(&["text"]),
+        );
+        assert_eq!(sent[0]["content"], "hmm");
+        assert_eq!(sent[0].get("reasoning"), None);
+        assert_eq!(sent[0]["tool_calls"][0]["id"], "call_1");
+        assert_eq!(sent[1]["tool_call_id"], "call_1");
+        // The same model's thinking goes back under its field.
+        let same = messages(json!([assistant(
+            "p",
+            "stop",
+            json!([
+                {"type": "thinking", "thinking": "hmm", "thinkingSignature": "reasoning"},
+                {"type": "text", "text": "done"},
+            ])
+        )]));
+        let sent = convert(
+            None,
+            &transform(&same, &model(&["text"])),
+            &model(&["text"]),
+        );
+        assert_eq!(
+            sent,
+            [json!({"role": "assistant", "content": "done", "reasoning": "hmm"})]
+        );
+    }
+
+    #[test]
+    fn images_a_model_cannot_see_become_a_placeholder_and_tool_images_follow_as_a_user_message() {
+        let image = json!({"type": "image", "data": "AAAA", "mimeType": "image/png"});
+        let history = messages(json!([
+            {"role": "user", "content": [{"type": "text", "text": "look"}, image, image], "timestamp": 1},
+            {"role": "toolResult", "toolCallId": "c", "toolName": "shot",
+             "content": [image], "isError": false, "timestamp": 2},
+        ]));
+        let blind = model(&["text"]);
+        let sent = convert(None, &transform(&history, &blind), &blind);
+        assert_eq!(
+            sent[0]["content"][1],
+            json!({"type": "text", "text": USER_IMAGE_PLACEHOLDER})
+        );
+        assert_eq!(sent[0]["content"].as_array().unwrap().len(), 2);
+        assert_eq!(sent[1]["content"], TOOL_IMAGE_PLACEHOLDER);
+        let seeing = model(&["text", "image"]);
+        let sent = convert(None, &transform(&history, &seeing), &seeing);
+        assert_eq!(sent[1]["content"], "(see attached image)");
+        assert_eq!(sent[2]["role"], "user");
+        assert_eq!(
+            sent[2]["content"][1]["image_url"]["url"],
+            "data:image/png;base64,AAAA"
+        );
+    }
 }
