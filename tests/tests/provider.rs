@@ -476,3 +476,127 @@ fn a_rust_provider_answers_like_pis_own_openai_provider() {
         .collect();
     assert_eq!(stored_answers, shown_answers);
 }
+
+/// `provider`'s models pi lists, without the provider's name.
+fn models_of(pi: &PiRpc, provider: &str) -> Vec<Value> {
+    pi.call(json!({"type": "get_available_models"}))["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["provider"] == provider)
+        .map(|m| {
+            let mut m = m.clone();
+            m.as_object_mut().unwrap().remove("provider");
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn a_provider_that_is_only_configuration_lists_asks_and_answers_like_its_typescript_twin() {
+    let model = ScriptedModel::start();
+    model.serve_models(["alpha", "beta"]);
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "cliproxy");
+    // The Rust extension and its TypeScript twin in one pi, named apart.
+    let pi = env
+        .pi()
+        .installed(&dir)
+        .extension(pi_ext_e2e::fixture("cliproxy-twin.ts"))
+        .env("CLIPROXY_URL", model.base_url())
+        .env("CLIPROXY_PROVIDER", "cliproxy")
+        .env("CLIPROXY_TWIN_PROVIDER", "cliproxy-twin")
+        .env("CLIPROXY_API_KEY", "sk-cliproxy")
+        .start();
+    // Both list the endpoint's models when the session starts.
+    wait_until("both providers' models", || {
+        models_of(&pi, "cliproxy").len() == 2 && models_of(&pi, "cliproxy-twin").len() == 2
+    });
+    let listed = models_of(&pi, "cliproxy");
+    assert_eq!(listed[0]["id"], "alpha");
+    assert_eq!(listed[1]["id"], "beta");
+    assert_eq!(listed[1]["api"], "openai-completions");
+    assert_eq!(listed[1]["baseUrl"], model.base_url());
+    assert_same(
+        "the models (Rust, then the twin)",
+        &json!(listed),
+        &json!(models_of(&pi, "cliproxy-twin")),
+    );
+    assert!(
+        model
+            .other_requests()
+            .iter()
+            .filter(|r| *r == "GET /v1/models")
+            .count()
+            >= 2,
+        "{:?}",
+        model.other_requests()
+    );
+
+    // The same conversation through each, each in a fresh session: pi's own
+    // OpenAI implementation answers both.
+    env.write_cwd_file("notes.txt", "the notes say 42");
+    let mut runs = Vec::new();
+    for provider in ["cliproxy", "cliproxy-twin"] {
+        pi.call(json!({"type": "new_session"}));
+        set_model(&pi, provider, "beta");
+        let first = model.request_count();
+        model.push_all([
+            Reply::deltas(["Hel", "lo"]),
+            Reply::tool("call_read", "read", json!({"path": "notes.txt"})),
+            Reply::text("It says 42."),
+            Reply::status(500, "boom"),
+            Reply::text("recovered"),
+        ]);
+        let mut answers = Vec::new();
+        for prompt in [
+            "say hello",
+            "what do the notes say?",
+            "fail please",
+            "again",
+        ] {
+            for m in pi_ext_e2e::json::assistant_messages(&pi.prompt(prompt)) {
+                let mut m = m.clone();
+                let o = m.as_object_mut().unwrap();
+                assert_eq!(o.remove("provider"), Some(json!(provider)));
+                o.remove("timestamp");
+                // The scripted ids count on across the two runs.
+                if let Some(id) = o.get_mut("responseId") {
+                    *id = json!("<id>");
+                }
+                answers.push(m);
+            }
+        }
+        let recorded = model.recorded();
+        assert_eq!(
+            recorded.len(),
+            first + 5,
+            "{provider}: one request upstream per answer: {answers:#?}"
+        );
+        assert_eq!(
+            recorded[first].header("authorization"),
+            Some("Bearer sk-cliproxy")
+        );
+        let sent: Vec<Value> = recorded[first..].iter().map(|r| r.body.clone()).collect();
+        runs.push((answers, sent));
+    }
+    let (rust, twin) = (&runs[0], &runs[1]);
+    assert_eq!(rust.0.len(), 5, "{:#?}", rust.0);
+    assert_eq!(rust.0[0]["content"][0]["text"], "Hello");
+    assert_eq!(rust.0[0]["api"], "openai-completions");
+    assert_eq!(rust.0[0]["model"], "beta");
+    assert_eq!(rust.0[1]["stopReason"], "toolUse");
+    assert_eq!(rust.0[3]["errorMessage"], "500 boom");
+    assert_eq!(rust.0[4]["content"][0]["text"], "recovered");
+    assert_eq!(rust.1[0]["model"], "beta");
+    assert_same(
+        "the answers (Rust, then the twin)",
+        &json!(rust.0),
+        &json!(twin.0),
+    );
+    assert_same(
+        "the requests (Rust, then the twin)",
+        &json!(rust.1),
+        &json!(twin.1),
+    );
+}
