@@ -82,7 +82,7 @@
 //!         .api("openai-completions")
 //!         .base_url("http://127.0.0.1:8080/v1")
 //!         .api_key_env("LOCAL_API_KEY")
-//!         .model(ModelDef::new("qwen", "Qwen").compat(serde_json::json!({"supportsStore": false})))
+//!         .model(ModelDef::new("qwen", "Qwen").compat(pi_ext::serde_json::json!({"supportsStore": false})))
 //! }
 //! pi_ext::provider!(local);
 //! # fn main() {}
