@@ -52,8 +52,14 @@ async fn register_models(ctx: &Ctx, _event: SessionStartEvent) -> Result<(), Err
         .unwrap_or_else(|_| Err(format!("no answer within {} s", LIST_TIMEOUT.as_secs())));
     let ids = match listed {
         Ok(ids) if !ids.is_empty() => ids,
-        Ok(_) => return Ok(warn(ctx, &config, "it lists no models")),
-        Err(e) => return Ok(warn(ctx, &config, &e)),
+        Ok(_) => {
+            warn(ctx, &config, "it lists no models");
+            return Ok(());
+        }
+        Err(e) => {
+            warn(ctx, &config, &e);
+            return Ok(());
+        }
     };
     let mut provider = ProviderDef::new(&config.provider)
         .display_name("CLIProxyAPI")
