@@ -183,6 +183,13 @@ pub struct ModelDef {
     pub context_window: u64,
     /// Most tokens it answers with.
     pub max_tokens: u64,
+    /// pi-ai's compatibility settings for the model (`compat` in pi's
+    /// `registerProvider`, e.g. `{"supportsStore": false}` for an
+    /// OpenAI-compatible server), read by pi's own implementation of the
+    /// provider's API, and passed to a Rust stream in
+    /// [`crate::models::ModelInfo::compat`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compat: Option<serde_json::Value>,
 }
 
 /// A model's prices, in dollars per million tokens (a price pi does not
@@ -211,6 +218,7 @@ impl ModelDef {
             cost: ModelPrices::default(),
             context_window: 128_000,
             max_tokens: 16_384,
+            compat: None,
         }
     }
 
@@ -246,6 +254,12 @@ impl ModelDef {
         self.cost = prices;
         self
     }
+
+    /// pi-ai's compatibility settings for it (see [`ModelDef::compat`]).
+    pub fn compat(mut self, compat: serde_json::Value) -> Self {
+        self.compat = Some(compat);
+        self
+    }
 }
 
 /// A provider in the manifest (pi's `registerProvider` configuration, minus
@@ -272,6 +286,10 @@ pub struct ProviderManifest {
     pub auth_header: bool,
     /// The models.
     pub models: Vec<ModelDef>,
+    /// No Rust stream: pi's own implementation of `api` answers (the
+    /// bridge registers no `streamSimple`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub config_only: bool,
 }
 
 /// One of pi's built-in tools with Rust operations, in the manifest.

@@ -66,6 +66,35 @@
 //! (whole characters), ends with an error naming the limit, and the stream
 //! is cancelled; pi goes on.
 //!
+//! **A provider that is only configuration.** Without `.stream(..)`, a
+//! provider that names one of pi's APIs (`.api("openai-completions")`,
+//! `"anthropic-messages"`, `"openai-responses"`, …) and its endpoint is
+//! answered by pi's own implementation of that API, as a TypeScript
+//! `registerProvider` without `streamSimple` is; the extension process takes
+//! no part in its requests.
+//!
+//! ```no_run
+//! use pi_ext::provider::{ModelDef, ProviderDef};
+//!
+//! /// A local OpenAI-compatible server.
+//! fn local() -> ProviderDef {
+//!     ProviderDef::new("local")
+//!         .api("openai-completions")
+//!         .base_url("http://127.0.0.1:8080/v1")
+//!         .api_key_env("LOCAL_API_KEY")
+//!         .model(ModelDef::new("qwen", "Qwen").compat(pi_ext::serde_json::json!({"supportsStore": false})))
+//! }
+//! pi_ext::provider!(local);
+//! # fn main() {}
+//! ```
+//!
+//! Models known only at run time (listed by the endpoint, say) are
+//! registered then with [`crate::api::Api::register_provider`], e.g. from a
+//! `session_start` hook: pi applies it at once (registering a name again
+//! replaces its configuration and models). Such models are not known to
+//! `--list-models` or to `--model` on pi's command line, which pi resolves
+//! before the session starts.
+//!
 //! **Credentials**: pi resolves the provider's API key (`api_key_env`,
 //! `api_key`) as it does for its own providers and passes it in
 //! [`ProviderOptions::api_key`]: the only credential a provider receives.
@@ -167,6 +196,8 @@ impl ProviderDef {
 
     /// pi's name for the provider's API (default `pi-ext:<name>`). pi keys
     /// stream functions by API: two providers with one API replace each other.
+    /// Without a stream, the API pi's own implementation answers with
+    /// (`"openai-completions"`, `"anthropic-messages"`, …).
     pub fn api(mut self, api: impl Into<String>) -> Self {
         self.api = Some(api.into());
         self
@@ -191,7 +222,8 @@ impl ProviderDef {
     }
 
     /// The function that answers requests: takes the request, returns the
-    /// stream of its answer (see [`channel`]).
+    /// stream of its answer (see [`channel`]). Without one, pi's own
+    /// implementation of [`ProviderDef::api`] answers.
     pub fn stream<F, S>(mut self, f: F) -> Self
     where
         F: Fn(ProviderRequest) -> S + Send + Sync + 'static,
@@ -215,10 +247,19 @@ impl ProviderDef {
             ));
         }
         if self.stream.is_none() {
-            return Some(format!(
-                "provider `{}` skipped: it has no stream function (`.stream(..)`)",
-                self.name
-            ));
+            let Some(api) = self.api.as_deref().filter(|a| !a.starts_with("pi-ext:")) else {
+                return Some(format!(
+                    "provider `{}` skipped: it has no stream function (`.stream(..)`) and names \
+                     none of pi's APIs (`.api(\"openai-completions\")`, …) to answer with",
+                    self.name
+                ));
+            };
+            if self.base_url.is_none() {
+                return Some(format!(
+                    "provider `{}` skipped: pi's `{api}` needs the endpoint (`.base_url(..)`)",
+                    self.name
+                ));
+            }
         }
         if self.models.is_empty() {
             return Some(format!(
@@ -252,7 +293,74 @@ impl ProviderDef {
             headers: self.headers.clone(),
             auth_header: self.auth_header,
             models: self.models.clone(),
+            config_only: self.stream.is_none(),
         }
+    }
+}
+
+// Registering at run time is an `Api` call, but it is about providers: it
+// lives here so that the API need not know `ProviderDef`.
+impl crate::api::Api {
+    /// Register a provider while pi runs (`pi.registerProvider`), e.g. from
+    /// a `session_start` hook with the models an endpoint lists: pi applies
+    /// it at once. Registering a name again replaces its configuration and
+    /// models. Only a provider that is configuration (no `.stream(..)`, see
+    /// [`mod@crate::provider`]): one with a Rust stream is registered while
+    /// pi starts, with [`crate::provider!`].
+    ///
+    /// ```no_run
+    /// # async fn f(ctx: &pi_ext::Ctx, ids: Vec<String>) -> Result<(), pi_ext::api::ApiError> {
+    /// use pi_ext::provider::{ModelDef, ProviderDef};
+    /// let mut provider = ProviderDef::new("local")
+    ///     .api("openai-completions")
+    ///     .base_url("http://127.0.0.1:8080/v1")
+    ///     .api_key_env("LOCAL_API_KEY");
+    /// for id in &ids {
+    ///     provider = provider.model(ModelDef::new(id, id));
+    /// }
+    /// ctx.api().register_provider(provider).await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`crate::api::ApiError`] for a provider with a stream, an invalid
+    /// one (the reason [`crate::registry::Registry::provider`] would skip
+    /// it), or one pi refuses.
+    pub async fn register_provider(
+        &self,
+        provider: ProviderDef,
+    ) -> Result<(), crate::api::ApiError> {
+        let fail = |message: String| crate::api::ApiError {
+            method: "registerProvider".into(),
+            message,
+        };
+        if provider.stream.is_some() {
+            return Err(fail(format!(
+                "provider `{}` has a stream: providers with a Rust stream are registered \
+                 while pi starts (`pi_ext::provider!`)",
+                provider.name
+            )));
+        }
+        if let Some(problem) = provider.problem() {
+            return Err(fail(problem.replacen(" skipped:", ":", 1)));
+        }
+        self.call("registerProvider", json!([provider.manifest()]))
+            .await
+            .map(drop)
+    }
+
+    /// Remove a provider and its models (`pi.unregisterProvider`); pi's
+    /// own models it overrode come back. Nothing happens for a name pi has
+    /// no registered provider of.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::api::ApiError`] when pi fails.
+    pub async fn unregister_provider(&self, name: &str) -> Result<(), crate::api::ApiError> {
+        self.call("unregisterProvider", json!([name]))
+            .await
+            .map(drop)
     }
 }
 
@@ -846,6 +954,47 @@ mod tests {
             .to_wire(),
             json!(["usage", {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0}])
         );
+    }
+
+    #[test]
+    fn a_provider_without_a_stream_is_configuration_for_one_of_pis_apis() {
+        let local = ProviderDef::new("local")
+            .api("openai-completions")
+            .base_url("http://127.0.0.1:8080/v1")
+            .api_key_env("LOCAL_API_KEY")
+            .model(ModelDef::new("qwen", "Qwen").compat(json!({"supportsStore": false})));
+        assert_eq!(local.problem(), None);
+        assert_eq!(
+            serde_json::to_value(local.manifest()).unwrap(),
+            json!({
+                "name": "local",
+                "baseUrl": "http://127.0.0.1:8080/v1",
+                "apiKey": "LOCAL_API_KEY",
+                "api": "openai-completions",
+                "models": [{"id": "qwen", "name": "Qwen", "reasoning": false, "input": ["text"],
+                            "cost": {"input": 0.0, "output": 0.0, "cacheRead": 0.0, "cacheWrite": 0.0},
+                            "contextWindow": 128000, "maxTokens": 16384,
+                            "compat": {"supportsStore": false}}],
+                "configOnly": true,
+            })
+        );
+        // Without pi's API, or its endpoint, there is nothing to answer with.
+        let no_api = ProviderDef::new("x").model(ModelDef::new("m", "M"));
+        assert_eq!(
+            no_api.problem().unwrap(),
+            "provider `x` skipped: it has no stream function (`.stream(..)`) and names none of \
+             pi's APIs (`.api(\"openai-completions\")`, …) to answer with"
+        );
+        assert!(no_api.clone().api("pi-ext:x").problem().is_some());
+        assert_eq!(
+            no_api.api("anthropic-messages").problem().unwrap(),
+            "provider `x` skipped: pi's `anthropic-messages` needs the endpoint (`.base_url(..)`)"
+        );
+        // A Rust stream: not configuration.
+        let streamed = ProviderDef::new("s")
+            .model(ModelDef::new("m", "M"))
+            .stream(|req| channel(req, |_, _| async { Ok(StopReason::Stop) }));
+        assert!(!streamed.manifest().config_only);
     }
 
     #[test]

@@ -467,9 +467,10 @@ impl Registry {
         self
     }
 
-    /// Serve a model provider (see [`mod@crate::provider`]). One without a
-    /// stream function or models, with an invalid name, or named like one
-    /// already registered is left out, and the problem recorded.
+    /// Serve a model provider (see [`mod@crate::provider`]). One without
+    /// models, without a stream function and pi's API to answer instead,
+    /// with an invalid name, or named like one already registered is left
+    /// out, and the problem recorded.
     pub fn provider(mut self, provider: ProviderDef) -> Self {
         self.add_provider(provider);
         self

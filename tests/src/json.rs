@@ -168,3 +168,64 @@ pub fn statuses(events: &[Value]) -> Vec<String> {
         .filter_map(|r| r["statusText"].as_str().map(str::to_string))
         .collect()
 }
+
+/// Where `left` and `right` differ, one line per JSON pointer
+/// (`/messages/3/content: "a" != "b"`, `/store: missing != false`); empty
+/// when they are equal. Objects are compared key by key, arrays element by
+/// element, so a whole request or message can be compared at once and any
+/// new field shows up by name.
+pub fn differences(left: &Value, right: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    differ(left, right, &mut String::new(), &mut out);
+    out
+}
+
+fn differ(left: &Value, right: &Value, at: &mut String, out: &mut Vec<String>) {
+    let show =
+        |v: Option<&Value>| v.map_or("missing".to_string(), |v| crate::diag::clip(&v.to_string()));
+    let mut child = |key: &str, l: Option<&Value>, r: Option<&Value>, out: &mut Vec<String>| {
+        let len = at.len();
+        at.push('/');
+        at.push_str(&key.replace('~', "~0").replace('/', "~1"));
+        match (l, r) {
+            (Some(l), Some(r)) => differ(l, r, at, out),
+            _ => out.push(format!("{at}: {} != {}", show(l), show(r))),
+        }
+        at.truncate(len);
+    };
+    match (left, right) {
+        (Value::Object(l), Value::Object(r)) => {
+            let mut keys: Vec<&String> = l.keys().chain(r.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                child(key, l.get(key), r.get(key), out);
+            }
+        }
+        (Value::Array(l), Value::Array(r)) => {
+            for i in 0..l.len().max(r.len()) {
+                child(&i.to_string(), l.get(i), r.get(i), out);
+            }
+        }
+        _ if left != right => {
+            let at = if at.is_empty() { "/" } else { at.as_str() };
+            out.push(format!(
+                "{at}: {} != {}",
+                show(Some(left)),
+                show(Some(right))
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// Panics, listing [`differences`], unless `left` and `right` are equal.
+#[track_caller]
+pub fn assert_same(what: &str, left: &Value, right: &Value) {
+    let found = differences(left, right);
+    assert!(
+        found.is_empty(),
+        "{what} differs (left != right):\n  {}",
+        found.join("\n  ")
+    );
+}

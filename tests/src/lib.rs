@@ -90,6 +90,7 @@ mod model;
 mod print;
 mod rpc;
 mod screen;
+pub mod session;
 mod terminal;
 mod theme;
 

@@ -173,6 +173,8 @@ struct ModelState {
     other_requests: Vec<String>,
     /// Indices (in `requests`) of held replies whose client closed the connection.
     closed: Vec<usize>,
+    /// The model ids `GET …/models` lists ([`ScriptedModel::serve_models`]).
+    models: Option<Vec<String>>,
 }
 
 struct ModelShared {
@@ -305,7 +307,16 @@ impl ScriptedModel {
         self.shared.lock().connections.len()
     }
 
-    /// Request lines of requests to any other endpoint (answered with 404), e.g. `GET /v1/models`.
+    /// Answer `GET …/models` with these model ids, as an OpenAI-compatible
+    /// server lists its models (`{"object":"list","data":[{"id",…}]}`);
+    /// without it, that request is answered with 404. The requests are
+    /// recorded in [`ScriptedModel::other_requests`].
+    pub fn serve_models<S: Into<String>>(&self, ids: impl IntoIterator<Item = S>) {
+        self.shared.lock().models = Some(ids.into_iter().map(Into::into).collect());
+    }
+
+    /// Request lines of requests to any other endpoint (answered with 404,
+    /// or the model list of [`ScriptedModel::serve_models`]), e.g. `GET /v1/models`.
     pub fn other_requests(&self) -> Vec<String> {
         self.shared.lock().other_requests.clone()
     }
@@ -500,17 +511,26 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                 render_reply(&reply, &model, chunk_id)
             }
         } else {
-            shared
-                .lock()
+            let mut state = shared.lock();
+            state
                 .other_requests
                 .push(format!("{} {}", request.method, request.path));
-            http_response(
-                404,
-                "application/json",
-                json!({"error": {"message": "not found", "type": "invalid_request_error"}})
-                    .to_string()
-                    .as_bytes(),
-            )
+            let listed = state
+                .models
+                .clone()
+                .filter(|_| request.method == "GET" && request.path.ends_with("/models"));
+            drop(state);
+            shared.changed.notify_all();
+            match listed {
+                Some(ids) => http_response(200, "application/json", models_list(&ids).as_bytes()),
+                None => http_response(
+                    404,
+                    "application/json",
+                    json!({"error": {"message": "not found", "type": "invalid_request_error"}})
+                        .to_string()
+                        .as_bytes(),
+                ),
+            }
         };
         writer.write_all(&response)?;
         writer.flush()?;
@@ -519,6 +539,15 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
             return Ok(());
         }
     }
+}
+
+/// An OpenAI model list (`GET /v1/models`) of `ids`.
+fn models_list(ids: &[String]) -> String {
+    let data: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"id": id, "object": "model", "created": 0, "owned_by": "scripted"}))
+        .collect();
+    json!({"object": "list", "data": data}).to_string()
 }
 
 /// The SSE events of a held OpenAI reply.

@@ -10,7 +10,8 @@
 use std::path::PathBuf;
 
 use pi_ext_e2e::anthropic::{CACHE_READ_TOKENS, CACHE_WRITE_TOKENS, INPUT_TOKENS};
-use pi_ext_e2e::json::final_assistant_text;
+use pi_ext_e2e::json::{assert_same, final_assistant_text};
+use pi_ext_e2e::session::session_messages;
 use pi_ext_e2e::{
     install_example, pi_example, PiEnv, PiRpc, RecordedRequest, Reply, ScriptedModel,
     DEFAULT_TIMEOUT,
@@ -77,6 +78,8 @@ struct Run {
     requests: Vec<RecordedRequest>,
     /// The run's working directory (named in the system prompt).
     cwd: String,
+    /// The messages pi stored in the session file.
+    stored: Vec<Value>,
 }
 
 /// Send a prompt, wait for its first text delta, abort; the prompt's events.
@@ -115,6 +118,7 @@ fn start(rust: bool, model: &ScriptedModel, env: &PiEnv, key: &str) -> PiRpc {
             "claude-sonnet-4-5",
         ])
         .env("CUSTOM_ANTHROPIC_API_KEY", key)
+        .session_dir(env.root().join("sessions"))
         .start();
     let state = pi.call(json!({"type": "get_state"}));
     assert_eq!(state["model"]["provider"], "custom-anthropic", "{state}");
@@ -160,35 +164,43 @@ fn conversation(rust: bool) -> Run {
     }));
     pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
     prompts.push(pi.events_since(mark));
+    drop(pi);
     Run {
         prompts,
         requests: model.recorded(),
         cwd: env.cwd().display().to_string(),
+        stored: session_messages(&env.root().join("sessions")),
     }
 }
 
-/// What pi showed of each answer: streamed text, content, stop reason, usage, error.
+/// What pi showed of each answer: its whole message, with the text and
+/// thinking streamed for it (`streamedText`, `streamedThinking`).
 fn shown(run: &Run) -> Vec<Value> {
     run.prompts
         .iter()
         .flat_map(|events| {
             let text = streamed(events, "text_delta");
             let thinking = streamed(events, "thinking_delta");
-            assistants(events).into_iter().map(move |m| {
-                json!({
-                    "streamedText": text,
-                    "streamedThinking": thinking,
-                    "content": m["content"],
-                    "stopReason": m["stopReason"],
-                    "usage": m["usage"],
-                    "errorMessage": m["errorMessage"],
-                    "provider": m["provider"],
-                    "model": m["model"],
-                    "api": m["api"],
-                })
+            assistants(events).into_iter().map(move |mut m| {
+                m["streamedText"] = json!(text);
+                m["streamedThinking"] = json!(thinking);
+                m
             })
         })
         .collect()
+}
+
+/// Messages as compared: without the moment pi stamped them, and without
+/// the response id the Rust port records (as pi's own Anthropic provider
+/// does) and the original does not (MAPPING.md).
+fn comparable(messages: &[Value]) -> Value {
+    let mut messages = json!(messages);
+    for m in messages.as_array_mut().unwrap() {
+        let m = m.as_object_mut().unwrap();
+        m.remove("timestamp");
+        m.remove("responseId");
+    }
+    messages
 }
 
 /// The request bodies, the run's cwd replaced by `<cwd>`.
@@ -212,6 +224,10 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     assert_eq!(answers[0]["stopReason"], "stop");
     assert_eq!(answers[0]["provider"], "custom-anthropic");
     assert_eq!(answers[0]["model"], "claude-sonnet-4-5");
+    // The response's id is recorded, as pi's own Anthropic provider does.
+    assert!(answers[0]["responseId"]
+        .as_str()
+        .is_some_and(|id| id.starts_with("msg_")));
     let usage = &answers[0]["usage"];
     assert_eq!(usage["input"], INPUT_TOKENS);
     assert_eq!(usage["output"], 3);
@@ -341,24 +357,26 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     assert_eq!(original_answers[6]["errorMessage"], "Request was aborted.");
     answers[6]["errorMessage"] = Value::Null;
     original_answers[6]["errorMessage"] = Value::Null;
-    for (i, (r, o)) in answers.iter().zip(&original_answers).enumerate() {
-        assert_eq!(r, o, "answer {i} differs (Rust, then the original)");
+    assert_same(
+        "what pi showed (Rust, then the original)",
+        &comparable(&answers),
+        &comparable(&original_answers),
+    );
+    let (mut rust_stored, mut original_stored) = (rust.stored.clone(), original.stored.clone());
+    for stored in [&mut rust_stored, &mut original_stored] {
+        let aborted = stored
+            .iter_mut()
+            .find(|m| m["stopReason"] == "aborted")
+            .expect("the aborted answer is stored");
+        aborted["errorMessage"] = Value::Null;
     }
+    assert_same(
+        "the session (Rust, then the original)",
+        &comparable(&rust_stored),
+        &comparable(&original_stored),
+    );
     for (i, (r, o)) in bodies.iter().zip(&sent(&original)).enumerate() {
-        for key in [
-            "model",
-            "messages",
-            "system",
-            "tools",
-            "max_tokens",
-            "stream",
-            "thinking",
-        ] {
-            assert_eq!(
-                r[key], o[key],
-                "request {i}: `{key}` differs (Rust, then the original)"
-            );
-        }
+        assert_same(&format!("request {i} (Rust, then the original)"), r, o);
     }
     for (r, o) in rust.requests.iter().zip(&original.requests) {
         assert_eq!(r.path, o.path);
@@ -387,10 +405,12 @@ fn oauth_round_trip(rust: bool) -> Run {
         Reply::text("It says 42."),
     ]);
     let prompts = vec![pi.prompt("what do the notes say?")];
+    drop(pi);
     Run {
         prompts,
         requests: model.recorded(),
         cwd: env.cwd().display().to_string(),
+        stored: session_messages(&env.root().join("sessions")),
     }
 }
 
@@ -423,16 +443,15 @@ fn an_oauth_token_is_sent_as_claude_code_like_the_original_does() {
     assert_eq!(call["content"][0]["name"], "Read");
 
     let original = oauth_round_trip(false);
-    assert_eq!(answers, shown(&original));
+    assert_same(
+        "what pi showed (Rust, then the original)",
+        &comparable(&answers),
+        &comparable(&shown(&original)),
+    );
     let original_bodies = sent(&original);
     assert_eq!(bodies.len(), original_bodies.len());
     for (i, (r, o)) in bodies.iter().zip(&original_bodies).enumerate() {
-        for key in ["messages", "system", "tools", "max_tokens", "thinking"] {
-            assert_eq!(
-                r[key], o[key],
-                "request {i}: `{key}` differs (Rust, then the original)"
-            );
-        }
+        assert_same(&format!("request {i} (Rust, then the original)"), r, o);
     }
     for (r, o) in rust.requests.iter().zip(&original.requests) {
         for header in [

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use pi_ext_e2e::json::{final_assistant_text, system_prompt, tool_result};
+use pi_ext_e2e::json::{assert_same, final_assistant_text, system_prompt, tool_result};
 use pi_ext_e2e::{
     install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
 };
@@ -266,86 +266,337 @@ fn pi_streams_through_a_rust_provider_and_every_failure_ends_clearly() {
     });
 }
 
-/// What one conversation showed through `provider/model`: each answer's
-/// streamed text (its deltas joined: the Rust provider joins those that
-/// arrive together), content, stop reason and usage, and what the upstream
-/// endpoint was sent (messages and tools).
-fn conversation_through(provider: &str, id: &str) -> (Vec<Value>, Vec<Value>) {
+/// What one conversation showed and sent through `provider/model`.
+struct Run {
+    /// Per prompt, pi's events.
+    prompts: Vec<Vec<Value>>,
+    /// The request bodies upstream, the run's cwd replaced by `<cwd>`.
+    sent: Vec<Value>,
+    /// The messages pi stored in the session file.
+    stored: Vec<Value>,
+}
+
+/// The conversation of the side-by-side test through `provider/model`: streamed
+/// text, a `read` round trip, an error status and a prompt after it, an
+/// `error` chunk mid-stream and a prompt after it, thinking, and a prompt
+/// that replays it.
+fn conversation_through(provider: &str, id: &str) -> Run {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
+    // pi-ai's default compatibility settings (the harness turns some off),
+    // as the proxy sends for a standard endpoint.
+    env.edit_models(|m| {
+        m["providers"]["fake"]
+            .as_object_mut()
+            .unwrap()
+            .remove("compat");
+    });
     let proxy = install_example(&env, "openai-proxy");
+    let sessions = env.root().join("sessions");
     let pi = env
         .pi()
         .installed(&proxy)
+        .session_dir(&sessions)
         .args(["--provider", provider, "--model", id])
         .env("OPENAI_PROXY_URL", model.base_url())
         .env("OPENAI_PROXY_MODEL", "fake-model")
         .start();
     env.write_cwd_file("notes.txt", "the notes say 42");
-    model.push(Reply::deltas(["Hel", "lo", " world"]));
-    model.push(Reply::tool(
-        "call_read",
-        "read",
-        json!({"path": "notes.txt"}),
-    ));
-    model.push(Reply::text("It says 42."));
-    model.push(Reply::status(500, "boom"));
-    let mut answers = Vec::new();
-    for prompt in ["say hello", "what do the notes say?", "fail please"] {
-        let events = pi.prompt(prompt);
-        for message in events
-            .iter()
-            .filter(|e| e["type"] == "message_end" && e["message"]["role"] == "assistant")
-        {
-            let m = &message["message"];
-            answers.push(json!({
-                "streamed": streamed(&events, "text_delta").iter().map(|e| e["delta"].as_str().unwrap()).collect::<String>(),
-                "content": m["content"],
-                "stopReason": m["stopReason"],
-                "usage": [m["usage"]["input"].clone(), m["usage"]["output"].clone()],
-                "failed": m["errorMessage"].as_str().is_some_and(|e| e.contains("500") && e.contains("boom")),
-            }));
-        }
-    }
+    model.push_all([
+        Reply::deltas(["Hel", "lo", " world"]),
+        Reply::tool("call_read", "read", json!({"path": "notes.txt"})),
+        Reply::text("It says 42."),
+        Reply::status(500, "boom"),
+        Reply::text("recovered"),
+        Reply::stream_error(["Half"], "overloaded"),
+        Reply::thinking("Let me think.", "", "Thought it through."),
+        Reply::text("A dot."),
+    ]);
+    let prompts = [
+        "say hello",
+        "what do the notes say?",
+        "fail please",
+        "again",
+        "break mid-stream",
+        "think first",
+        "and now?",
+    ]
+    .iter()
+    .map(|p| pi.prompt(p))
+    .collect();
+    assert_eq!(model.pending(), 0, "every scripted reply was asked for");
     // Each run has its own working directory (named in the system prompt).
     let cwd = env.cwd().display().to_string();
     let sent = model
         .requests()
         .iter()
-        .map(|r| {
-            let sent = json!({"messages": r["messages"], "tools": r["tools"]}).to_string();
-            serde_json::from_str(&sent.replace(&cwd, "<cwd>")).unwrap()
-        })
+        .map(|r| serde_json::from_str(&r.to_string().replace(&cwd, "<cwd>")).unwrap())
         .collect();
-    (answers, sent)
+    drop(pi);
+    Run {
+        prompts,
+        sent,
+        stored: pi_ext_e2e::session::session_messages(&sessions),
+    }
+}
+
+/// Per prompt, its streamed text and thinking (deltas joined: the Rust
+/// provider joins those that arrive together) and its assistant messages.
+fn shown(run: &Run) -> Vec<Value> {
+    let joined = |events: &[Value], kind: &str| -> String {
+        streamed(events, kind)
+            .iter()
+            .map(|e| e["delta"].as_str().unwrap_or_default())
+            .collect()
+    };
+    run.prompts
+        .iter()
+        .map(|events| {
+            json!({
+                "text": joined(events, "text_delta"),
+                "thinking": joined(events, "thinking_delta"),
+                "messages": pi_ext_e2e::json::assistant_messages(events),
+            })
+        })
+        .collect()
+}
+
+/// Messages as compared: the moment pi stamped them dropped, and an
+/// assistant message's provider, API and model checked to be `names` and
+/// dropped (the Rust provider is `proxy`/`proxied` in pi, pi's own is
+/// `fake`/`fake-model`: MAPPING.md).
+fn comparable(messages: &mut Value, names: [&str; 3]) {
+    let mut stack = vec![messages];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(m) if m.contains_key("role") && m.contains_key("timestamp") => {
+                m.remove("timestamp");
+                if m["role"] == "assistant" {
+                    for (key, name) in ["provider", "api", "model"].iter().zip(names) {
+                        assert_eq!(m.remove(*key), Some(json!(name)), "`{key}` of {m:?}");
+                    }
+                }
+            }
+            Value::Object(m) => stack.extend(m.values_mut()),
+            _ => {}
+        }
+    }
 }
 
 #[test]
 fn a_rust_provider_answers_like_pis_own_openai_provider() {
-    let (through_rust, rust_sent) = conversation_through("proxy", "proxied");
-    assert_eq!(through_rust.len(), 4, "{through_rust:#?}");
-    assert_eq!(through_rust[0]["streamed"], "Hello world");
-    assert_eq!(through_rust[1]["stopReason"], "toolUse");
-    assert_eq!(through_rust[1]["content"][0]["name"], "read");
-    assert_eq!(through_rust[2]["content"][0]["text"], "It says 42.");
-    assert_eq!(through_rust[3]["stopReason"], "error");
-    assert_eq!(through_rust[3]["failed"], true);
-    // pi talking to the same endpoint itself (the scripted model is an
-    // OpenAI-compatible endpoint in pi's models.json).
-    let (direct, direct_sent) = conversation_through("fake", "fake-model");
-    assert_eq!(through_rust, direct);
-    assert_eq!(rust_sent.len(), direct_sent.len());
-    for (rust, direct) in rust_sent.iter().zip(&direct_sent) {
-        assert_eq!(rust["tools"], direct["tools"]);
-        for (i, (r, d)) in rust["messages"]
+    let rust = conversation_through("proxy", "proxied");
+    let mut rust_shown = Value::Array(shown(&rust));
+    // The Rust run's own values.
+    let answers: Vec<&Value> = rust_shown
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["messages"].as_array().unwrap())
+        .collect();
+    assert_eq!(answers.len(), 8, "{answers:#?}");
+    assert_eq!(rust_shown[0]["text"], "Hello world");
+    assert_eq!(answers[0]["responseId"], "chatcmpl-scripted-1");
+    assert_eq!(answers[1]["stopReason"], "toolUse");
+    assert_eq!(answers[1]["content"][0]["name"], "read");
+    assert_eq!(answers[2]["content"][0]["text"], "It says 42.");
+    assert_eq!(answers[3]["stopReason"], "error");
+    assert_eq!(answers[3]["errorMessage"], "500 boom");
+    assert_eq!(answers[4]["content"][0]["text"], "recovered");
+    assert_eq!(answers[5]["errorMessage"], "overloaded");
+    assert_eq!(answers[5]["content"][0]["text"], "Half");
+    assert_eq!(answers[6]["content"][0]["thinking"], "Let me think.");
+    assert_eq!(answers[7]["content"][0]["text"], "A dot.");
+    // Upstream: the failed turns are not sent again; the model's max
+    // tokens, `store`, tools with `strict: false`; thinking replayed.
+    let after_error = &rust.sent[4]["messages"];
+    assert!(
+        after_error
             .as_array()
             .unwrap()
             .iter()
-            .zip(direct["messages"].as_array().unwrap())
-            .enumerate()
-        {
-            assert_eq!(r, d, "message {i} differs");
-        }
-        assert_eq!(rust["messages"], direct["messages"]);
+            .all(|m| m["content"] != Value::Null || m.get("tool_calls").is_some()),
+        "{after_error:#}"
+    );
+    assert_eq!(rust.sent[4]["max_completion_tokens"], 4096);
+    assert_eq!(rust.sent[4]["store"], false);
+    assert_eq!(rust.sent[4]["tools"][0]["function"]["strict"], false);
+    let replayed = rust.sent[7]["messages"].as_array().unwrap();
+    assert_eq!(
+        replayed[replayed.len() - 2]["reasoning_content"],
+        "Let me think."
+    );
+
+    // pi talking to the same endpoint itself (the scripted model is an
+    // OpenAI-compatible endpoint in pi's models.json).
+    let direct = conversation_through("fake", "fake-model");
+    let mut direct_shown = Value::Array(shown(&direct));
+    assert_eq!(
+        rust.sent.len(),
+        direct.sent.len(),
+        "the same number of requests"
+    );
+    for (i, (r, d)) in rust.sent.iter().zip(&direct.sent).enumerate() {
+        assert_same(&format!("request {i} (Rust, then pi's)"), r, d);
     }
+    comparable(&mut rust_shown, ["proxy", "pi-ext:proxy", "proxied"]);
+    comparable(
+        &mut direct_shown,
+        ["fake", "openai-completions", "fake-model"],
+    );
+    assert_same(
+        "what pi showed (Rust, then pi's)",
+        &rust_shown,
+        &direct_shown,
+    );
+    let (mut rust_stored, mut direct_stored) = (json!(rust.stored), json!(direct.stored));
+    comparable(&mut rust_stored, ["proxy", "pi-ext:proxy", "proxied"]);
+    comparable(
+        &mut direct_stored,
+        ["fake", "openai-completions", "fake-model"],
+    );
+    assert_same(
+        "the session (Rust, then pi's)",
+        &rust_stored,
+        &direct_stored,
+    );
+    // The session holds what message_end showed.
+    let stored_answers: Vec<&Value> = rust_stored
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .collect();
+    let shown_answers: Vec<&Value> = rust_shown
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["messages"].as_array().unwrap())
+        .collect();
+    assert_eq!(stored_answers, shown_answers);
+}
+
+/// `provider`'s models pi lists, without the provider's name.
+fn models_of(pi: &PiRpc, provider: &str) -> Vec<Value> {
+    pi.call(json!({"type": "get_available_models"}))["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["provider"] == provider)
+        .map(|m| {
+            let mut m = m.clone();
+            m.as_object_mut().unwrap().remove("provider");
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn a_provider_that_is_only_configuration_lists_asks_and_answers_like_its_typescript_twin() {
+    let model = ScriptedModel::start();
+    model.serve_models(["alpha", "beta"]);
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "cliproxy");
+    // The Rust extension and its TypeScript twin in one pi, named apart.
+    let pi = env
+        .pi()
+        .installed(&dir)
+        .extension(pi_ext_e2e::fixture("cliproxy-twin.ts"))
+        .env("CLIPROXY_URL", model.base_url())
+        .env("CLIPROXY_PROVIDER", "cliproxy")
+        .env("CLIPROXY_TWIN_PROVIDER", "cliproxy-twin")
+        .env("CLIPROXY_API_KEY", "sk-cliproxy")
+        .start();
+    // Both list the endpoint's models when the session starts.
+    wait_until("both providers' models", || {
+        models_of(&pi, "cliproxy").len() == 2 && models_of(&pi, "cliproxy-twin").len() == 2
+    });
+    let listed = models_of(&pi, "cliproxy");
+    assert_eq!(listed[0]["id"], "alpha");
+    assert_eq!(listed[1]["id"], "beta");
+    assert_eq!(listed[1]["api"], "openai-completions");
+    assert_eq!(listed[1]["baseUrl"], model.base_url());
+    assert_same(
+        "the models (Rust, then the twin)",
+        &json!(listed),
+        &json!(models_of(&pi, "cliproxy-twin")),
+    );
+    assert!(
+        model
+            .other_requests()
+            .iter()
+            .filter(|r| *r == "GET /v1/models")
+            .count()
+            >= 2,
+        "{:?}",
+        model.other_requests()
+    );
+
+    // The same conversation through each, each in a fresh session: pi's own
+    // OpenAI implementation answers both.
+    env.write_cwd_file("notes.txt", "the notes say 42");
+    let mut runs = Vec::new();
+    for provider in ["cliproxy", "cliproxy-twin"] {
+        pi.call(json!({"type": "new_session"}));
+        set_model(&pi, provider, "beta");
+        let first = model.request_count();
+        model.push_all([
+            Reply::deltas(["Hel", "lo"]),
+            Reply::tool("call_read", "read", json!({"path": "notes.txt"})),
+            Reply::text("It says 42."),
+            Reply::status(500, "boom"),
+            Reply::text("recovered"),
+        ]);
+        let mut answers = Vec::new();
+        for prompt in [
+            "say hello",
+            "what do the notes say?",
+            "fail please",
+            "again",
+        ] {
+            for m in pi_ext_e2e::json::assistant_messages(&pi.prompt(prompt)) {
+                let mut m = m.clone();
+                let o = m.as_object_mut().unwrap();
+                assert_eq!(o.remove("provider"), Some(json!(provider)));
+                o.remove("timestamp");
+                // The scripted ids count on across the two runs.
+                if let Some(id) = o.get_mut("responseId") {
+                    *id = json!("<id>");
+                }
+                answers.push(m);
+            }
+        }
+        let recorded = model.recorded();
+        assert_eq!(
+            recorded.len(),
+            first + 5,
+            "{provider}: one request upstream per answer: {answers:#?}"
+        );
+        assert_eq!(
+            recorded[first].header("authorization"),
+            Some("Bearer sk-cliproxy")
+        );
+        let sent: Vec<Value> = recorded[first..].iter().map(|r| r.body.clone()).collect();
+        runs.push((answers, sent));
+    }
+    let (rust, twin) = (&runs[0], &runs[1]);
+    assert_eq!(rust.0.len(), 5, "{:#?}", rust.0);
+    assert_eq!(rust.0[0]["content"][0]["text"], "Hello");
+    assert_eq!(rust.0[0]["api"], "openai-completions");
+    assert_eq!(rust.0[0]["model"], "beta");
+    assert_eq!(rust.0[1]["stopReason"], "toolUse");
+    assert_eq!(rust.0[3]["errorMessage"], "500 boom");
+    assert_eq!(rust.0[4]["content"][0]["text"], "recovered");
+    assert_eq!(rust.1[0]["model"], "beta");
+    assert_same(
+        "the answers (Rust, then the twin)",
+        &json!(rust.0),
+        &json!(twin.0),
+    );
+    assert_same(
+        "the requests (Rust, then the twin)",
+        &json!(rust.1),
+        &json!(twin.1),
+    );
 }

@@ -143,10 +143,9 @@ fn answer(req: ProviderRequest) -> ProviderStream {
             match event["type"].as_str().unwrap_or_default() {
                 "message_start" => {
                     let message = &event["message"];
-                    out.start(
-                        message["id"].as_str().map(str::to_string),
-                        message["model"].as_str().map(str::to_string),
-                    );
+                    // The response's id, as pi's own Anthropic provider
+                    // records it (the original records none); no model.
+                    out.start(message["id"].as_str().map(str::to_string), None);
                     out.usage(usage(&message["usage"]));
                 }
                 "content_block_start" => {

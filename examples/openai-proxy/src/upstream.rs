@@ -1,105 +1,11 @@
-//! The upstream endpoint: pi's conversation as an OpenAI chat-completions
-//! request, POSTed with hyper, and its server-sent events.
+//! The upstream endpoint: the request POSTed with hyper, its server-sent
+//! events, and its errors worded as the OpenAI SDK words them.
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper_util::rt::TokioIo;
-use pi_ext::llm::LlmMessage as Message;
-use pi_ext::messages::{ContentBlock, UserContent};
-use pi_ext::provider::{ProviderError, ProviderOptions, ProviderRequest};
-use serde_json::{json, Value};
-
-/// The chat-completions body for `req`.
-pub fn request_body(req: &ProviderRequest, model: &str) -> Value {
-    let mut messages = Vec::new();
-    if let Some(system) = &req.context.system_prompt {
-        messages.push(json!({"role": "system", "content": system}));
-    }
-    for message in &req.context.messages {
-        messages.push(match message {
-            Message::User(u) => json!({"role": "user", "content": user_content(&u.content)}),
-            Message::Assistant(a) => {
-                let text = a.text();
-                let calls: Vec<Value> = a
-                    .tool_calls()
-                    .map(|c| {
-                        json!({"id": c.id, "type": "function",
-                               "function": {"name": c.name, "arguments": c.arguments.to_string()}})
-                    })
-                    .collect();
-                // No text: `null`, as pi's own OpenAI provider sends it.
-                let content = if text.is_empty() {
-                    Value::Null
-                } else {
-                    json!(text)
-                };
-                let mut m = json!({"role": "assistant", "content": content});
-                if !calls.is_empty() {
-                    m["tool_calls"] = Value::Array(calls);
-                }
-                m
-            }
-            Message::ToolResult(r) => json!({
-                "role": "tool",
-                "tool_call_id": r.tool_call_id,
-                "content": text_of(&r.content),
-            }),
-            // pi-ext's bridge sends system messages as `system_prompt` and
-            // `tools`; a role it does not know is not sent upstream.
-            _ => continue,
-        });
-    }
-    let mut body = json!({
-        "model": model,
-        "messages": messages,
-        "stream": true,
-        "stream_options": {"include_usage": true},
-    });
-    if !req.context.tools.is_empty() {
-        body["tools"] = req
-            .context
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.parameters}})
-            })
-            .collect();
-    }
-    if let Some(max) = req.options.max_tokens {
-        body["max_tokens"] = json!(max);
-    }
-    if let Some(t) = req.options.temperature {
-        body["temperature"] = json!(t);
-    }
-    body
-}
-
-fn user_content(content: &UserContent) -> Value {
-    match content {
-        UserContent::Text(t) => json!(t),
-        UserContent::Blocks(blocks) => blocks
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Image(i) => Some(json!({"type": "image_url",
-                    "image_url": {"url": format!("data:{};base64,{}", i.mime_type, i.data)}})),
-                ContentBlock::Text(t) => Some(json!({"type": "text", "text": t.text})),
-                _ => None,
-            })
-            .collect(),
-    }
-}
-
-fn text_of(content: &[ContentBlock]) -> String {
-    content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use pi_ext::provider::{ProviderError, ProviderOptions};
+use serde_json::Value;
 
 /// An upstream response being read. Dropping it closes the connection.
 pub struct Response {
@@ -209,15 +115,49 @@ pub async fn post(
             .await
             .map(|b| String::from_utf8_lossy(&b.to_bytes()).into_owned())
             .unwrap_or_default();
-        let message = serde_json::from_str::<Value>(&text)
+        // The SDK takes the body's `error`, if the body is JSON.
+        let error = serde_json::from_str::<Value>(&text)
             .ok()
-            .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
-            .unwrap_or(text);
-        return Err(ProviderError::new(format!("{} {message}", status.as_u16())));
+            .filter(truthy)
+            .map(|body| body.get("error").cloned().unwrap_or(Value::Null));
+        let message = api_error(Some(status.as_u16()), error.as_ref(), Some(&text));
+        return Err(ProviderError::new(message));
     }
     Ok(Response {
         body: response.into_body(),
         buffer: Vec::new(),
         _connection: connection,
     })
+}
+
+/// JavaScript's truthiness of a JSON value.
+pub fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// The message of an error as the OpenAI SDK's `APIError.makeMessage` words
+/// it: the status, then the error's `message` (or the error as JSON), else
+/// the body's text when it is not JSON (`error` is `None` then).
+pub fn api_error(status: Option<u16>, error: Option<&Value>, text: Option<&str>) -> String {
+    let message = match error {
+        Some(e) if e.get("message").is_some_and(truthy) => match &e["message"] {
+            Value::String(m) => m.clone(),
+            m => m.to_string(),
+        },
+        Some(e) if truthy(e) => e.to_string(),
+        Some(_) => String::new(),
+        None => text.unwrap_or_default().to_string(),
+    };
+    match (status, message.is_empty()) {
+        (Some(s), false) => format!("{s} {message}"),
+        (Some(s), true) => format!("{s} status code (no body)"),
+        (None, false) => message,
+        (None, true) => "(no status code or body)".to_string(),
+    }
 }

@@ -3,6 +3,7 @@
 // and `ui/call` methods (ctx.ui.*). Lookups go through a Map and a Set, so
 // a method name such as "constructor" or "__proto__" finds nothing.
 
+import { runtimeProviderConfig } from "./provider.js";
 import { sanitize } from "./tui-render.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -155,6 +156,14 @@ export const API = new Map([
   ],
   ["unsubscribe", (c) => c.unsubscribe(String(c.args[0]))],
   ["registerTool", (c) => c.registerTool(c.args[0] ?? {})],
+  [
+    "registerProvider",
+    (c) => {
+      const p = /** @type {{ name: string }} */ (c.args[0]);
+      c.pi.registerProvider(p?.name, runtimeProviderConfig(p));
+    },
+  ],
+  ["unregisterProvider", (c) => c.pi.unregisterProvider(String(c.args[0]))],
   // ctx.* (ExtensionContext)
   ["getEntries", (c) => c.ctx().sessionManager.getEntries()],
   ["getBranch", (c) => c.ctx().sessionManager.getBranch(c.args[0])],

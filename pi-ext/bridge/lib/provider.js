@@ -36,6 +36,7 @@ import { legacyContext } from "./transcript.js";
  * @property {Record<string, string>} [headers]
  * @property {boolean} [authHeader]
  * @property {any[]} models
+ * @property {boolean} [configOnly] no stream: pi's own implementation of `api` answers
  */
 
 /** Options pi passes that are JSON: the rest (functions, the signal) stay here. */
@@ -85,12 +86,13 @@ export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * pi's `registerProvider` configuration for `p`, with a `streamSimple` that
- * streams from the extension.
+ * streams from the extension, or, for a provider that is only
+ * configuration, none: pi's own implementation of its `api` answers.
  * @param {ProviderManifest} p
  * @param {() => StreamHost} host
  */
 export function providerConfig(p, host) {
-  return {
+  const config = {
     ...(p.displayName ? { name: p.displayName } : {}),
     baseUrl: p.baseUrl,
     apiKey: p.apiKey,
@@ -98,6 +100,10 @@ export function providerConfig(p, host) {
     ...(p.headers && Object.keys(p.headers).length ? { headers: p.headers } : {}),
     ...(p.authHeader ? { authHeader: true } : {}),
     models: p.models,
+  };
+  if (p.configOnly === true) return config;
+  return {
+    ...config,
     /**
      * @param {Model} model
      * @param {import("@mariozechner/pi-ai").Context} context
@@ -105,6 +111,25 @@ export function providerConfig(p, host) {
      */
     streamSimple: (model, context, options) => new ProviderStream(p.name, host(), model, options).start(legacyContext(context)),
   };
+}
+
+/**
+ * pi's configuration for a provider registered at run time (`api/call`
+ * `registerProvider`): only one that is configuration, whose requests pi
+ * answers itself (a Rust stream needs the manifest's registration).
+ * @param {unknown} p
+ */
+export function runtimeProviderConfig(p) {
+  const m = /** @type {ProviderManifest} */ (p);
+  if (m === null || typeof m !== "object" || typeof m.name !== "string" || !m.name) {
+    throw new Error("registerProvider needs a provider manifest with a name");
+  }
+  if (m.configOnly !== true) {
+    throw new Error(`provider \`${m.name}\`: only a provider without a stream is registered at run time`);
+  }
+  return providerConfig(m, () => {
+    throw new Error("a provider without a stream has no stream host");
+  });
 }
 
 /** One answer streaming from the extension into pi. */

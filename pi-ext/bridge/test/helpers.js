@@ -299,6 +299,7 @@ export function fakePi() {
     registerTool: (/** @type {any} */ tool) => tools.set(tool.name, tool),
     registerCommand: (/** @type {string} */ name, /** @type {any} */ options) => commands.set(name, options),
     registerProvider: (/** @type {string} */ name, /** @type {any} */ config) => providers.set(name, config),
+    unregisterProvider: (/** @type {string} */ name) => providers.delete(name),
     registerFlag: () => {},
     registerShortcut: () => {},
     getActiveTools: () => [...tools.keys()],

@@ -68,6 +68,40 @@ test("registered from the manifest with pi's configuration, while pi starts", as
   assert.equal(typeof config.streamSimple, "function");
 });
 
+test("a provider that is only configuration is registered without a stream: pi's own API answers it", async () => {
+  const local = { name: "local", baseUrl: "http://127.0.0.1:1/v1", apiKey: "LOCAL_KEY", api: "openai-completions", models: [model], configOnly: true };
+  const h = await startBridge(manifestWith({ providers: [local] }));
+  assert.deepEqual(h.fake.providers.get("local"), {
+    baseUrl: "http://127.0.0.1:1/v1",
+    apiKey: "LOCAL_KEY",
+    api: "openai-completions",
+    models: [model],
+  });
+});
+
+test("registered at run time: only a provider without a stream; unregistered by name", async () => {
+  const h = await startBridge(manifestWith({}));
+  await h.startSession(fakeCtx().ctx);
+  const local = { name: "later", baseUrl: "http://127.0.0.1:1/v1", apiKey: "K", api: "openai-completions", headers: { "x-team": "a" }, models: [model], configOnly: true };
+  const ok = await h.ext().request("api/call", { call: null, method: "registerProvider", args: [local] });
+  assert.equal(ok.error, undefined);
+  assert.deepEqual(h.fake.providers.get("later"), {
+    baseUrl: "http://127.0.0.1:1/v1",
+    apiKey: "K",
+    api: "openai-completions",
+    headers: { "x-team": "a" },
+    models: [model],
+  });
+  // A Rust stream needs the manifest's registration: refused, nothing registered.
+  const streamed = await h.ext().request("api/call", { call: null, method: "registerProvider", args: [{ ...local, name: "streamed", configOnly: false }] });
+  assert.equal(streamed.error?.message, "provider `streamed`: only a provider without a stream is registered at run time");
+  assert.equal(h.fake.providers.has("streamed"), false);
+  const nameless = await h.ext().request("api/call", { call: null, method: "registerProvider", args: [null] });
+  assert.equal(nameless.error?.message, "registerProvider needs a provider manifest with a name");
+  await h.ext().request("api/call", { call: null, method: "unregisterProvider", args: ["later"] });
+  assert.equal(h.fake.providers.has("later"), false);
+});
+
 test("a streamed answer: pi's events with the partial message, tool-call arguments parsed, cost from usage", async () => {
   const h = await withProvider((p, id, ext) => {
     send(ext, id, [["start", "resp-1", null], ["text_start", 0], ["text_delta", 0, "Hel"], ["text_delta", 0, "lo"]]);
