@@ -116,6 +116,9 @@ export function detectMode(argv, stdinIsTTY) {
   return "interactive";
 }
 
+/** pi's npm package: renamed in 0.74.0 (0.73.1 was the last under the old name). */
+const PI_PACKAGES = ["@earendil-works/pi-coding-agent", "@mariozechner/pi-coding-agent"];
+
 /**
  * pi's version, from the package.json above pi's CLI script (cheap: no import).
  * @param {string | undefined} cliScript process.argv[1]
@@ -127,7 +130,7 @@ export function detectPiVersion(cliScript) {
       const file = path.join(dir, "package.json");
       if (!fs.existsSync(file)) continue;
       const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-      if (pkg.name === "@mariozechner/pi-coding-agent") return String(pkg.version ?? "");
+      if (PI_PACKAGES.includes(pkg.name)) return String(pkg.version ?? "");
     }
   } catch {
     // Unknown version: the handshake carries "".
