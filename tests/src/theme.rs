@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::install::{pi_cli, PI_PACKAGE};
-use crate::repo_root;
+use crate::install::PiInstall;
 use crate::screen::Color;
 
 /// The colour pi paints theme token `token` (e.g. `"error"`, `"toolErrorBg"`) in, according
@@ -49,10 +48,7 @@ pub fn theme_color(theme: &str, token: &str) -> Color {
 
 /// Where pi keeps its built-in themes (`dist/modes/interactive/theme/`).
 fn theme_dir() -> PathBuf {
-    // Makes sure pi is installed first.
-    pi_cli();
-    repo_root()
-        .join("node_modules")
-        .join(PI_PACKAGE)
+    PiInstall::Pinned
+        .package_dir()
         .join("dist/modes/interactive/theme")
 }

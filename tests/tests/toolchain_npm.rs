@@ -55,7 +55,7 @@ fn npm_author(env: &PiEnv) -> Command {
 
 /// `pi install <source>`, with pi's and npm's environment isolated.
 fn pi_install(env: &PiEnv, registry: &str, source: &str) -> String {
-    let mut cmd = Command::new("node");
+    let mut cmd = Command::new(pi_ext_e2e::pi_node());
     cmd.arg(pi_cli())
         .args(["install", source])
         .current_dir(env.cwd())
