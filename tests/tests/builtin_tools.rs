@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use pi_ext::truncate::format_size;
 use pi_ext_e2e::json::{notifications, statuses, system_prompt, tool_result};
 use pi_ext_e2e::{
-    install_example, repo_root, Key, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
+    install_example, Key, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
 };
 use serde_json::{json, Value};
 
@@ -34,9 +34,7 @@ const PNG: &[u8] = b"\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x4
 
 /// pi's own example of this name (the TypeScript original).
 fn original(file: &str) -> PathBuf {
-    repo_root()
-        .join("node_modules/@mariozechner/pi-coding-agent/examples/extensions")
-        .join(file)
+    pi_ext_e2e::pi_example(file)
 }
 
 /// A directory with executable scripts (`name`, `body`), for the front of pi's `PATH`.
