@@ -17,7 +17,7 @@ use crate::rpc::PiBuilder;
 /// - `agent/`: used as `PI_CODING_AGENT_DIR`, holding
 ///   - `models.json`: one provider `fake` (api `openai-completions`, `apiKey` `"sk-fake"`,
 ///     compat flags off) with one model `fake-model` whose `baseUrl` is the scripted model's;
-///   - `settings.json`: default provider/model, `quietStartup`, no install telemetry,
+///   - `settings.json`: default provider/model, `quietStartup`, the `dark` theme, no install telemetry,
 ///     compaction off, retries off (so a scripted HTTP error produces exactly one request);
 ///   - anything the test writes, e.g. `extensions/<name>/index.ts` for auto-discovery;
 /// - `cwd/`: pi's working directory (empty, so no `AGENTS.md` or `.pi/` project config).
@@ -226,6 +226,9 @@ fn default_settings() -> Value {
         "defaultProvider": "fake",
         "defaultModel": "fake-model",
         "quietStartup": true,
+        // pi 1.x's default is `system` (built from the terminal's colours); tests compare with
+        // `dark`, 0.73.1's default.
+        "theme": "dark",
         "enableInstallTelemetry": false,
         "compaction": {"enabled": false},
         "retry": {"enabled": false, "provider": {"maxRetries": 0, "timeoutMs": 30000}}
