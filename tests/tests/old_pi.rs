@@ -2,6 +2,8 @@
 //! name, installed in `tests/pi-0.73` and run on the machine's Node): the SDK still works on
 //! the old pi, while every other test runs on the pinned one.
 
+use std::process::Command;
+
 use pi_ext_e2e::json::tool_result;
 use pi_ext_e2e::{install_example, Key, PiEnv, PiInstall, Reply, ScriptedModel};
 use serde_json::json;
@@ -52,6 +54,15 @@ fn pi_0_73_loads_runs_a_tool_a_dialog_a_hook_a_component_and_a_model_call() {
     assert_eq!(
         tool_result(&requests[2], "ask_1").as_deref(),
         Some("answer: true")
+    );
+    // The machine's Node ran this pi (its OpenAI SDK names the runtime).
+    let node = Command::new(PiInstall::V0_73.node())
+        .arg("--version")
+        .output()
+        .expect("node --version");
+    assert_eq!(
+        model.recorded()[0].header("x-stainless-runtime-version"),
+        Some(String::from_utf8_lossy(&node.stdout).trim())
     );
 
     // A component: `+` counts, `q` closes it.
