@@ -253,10 +253,7 @@ fn ensure_installed(install: PiInstall) -> PathBuf {
             .to_owned(),
         other => panic!("pi's package.json has no usable `bin` field: {other}"),
     };
-    let cli = root
-        .join("node_modules")
-        .join(install.package())
-        .join(bin);
+    let cli = root.join("node_modules").join(install.package()).join(bin);
     assert!(
         cli.is_file(),
         "pi's CLI entry point {} does not exist",

@@ -918,5 +918,6 @@ fn read_stderr(stderr: impl Read, shared: &RpcShared) {
 fn path_with(node: &Path) -> Option<OsString> {
     let dir = node.parent().filter(|d| !d.as_os_str().is_empty())?;
     let rest = std::env::var_os("PATH").unwrap_or_default();
-    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&rest))).ok()
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&rest)))
+        .ok()
 }

@@ -97,10 +97,7 @@ mod tests {
 
     #[test]
     fn sgr_sequences_parse_to_colours() {
-        assert_eq!(
-            parse_sgr("\x1b[38;2;1;2;255m"),
-            Some(Color::Rgb(1, 2, 255))
-        );
+        assert_eq!(parse_sgr("\x1b[38;2;1;2;255m"), Some(Color::Rgb(1, 2, 255)));
         assert_eq!(parse_sgr("\x1b[48;5;236m"), Some(Color::Indexed(236)));
         assert_eq!(parse_sgr("\x1b[39m"), Some(Color::Default));
         assert_eq!(parse_sgr("\x1b[1m"), None);

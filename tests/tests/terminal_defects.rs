@@ -34,9 +34,7 @@ fn two_tools_asking_at_once_get_their_dialogs_one_after_the_other() {
 
     // One dialog at a time (pi runs both tools at once, so either may ask
     // first), and the other is not lost: it shows once the first is answered.
-    let first = pi.wait_for("a dialog", |s| {
-        dialog(s, "First?") || dialog(s, "Second?")
-    });
+    let first = pi.wait_for("a dialog", |s| dialog(s, "First?") || dialog(s, "Second?"));
     let (shown, waiting, shown_id, waiting_id) = if dialog(&first, "First?") {
         ("First?", "Second?", "c1", "c2")
     } else {
