@@ -1,6 +1,6 @@
 //! # pi-ext: pi extensions in Rust
 //!
-//! Write tools for the [pi coding agent](https://www.npmjs.com/package/@mariozechner/pi-coding-agent)
+//! Write tools for the [pi coding agent](https://www.npmjs.com/package/@earendil-works/pi-coding-agent)
 //! as plain Rust functions. The `#[tool]` macro derives the parameter schema
 //! from the signature, and the runtime serves the tools to pi through a small
 //! JavaScript bridge that `<your-binary> install` puts where pi finds it.

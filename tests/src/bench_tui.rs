@@ -4,7 +4,6 @@
 //! process), in one pi in a pseudo-terminal; and what the bridge's cached frame costs pi per
 //! repaint.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use pi_ext_e2e::{fixture, repo_root, Key, PiEnv, PiTerminal, ScriptedModel};
@@ -134,7 +133,7 @@ console.log(JSON.stringify({{ cached, fresh }}));
 "#,
         module = format!("file://{}", module.display())
     );
-    let out = Command::new("node")
+    let out = pi_ext_e2e::bridge_node()
         .args(["--input-type=module", "-e", &script])
         .current_dir(repo_root())
         .output()

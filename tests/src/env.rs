@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 
+use crate::install::PiInstall;
 use crate::model::ScriptedModel;
 use crate::rpc::PiBuilder;
 
@@ -14,19 +15,20 @@ use crate::rpc::PiBuilder;
 ///
 /// - `home/`: used as `HOME` (and the XDG base directories), so nothing touches the real `~/.pi`;
 /// - `agent/`: used as `PI_CODING_AGENT_DIR`, holding
-///   - `models.json`: one provider `fake` (api `openai-completions`, `apiKey`
-///     `"FAKE_LLM_API_KEY"`, i.e. read from that env var, compat flags off) with one model
-///     `fake-model` whose `baseUrl` is the scripted model's;
-///   - `settings.json`: default provider/model, `quietStartup`, no install telemetry,
+///   - `models.json`: one provider `fake` (api `openai-completions`, `apiKey` `"sk-fake"`,
+///     compat flags off) with one model `fake-model` whose `baseUrl` is the scripted model's;
+///   - `settings.json`: default provider/model, `quietStartup`, the `dark` theme, no install telemetry,
 ///     compaction off, retries off (so a scripted HTTP error produces exactly one request);
 ///   - anything the test writes, e.g. `extensions/<name>/index.ts` for auto-discovery;
 /// - `cwd/`: pi's working directory (empty, so no `AGENTS.md` or `.pi/` project config).
 ///
-/// Files can be written or edited freely before spawning pi with [`PiEnv::pi`].
+/// Files can be written or edited freely before spawning pi with [`PiEnv::pi`], which runs the
+/// pinned pi unless [`PiEnv::with_pi`] names another installation.
 #[derive(Debug)]
 pub struct PiEnv {
     dir: TempDir,
     base_url: String,
+    install: PiInstall,
 }
 
 impl PiEnv {
@@ -45,6 +47,7 @@ impl PiEnv {
         let env = PiEnv {
             dir,
             base_url: base_url.to_owned(),
+            install: PiInstall::Pinned,
         };
         for sub in [env.home(), env.agent_dir(), env.cwd()] {
             std::fs::create_dir_all(&sub)
@@ -53,6 +56,17 @@ impl PiEnv {
         env.write_json(&env.models_path(), &default_models(base_url));
         env.write_json(&env.settings_path(), &default_settings());
         env
+    }
+
+    /// Runs `install` instead of the pinned pi in every process of this world.
+    pub fn with_pi(mut self, install: PiInstall) -> PiEnv {
+        self.install = install;
+        self
+    }
+
+    /// The pi installation this world runs.
+    pub fn install(&self) -> PiInstall {
+        self.install
     }
 
     /// The temporary directory holding everything else.
@@ -184,8 +198,9 @@ fn default_models(base_url: &str) -> Value {
             "fake": {
                 "baseUrl": base_url,
                 "api": "openai-completions",
-                // Resolved as an env var name first: pi sends `Bearer sk-fake`.
-                "apiKey": "FAKE_LLM_API_KEY",
+                // A literal key: pi 0.77+ takes plain strings as literals; 0.73.1 tries an env
+                // var of that name first (there is none). pi sends `Bearer sk-fake`.
+                "apiKey": "sk-fake",
                 "compat": {
                     "supportsDeveloperRole": false,
                     "supportsReasoningEffort": false,
@@ -211,6 +226,9 @@ fn default_settings() -> Value {
         "defaultProvider": "fake",
         "defaultModel": "fake-model",
         "quietStartup": true,
+        // pi 1.x's default is `system` (built from the terminal's colours); tests compare with
+        // `dark`, 0.73.1's default.
+        "theme": "dark",
         "enableInstallTelemetry": false,
         "compaction": {"enabled": false},
         "retry": {"enabled": false, "provider": {"maxRetries": 0, "timeoutMs": 30000}}

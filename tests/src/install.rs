@@ -1,4 +1,5 @@
-//! Making sure the pinned pi is installed in `<repo>/node_modules`.
+//! Making sure a pi (the pinned one, or the old 0.73.1 of the smoke set) is installed, and
+//! finding the Node that runs it.
 
 use std::fs::{File, OpenOptions};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -13,36 +14,195 @@ use crate::diag::tail_lines;
 use crate::repo_root;
 
 /// The npm package name of pi.
-pub const PI_PACKAGE: &str = "@mariozechner/pi-coding-agent";
+pub const PI_PACKAGE: &str = "@earendil-works/pi-coding-agent";
 
 /// The exact pi version the SDK is pinned to (must match `package.json`).
-pub const PI_VERSION: &str = "0.73.1";
+pub const PI_VERSION: &str = "1.6.0";
+
+/// The oldest Node the pinned pi runs on (its `engines`).
+const PI_NODE_MIN: (u64, u64) = (22, 19);
 
 /// How long one test binary waits for another one's `npm ci`, or for its own.
 const INSTALL_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// Path of pi's CLI JavaScript entry point; run it as `node <path> ...`.
-///
-/// On first use (per test binary) this checks that
-/// `<repo>/node_modules/@mariozechner/pi-coding-agent/package.json` exists with version
-/// [`PI_VERSION`] (and that npm finished: `node_modules/.package-lock.json` exists). If not, it
-/// runs `npm ci --no-audit --no-fund` in the repository root. An exclusive file lock (in the
-/// system temp dir, keyed by the repository path) is held for the check and the install, so
-/// several test binaries running in parallel never run npm concurrently nor use a half-installed
-/// `node_modules`: the ones that lose the race wait, then find pi installed. The OS releases
-/// the lock even if a process dies.
-///
-/// The entry point is taken from the `bin` field of pi's `package.json`.
-///
-/// Panics (with npm's output) if the install fails or takes longer than 10 minutes.
-pub fn pi_cli() -> PathBuf {
-    static CLI: OnceLock<PathBuf> = OnceLock::new();
-    CLI.get_or_init(ensure_installed).clone()
+/// A pi installation the harness can run (see [`crate::PiEnv::with_pi`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PiInstall {
+    /// The pinned pi ([`PI_PACKAGE`] [`PI_VERSION`]) in `<repo>/node_modules`, run by the Node
+    /// npm installed next to it (`package.json`'s `optionalDependencies`).
+    #[default]
+    Pinned,
+    /// pi 0.73.1 (`@mariozechner/pi-coding-agent`, the last release under that name) in
+    /// `<repo>/tests/pi-0.73/node_modules`, run by the machine's `node` (Node 20 or newer), for
+    /// the smoke set in `tests/tests/old_pi.rs`.
+    V0_73,
 }
 
-fn package_json(root: &Path) -> PathBuf {
-    root.join("node_modules")
-        .join(PI_PACKAGE)
+impl PiInstall {
+    /// The npm package name.
+    pub fn package(self) -> &'static str {
+        match self {
+            PiInstall::Pinned => PI_PACKAGE,
+            PiInstall::V0_73 => "@mariozechner/pi-coding-agent",
+        }
+    }
+
+    /// The exact version (its npm project's `package.json` pins it).
+    pub fn version(self) -> &'static str {
+        match self {
+            PiInstall::Pinned => PI_VERSION,
+            PiInstall::V0_73 => "0.73.1",
+        }
+    }
+
+    /// The npm project (holding `package.json`, `package-lock.json` and `node_modules`).
+    pub fn project(self) -> PathBuf {
+        match self {
+            PiInstall::Pinned => repo_root(),
+            PiInstall::V0_73 => repo_root().join("tests/pi-0.73"),
+        }
+    }
+
+    /// The installed package's directory (`<project>/node_modules/<package>`); installs it
+    /// when needed.
+    pub fn package_dir(self) -> PathBuf {
+        self.cli();
+        self.project().join("node_modules").join(self.package())
+    }
+
+    /// Path of pi's CLI JavaScript entry point; run it as `<node> <path> ...` with
+    /// [`PiInstall::node`].
+    ///
+    /// On first use (per test binary) this checks that `<project>/node_modules/<package>/package.json`
+    /// exists with [`PiInstall::version`] (and that npm finished:
+    /// `node_modules/.package-lock.json` exists). If not, it runs `npm ci --no-audit --no-fund`
+    /// in the project. An exclusive file lock (in the system temp dir, keyed by the project's
+    /// path) is held for the check and the install, so several test binaries running in parallel
+    /// never run npm concurrently nor use a half-installed `node_modules`: the ones that lose the
+    /// race wait, then find pi installed. The OS releases the lock even if a process dies.
+    ///
+    /// The entry point is taken from the `bin` field of pi's `package.json`.
+    ///
+    /// Panics (with npm's output) if the install fails or takes longer than 10 minutes.
+    pub fn cli(self) -> PathBuf {
+        static PINNED: OnceLock<PathBuf> = OnceLock::new();
+        static V0_73: OnceLock<PathBuf> = OnceLock::new();
+        let cell = match self {
+            PiInstall::Pinned => &PINNED,
+            PiInstall::V0_73 => &V0_73,
+        };
+        cell.get_or_init(|| ensure_installed(self)).clone()
+    }
+
+    /// The `node` that runs this pi: for [`PiInstall::Pinned`] the one npm installed into
+    /// `<repo>/node_modules` (`node-<os>-<cpu>`), else `node` on `PATH` if it is new enough
+    /// (Node 22.19 for the pinned pi, 20 for 0.73.1).
+    ///
+    /// Panics, saying what to install, if there is none.
+    pub fn node(self) -> PathBuf {
+        static PINNED: OnceLock<PathBuf> = OnceLock::new();
+        static V0_73: OnceLock<PathBuf> = OnceLock::new();
+        match self {
+            PiInstall::Pinned => PINNED.get_or_init(|| {
+                self.cli();
+                find_node(npm_node(&repo_root()), PI_NODE_MIN, self)
+            }),
+            PiInstall::V0_73 => V0_73.get_or_init(|| find_node(None, (20, 0), self)),
+        }
+        .clone()
+    }
+
+    /// Whether pi wants `--approve` to load a project's `.pi/extensions` outside the terminal
+    /// (project trust, pi 0.79; 0.73.1 rejects the flag).
+    pub fn needs_approve(self) -> bool {
+        self == PiInstall::Pinned
+    }
+}
+
+/// Path of the pinned pi's CLI JavaScript entry point ([`PiInstall::cli`] of
+/// [`PiInstall::Pinned`]); run it with [`pi_node`].
+pub fn pi_cli() -> PathBuf {
+    PiInstall::Pinned.cli()
+}
+
+/// The `node` that runs the pinned pi ([`PiInstall::node`] of [`PiInstall::Pinned`]), for
+/// anything that loads pi's modules (pi itself, pi's TUI code, the bridge outside pi).
+pub fn pi_node() -> PathBuf {
+    PiInstall::Pinned.node()
+}
+
+/// A [`Command`] running the pinned pi's `node` ([`pi_node`]) with the bridge's
+/// `@mariozechner/*` imports resolved as pi's extension loader resolves them
+/// (`--import pi-ext/bridge/test/pi-aliases.js`), to run the bridge's code in Node without pi.
+pub fn bridge_node() -> Command {
+    let mut cmd = Command::new(pi_node());
+    cmd.arg("--import")
+        .arg(repo_root().join("pi-ext/bridge/test/pi-aliases.js"));
+    cmd
+}
+
+/// The Node binary npm installed from `package.json`'s `optionalDependencies` for this
+/// platform, if any (npm skips the packages for other platforms).
+fn npm_node(project: &Path) -> Option<PathBuf> {
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        "windows" => "win",
+        other => other,
+    };
+    let cpu = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    let exe = if cfg!(windows) { "node.exe" } else { "node" };
+    let path = project
+        .join("node_modules")
+        .join(format!("node-{os}-{cpu}"))
+        .join("bin")
+        .join(exe);
+    path.is_file().then_some(path)
+}
+
+/// `preferred` if given, else `node` on `PATH`; checks it is at least `min`.
+fn find_node(preferred: Option<PathBuf>, min: (u64, u64), install: PiInstall) -> PathBuf {
+    let node = preferred.clone().unwrap_or_else(|| PathBuf::from("node"));
+    let version = Command::new(&node)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    let parsed = version.as_deref().and_then(parse_node_version);
+    match parsed {
+        Some(v) if v >= min => node,
+        _ => panic!(
+            "pi {} needs Node >= {}.{}, but {} is {}; {}",
+            install.version(),
+            min.0,
+            min.1,
+            node.display(),
+            version.as_deref().unwrap_or("not runnable"),
+            if preferred.is_some() || install != PiInstall::Pinned {
+                "install a newer Node"
+            } else {
+                "npm has no Node package for this platform in package.json: put Node 22.19+ first on PATH"
+            }
+        ),
+    }
+}
+
+/// `v22.23.3` → `(22, 23)`.
+fn parse_node_version(text: &str) -> Option<(u64, u64)> {
+    let mut parts = text.strip_prefix('v')?.split('.');
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
+fn package_json(install: PiInstall) -> PathBuf {
+    install
+        .project()
+        .join("node_modules")
+        .join(install.package())
         .join("package.json")
 }
 
@@ -50,29 +210,34 @@ fn package_json(root: &Path) -> PathBuf {
 ///
 /// npm writes `node_modules/.package-lock.json` at the very end of an install (and `npm ci`
 /// deletes `node_modules` first), so its presence rules out a half-finished install.
-fn installed_manifest(root: &Path) -> Option<Value> {
-    if !root.join("node_modules/.package-lock.json").is_file() {
+fn installed_manifest(install: PiInstall) -> Option<Value> {
+    if !install
+        .project()
+        .join("node_modules/.package-lock.json")
+        .is_file()
+    {
         return None;
     }
-    let text = std::fs::read_to_string(package_json(root)).ok()?;
+    let text = std::fs::read_to_string(package_json(install)).ok()?;
     let manifest: Value = serde_json::from_str(&text).ok()?;
-    (manifest["version"] == PI_VERSION).then_some(manifest)
+    (manifest["version"] == install.version()).then_some(manifest)
 }
 
-fn ensure_installed() -> PathBuf {
-    let root = repo_root();
+fn ensure_installed(install: PiInstall) -> PathBuf {
+    let root = install.project();
     // Check under the lock too: another test binary may be in the middle of `npm ci`.
     let manifest = {
         let _lock = acquire_lock(&root);
-        match installed_manifest(&root) {
+        match installed_manifest(install) {
             Some(m) => m,
             None => {
-                run_npm_ci(&root);
-                installed_manifest(&root).unwrap_or_else(|| {
+                run_npm_ci(&root, install);
+                installed_manifest(install).unwrap_or_else(|| {
                     panic!(
-                        "`npm ci` succeeded but {} is missing or not version {PI_VERSION}; \
+                        "`npm ci` succeeded but {} is missing or not version {}; \
                          is package-lock.json in sync with package.json?",
-                        package_json(&root).display()
+                        package_json(install).display(),
+                        install.version()
                     )
                 })
             }
@@ -88,7 +253,7 @@ fn ensure_installed() -> PathBuf {
             .to_owned(),
         other => panic!("pi's package.json has no usable `bin` field: {other}"),
     };
-    let cli = root.join("node_modules").join(PI_PACKAGE).join(bin);
+    let cli = root.join("node_modules").join(install.package()).join(bin);
     assert!(
         cli.is_file(),
         "pi's CLI entry point {} does not exist",
@@ -129,12 +294,14 @@ fn acquire_lock(root: &Path) -> File {
     }
 }
 
-fn run_npm_ci(root: &Path) {
+fn run_npm_ci(root: &Path, install: PiInstall) {
     let log = tempfile::NamedTempFile::new().expect("create npm log file");
     let out = log.reopen().expect("reopen npm log file");
     let err = log.reopen().expect("reopen npm log file");
     eprintln!(
-        "pi-ext-e2e: installing {PI_PACKAGE}@{PI_VERSION} with `npm ci` in {}",
+        "pi-ext-e2e: installing {}@{} with `npm ci` in {}",
+        install.package(),
+        install.version(),
         root.display()
     );
     let mut child = Command::new("npm")

@@ -1,13 +1,17 @@
 //! End-to-end test harness for pi-ext.
 //!
-//! Drives the real, pinned pi (`@mariozechner/pi-coding-agent` 0.73.1, installed from the
-//! repository's `package.json`/`package-lock.json` into `<repo>/node_modules`) in RPC mode
+//! Drives the real, pinned pi (`@earendil-works/pi-coding-agent` 1.6.0, installed from the
+//! repository's `package.json`/`package-lock.json` into `<repo>/node_modules`, with the Node
+//! 22 it needs from the same lockfile) in RPC mode
 //! (`pi --mode rpc`), print mode (`pi -p`) or interactively in a pseudo-terminal
 //! ([`PiTerminal`]) against a [`ScriptedModel`]: an OpenAI-compatible
 //! `/v1/chat/completions` server on 127.0.0.1 that streams pre-scripted replies and records
 //! every request pi sends it. [`ScriptedModel::start_anthropic`] serves the same replies
 //! as Anthropic's Messages API (`POST /v1/messages`, see [`anthropic`]), for providers that
 //! speak it.
+//!
+//! [`PiEnv::with_pi`] runs another installation instead ([`PiInstall::V0_73`]: pi 0.73.1 from
+//! `tests/pi-0.73`, on the machine's Node), for a smoke set on the old pi.
 //!
 //! Everything runs in an isolated temporary world ([`PiEnv`]): its own `HOME`, its own
 //! `PI_CODING_AGENT_DIR` (with `models.json` and `settings.json`), and its own working
@@ -99,7 +103,7 @@ use std::time::Duration;
 
 pub use cargo::{example_binary, example_target, install_binary, install_example};
 pub use env::PiEnv;
-pub use install::{pi_cli, PI_PACKAGE, PI_VERSION};
+pub use install::{bridge_node, pi_cli, pi_node, PiInstall, PI_PACKAGE, PI_VERSION};
 pub use keys::Key;
 pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};
 pub use print::PrintOutput;
@@ -136,15 +140,13 @@ pub fn fixture(name: &str) -> PathBuf {
 }
 
 /// Absolute path of one of pi's own example extensions
-/// (`@mariozechner/pi-coding-agent/examples/extensions/<name>`) in the installed pi, to run
+/// (`@earendil-works/pi-coding-agent/examples/extensions/<name>`) in the pinned pi, to run
 /// a TypeScript original next to its Rust port.
 ///
 /// Panics if it does not exist.
 pub fn pi_example(name: &str) -> PathBuf {
-    pi_cli();
-    let path = repo_root()
-        .join("node_modules")
-        .join(PI_PACKAGE)
+    let path = PiInstall::Pinned
+        .package_dir()
         .join("examples/extensions")
         .join(name);
     assert!(path.exists(), "pi has no example {}", path.display());

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use crate::diag::{clip, tail_lines};
 use crate::env::PiEnv;
 use crate::print::{run_print, PrintOutput};
-use crate::{pi_cli, DEFAULT_TIMEOUT, STARTUP_TIMEOUT};
+use crate::{DEFAULT_TIMEOUT, STARTUP_TIMEOUT};
 
 /// Flags every pi process gets (before the caller's extra arguments).
 const BASE_ARGS: &[&str] = &[
@@ -38,12 +38,15 @@ const DIALOG_METHODS: &[&str] = &["select", "confirm", "input", "editor"];
 /// Builder for a pi process running in a [`PiEnv`]; get one from [`PiEnv::pi`].
 ///
 /// Every process gets:
-/// `node <pi cli> [--mode rpc | -p] (--no-session | --session-dir D) --offline --no-skills --no-prompt-templates
-/// --no-themes --no-context-files --provider fake --model fake-model [--no-extensions] <args>`,
+/// `<node> <pi cli> [--mode rpc | -p] (--no-session | --session-dir D) --offline --no-skills --no-prompt-templates
+/// --no-themes --no-context-files --provider fake --model fake-model [--no-extensions] [--approve] <args>`,
 /// with cwd = [`PiEnv::cwd`] and the environment of the test process minus every `PI_*`
 /// variable, plus `HOME` and the XDG base dirs under [`PiEnv::home`],
 /// `PI_CODING_AGENT_DIR` = [`PiEnv::agent_dir`], `PI_OFFLINE=1`, `PI_TELEMETRY=0`,
-/// `FAKE_LLM_API_KEY=sk-fake`, plus the caller's variables (which win).
+/// `FAKE_LLM_API_KEY=sk-fake` (for a `models.json` that names it as `$FAKE_LLM_API_KEY`),
+/// plus the caller's variables (which win). `<node>` and
+/// `<pi cli>` are those of [`PiEnv::install`] ([`crate::PiInstall::node`], [`crate::PiInstall::cli`]);
+/// `<node>`'s directory comes first on pi's `PATH`, so what pi runs with `node` gets it too.
 ///
 /// Extension auto-discovery (`<agent>/extensions/`, `<cwd>/.pi/extensions/`) stays **on**
 /// unless [`PiBuilder::no_extensions`] is called; explicit [`PiBuilder::extension`] paths load
@@ -54,6 +57,7 @@ pub struct PiBuilder<'a> {
     args: Vec<OsString>,
     vars: Vec<(OsString, OsString)>,
     no_extensions: bool,
+    trust_project: bool,
     skip_message_updates: bool,
     /// `Some(dir)`: keep sessions in `dir` instead of `--no-session`.
     session_dir: Option<std::path::PathBuf>,
@@ -66,6 +70,7 @@ impl<'a> PiBuilder<'a> {
             args: Vec::new(),
             vars: Vec::new(),
             no_extensions: false,
+            trust_project: false,
             session_dir: None,
             skip_message_updates: false,
         }
@@ -103,6 +108,14 @@ impl<'a> PiBuilder<'a> {
         self
     }
 
+    /// Trusts the working directory's project files (`.pi/extensions`, `.pi/settings.json`, …)
+    /// for this process: `--approve` on pi 0.79 and later, which otherwise skip them outside the
+    /// terminal (project trust); nothing on 0.73.1, which loads them anyway.
+    pub fn trust_project(mut self) -> Self {
+        self.trust_project = true;
+        self
+    }
+
     /// Load only the extension installed in `dir` (its `index.js` bridge), with
     /// auto-discovery off: `--no-extensions -e <dir>/index.js`.
     pub fn installed(self, dir: impl AsRef<Path>) -> Self {
@@ -137,8 +150,10 @@ impl<'a> PiBuilder<'a> {
     /// The full [`Command`] for the given mode arguments (e.g. `["--mode", "rpc"]`), without
     /// stdio configuration. Useful for unusual invocations.
     pub fn command<S: AsRef<OsStr>>(&self, mode_args: &[S]) -> Command {
-        let mut cmd = Command::new("node");
-        cmd.arg(pi_cli());
+        let install = self.env.install();
+        let node = install.node();
+        let mut cmd = Command::new(&node);
+        cmd.arg(install.cli());
         cmd.args(mode_args);
         match &self.session_dir {
             Some(dir) => {
@@ -151,6 +166,9 @@ impl<'a> PiBuilder<'a> {
         cmd.args(BASE_ARGS);
         if self.no_extensions {
             cmd.arg("--no-extensions");
+        }
+        if self.trust_project && install.needs_approve() {
+            cmd.arg("--approve");
         }
         cmd.args(&self.args);
         cmd.current_dir(self.env.cwd());
@@ -169,6 +187,9 @@ impl<'a> PiBuilder<'a> {
             .env("PI_OFFLINE", "1")
             .env("PI_TELEMETRY", "0")
             .env("FAKE_LLM_API_KEY", "sk-fake");
+        if let Some(path) = path_with(&node) {
+            cmd.env("PATH", path);
+        }
         for (key, value) in &self.vars {
             cmd.env(key, value);
         }
@@ -891,4 +912,12 @@ fn read_stderr(stderr: impl Read, shared: &RpcShared) {
     }
     shared.lock().stderr_closed = true;
     shared.changed.notify_all();
+}
+
+/// `PATH` with `node`'s directory first (None for a bare `node`, which `PATH` finds anyway).
+fn path_with(node: &Path) -> Option<OsString> {
+    let dir = node.parent().filter(|d| !d.as_os_str().is_empty())?;
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&rest)))
+        .ok()
 }

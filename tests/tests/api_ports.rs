@@ -8,14 +8,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pi_ext_e2e::json::{notifications, of_type, ui_requests};
-use pi_ext_e2e::{install_example, repo_root, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
+use pi_ext_e2e::{install_example, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
 /// pi's own example of this name (the TypeScript original).
 fn original(file: &str) -> PathBuf {
-    repo_root()
-        .join("node_modules/@mariozechner/pi-coding-agent/examples/extensions")
-        .join(file)
+    pi_ext_e2e::pi_example(file)
 }
 
 /// pi with the Rust port (`Some(example)`) or the TypeScript original.
@@ -129,6 +127,8 @@ fn structured_output_ends_the_turn_without_a_follow_up_like_the_original() {
 fn trigger_compact_run(port: Option<&str>) -> (Vec<String>, bool) {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
+    // pi 1.x compacts only what is older than `keepRecentTokens` (20k by default).
+    env.edit_settings(|s| s["compaction"]["keepRecentTokens"] = json!(1));
     let pi = start(&env, port, "trigger-compact.ts");
     model.push(Reply::text("hello there"));
     pi.prompt("hi");

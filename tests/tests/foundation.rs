@@ -285,7 +285,8 @@ fn install_project_writes_into_dot_pi() {
     assert_eq!(dir, env.cwd().join(".pi/extensions/hello"));
     assert!(env.cwd().join(".pi/extensions/hello/index.js").is_file());
     assert!(!env.extensions_dir().join("hello").exists());
-    let pi = env.pi().start();
+    // pi 0.79+ loads a project's `.pi/extensions` only in a trusted project (`--approve`).
+    let pi = env.pi().trust_project().start();
     let events = pi.prompt("greet Lin");
     assert_eq!(tool_end(&events, "call_p")["isError"], false);
 }

@@ -35,10 +35,10 @@ fn a_rust_tool_call_is_painted_with_the_reply_and_pi_quits_leaving_no_process() 
             .unwrap_or_else(|| panic!("{text:?} is not on screen:\n{screen}"))
     };
     let (prompt_row, _) = row_of("Please greet Ada");
-    // The tool row is titled with the tool's name alone.
+    // The tool row is titled with the tool's name (pi 1.x adds the arguments: `greet name="Ada"`).
     let title_row = rows
         .iter()
-        .position(|r| r.trim() == "greet")
+        .position(|r| r.trim() == "greet" || r.trim() == r#"greet name="Ada""#)
         .unwrap_or_else(|| panic!("no row titled `greet`:\n{screen}"));
     let output = format!("Hello, Ada! (pi runs in {})", env.cwd().display());
     let (output_row, output_col) = row_of(&output);

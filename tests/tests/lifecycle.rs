@@ -528,7 +528,7 @@ fn pack_makes_a_package_pi_installs() {
         .contains(&json!("pi-package")));
     assert!(pkg.join("bin/hello").is_file());
 
-    let status = Command::new("node")
+    let status = Command::new(pi_ext_e2e::pi_node())
         .arg(pi_cli())
         .arg("install")
         .arg(&pkg)

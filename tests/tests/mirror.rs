@@ -134,7 +134,7 @@ fn the_mirror_and_the_session_copy_equal_pis_view_through_every_change() {
     let env = PiEnv::new(&model);
     // Compaction keeps almost nothing, so that a short session can be compacted.
     env.edit_settings(|s| {
-        s["compaction"] = json!({"enabled": false, "keepRecentTokens": 50});
+        s["compaction"] = json!({"enabled": false, "keepRecentTokens": 1});
     });
     let dir = install_example(&env, "mirror-probe");
     let probe = Probe {

@@ -243,10 +243,16 @@ fn terminal_run(rust: bool) -> TerminalRun {
         builder
     } else {
         let original = std::fs::read_to_string(pi_example("summarize.ts")).unwrap();
-        let pointed = original.replace(
-            r#"getModel("openai", "gpt-5.2")"#,
-            r#"ctx.modelRegistry.find("fake", "fake-model")"#,
-        );
+        // 0.73.1 names it with pi-ai's `getModel`, 1.x asks the registry.
+        let pointed = original
+            .replace(
+                r#"getModel("openai", "gpt-5.2")"#,
+                r#"ctx.modelRegistry.find("fake", "fake-model")"#,
+            )
+            .replace(
+                r#"ctx.modelRegistry.find("openai", "gpt-5.2")"#,
+                r#"ctx.modelRegistry.find("fake", "fake-model")"#,
+            );
         assert_ne!(original, pointed, "summarize.ts names its model");
         let summarize = env.root().join("summarize.ts");
         std::fs::write(&summarize, pointed).unwrap();

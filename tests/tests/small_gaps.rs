@@ -137,12 +137,30 @@ fn original(file: &str) -> PathBuf {
     pi_example(file)
 }
 
-/// The indicator row while the agent works: the frame before "Working..."
-/// and its colour.
+/// pi's working message: `⠋ Working...` on its own row (0.73.1), or `── ⠋ Working ──` in the
+/// editor's top border (1.x).
+const WORKING: [&str; 2] = ["Working...", "Working ─"];
+
+/// Where the working message starts.
+fn working_at(screen: &Screen) -> Option<(u16, u16)> {
+    WORKING.iter().find_map(|w| screen.find(w))
+}
+
+/// The indicator row while the agent works: the frame before "Working"
+/// and its colour (none where the border or nothing comes before it).
 fn working_frame(screen: &Screen) -> Option<(String, Color)> {
-    let (row, col) = screen.find("Working...")?;
+    let (row, col) = working_at(screen)?;
     let cell = screen.cell(row, col.checked_sub(2)?)?;
-    Some((cell.text, cell.style.fg))
+    (!cell.text.trim().is_empty() && cell.text != "─").then_some((cell.text, cell.style.fg))
+}
+
+/// Whether the working message stands alone on its row (no frame), in either pi's form.
+fn bare_working_message(screen: &Screen) -> bool {
+    working_at(screen).is_some_and(|(row, _)| {
+        let text = screen.row(row);
+        let bare = text.trim_matches(|c: char| c == '─' || c.is_whitespace());
+        bare == "Working..." || bare == "Working"
+    })
 }
 
 /// Have the agent work (a held reply), return the indicator it shows, stop it.
@@ -151,11 +169,11 @@ fn working(pi: &pi_ext_e2e::PiTerminal, model: &ScriptedModel, prompt: &str) -> 
     pi.type_text(prompt);
     pi.press(Key::Enter);
     let screen = pi.wait_for("the working indicator", |s| {
-        s.contains("Thinking") && working_frame(s).is_some_and(|(f, _)| !f.trim().is_empty())
+        s.contains("Thinking") && working_frame(s).is_some()
     });
     let frame = working_frame(&screen).unwrap();
     pi.press(Key::Escape);
-    pi.wait_gone("Working...");
+    pi.wait_for("the working message gone", |s| working_at(s).is_none());
     frame
 }
 
@@ -197,12 +215,11 @@ fn working_indicator_run(rust: bool) -> [(String, Color); 3] {
     pi.type_text("third");
     pi.press(Key::Enter);
     let screen = pi.wait_for("the bare working message", |s| {
-        s.contains("Pondering") && s.contains("Working...")
+        s.contains("Pondering") && working_at(s).is_some()
     });
-    let (row, _) = screen.find("Working...").unwrap();
-    assert_eq!(screen.row(row).trim(), "Working...", "{screen}");
+    assert!(bare_working_message(&screen), "{screen}");
     pi.press(Key::Escape);
-    pi.wait_gone("Working...");
+    pi.wait_for("the working message gone", |s| working_at(s).is_none());
     pi.type_text("/working-indicator reset");
     pi.press(Key::Enter);
     pi.wait_for_text("Indicator: pi default spinner");
@@ -221,9 +238,10 @@ fn working_indicator_shows_custom_frames_and_pi_default_after_reset_like_the_ori
         .unwrap_or_else(|| panic!("{frame:?} is no spinner frame"));
     assert_eq!(fg, PASTEL[i % PASTEL.len()], "{frame:?}");
     assert_eq!(dot, ("●".to_string(), PASTEL[0]));
-    // pi's own spinner after reset: the same braille frames in the theme's accent.
+    // pi's own spinner after reset: the same braille frames, in pi 1.x's editor border (the
+    // colour of thinking level "off"; 0.73.1 painted it in the accent).
     assert!(SPINNER.contains(&default.0.as_str()), "{default:?}");
-    assert_eq!(default.1, theme_color("dark", "accent"));
+    assert_eq!(default.1, theme_color("dark", "thinkingOff"));
     let ts = working_indicator_run(false);
     assert_eq!(rust[1], ts[1]);
     assert_eq!(rust[2].1, ts[2].1);

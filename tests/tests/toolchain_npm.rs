@@ -55,7 +55,7 @@ fn npm_author(env: &PiEnv) -> Command {
 
 /// `pi install <source>`, with pi's and npm's environment isolated.
 fn pi_install(env: &PiEnv, registry: &str, source: &str) -> String {
-    let mut cmd = Command::new("node");
+    let mut cmd = Command::new(pi_ext_e2e::pi_node());
     cmd.arg(pi_cli())
         .args(["install", source])
         .current_dir(env.cwd())
@@ -196,10 +196,14 @@ fn npm_packages_install_with_pi_and_run_without_rust() {
 
     // npm chose this platform's package only: it read the other's metadata
     // and fetched no tarball of it.
-    let installed = env.root().join("npm-global/lib/node_modules/npm-ext");
-    let beside: Vec<String> = std::fs::read_dir(installed.join("node_modules"))
+    // pi 0.75+ installs user packages into a project of its own, `<agent>/npm/`
+    // (not npm's global root), where npm puts the platform packages beside.
+    let modules = env.agent_dir().join("npm/node_modules");
+    assert!(modules.join("npm-ext").is_dir());
+    let beside: Vec<String> = std::fs::read_dir(&modules)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("npm-ext-"))
         .collect();
     assert_eq!(beside, std::slice::from_ref(&host_name));
     let requested = registry.requested();

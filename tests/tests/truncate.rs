@@ -7,7 +7,6 @@ use std::process::{Command, Stdio};
 use pi_ext::truncate::{
     format_size, truncate_head, truncate_line, truncate_tail, TruncationOptions,
 };
-use pi_ext_e2e::repo_root;
 use serde_json::{json, Value};
 
 /// Reads `{cases, sizes, lines}` as JSON on stdin, runs pi's functions, prints the results.
@@ -114,10 +113,10 @@ fn every_result_matches_pis_own_functions() {
         "sizes": sizes,
         "lines": lines.iter().map(|(text, max)| json!({"text": text, "max": max})).collect::<Vec<_>>(),
     });
-    let module =
-        repo_root().join("node_modules/@mariozechner/pi-coding-agent/dist/core/tools/truncate.js");
-    pi_ext_e2e::pi_cli(); // installs pi when needed
-    let mut child = Command::new("node")
+    let module = pi_ext_e2e::PiInstall::Pinned
+        .package_dir()
+        .join("dist/core/tools/truncate.js");
+    let mut child = Command::new(pi_ext_e2e::pi_node())
         .args(["--input-type=module", "-e", DRIVER])
         .arg(&module)
         .stdin(Stdio::piped())

@@ -211,11 +211,15 @@ export async function activate(pi, options) {
   }
   for (const flag of manifest?.flags ?? []) {
     attempt(`flag --${flag.name}`, () =>
-      pi.registerFlag(flag.name, {
-        description: flag.description,
-        type: flag.type,
-        ...(flag.default !== undefined ? { default: flag.default } : {}),
-      }),
+      pi.registerFlag(
+        flag.name,
+        // pi 1.x types this as a union on `type`; the manifest pairs type and default already.
+        /** @type {Parameters<ExtensionAPI["registerFlag"]>[1]} */ ({
+          description: flag.description,
+          type: flag.type,
+          ...(flag.default !== undefined ? { default: flag.default } : {}),
+        }),
+      ),
     );
   }
   /** @type {Set<string>} hook ids with a pi handler */

@@ -14,7 +14,8 @@ const log = new Log(`${tempDir()}/dialogs.log`, { maxBytes: 1 << 20 });
  * @returns {Promise<any>}
  */
 async function piComponents() {
-  const base = new URL("../../../node_modules/@mariozechner/pi-coding-agent/dist/", import.meta.url);
+  // pi's package index is `dist/index.js` (resolved through pi-aliases.js on pi 1.x).
+  const base = new URL("./", import.meta.resolve("@mariozechner/pi-coding-agent"));
   const load = (/** @type {string} */ file) => import(new URL(file, base).href);
   const [selector, input, editor, loader, theme, keybindings] = await Promise.all([
     load("modes/interactive/components/extension-selector.js"),

@@ -274,7 +274,8 @@ export function fakeCtx({ hasUI = true, signal = /** @type {AbortSignal | undefi
     hasUI,
     signal,
     cwd: "/",
-    sessionManager: { getSessionId: () => "session-1", getEntries: () => [] },
+    // pi 1.x's bash tool puts the session file into the command's environment.
+    sessionManager: { getSessionId: () => "session-1", getSessionFile: () => undefined, getEntries: () => [] },
   });
   return { ctx, dialogs, notes, uiCalls };
 }

@@ -123,7 +123,7 @@ test("a streamed answer: pi's events with the partial message, tool-call argumen
   ]);
   assert.equal(message.stopReason, "toolUse");
   assert.equal(message.responseId, "resp-1");
-  assert.deepEqual(message.usage, { input: 3, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 8, cost: { input: 3, output: 10, cacheRead: 0, cacheWrite: 0, total: 13 } });
+  assert.deepEqual(message.usage, { input: 3, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 8, cost: { input: 3, output: 10, cacheRead: 0, cacheWrite: 0, total: 13, totalFromProvider: false } });
   const [request] = h.ext().sent("provider/stream");
   assert.equal(request.params.provider, "rusty");
   assert.equal(request.params.options.apiKey, "k");

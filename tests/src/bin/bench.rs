@@ -567,8 +567,9 @@ impl Bench {
             .expect("running bench-ext install");
         assert!(status.success(), "bench-ext install failed");
         // Inside pi the bridge's imports of pi's packages (pi-tui) resolve
-        // through pi's loader; row 6 runs it in plain Node, which looks for
-        // them in a node_modules above the file.
+        // through pi's loader; row 6 runs it in plain Node (`bridge_node`,
+        // which maps pi 1.x's renamed packages), which looks for them in a
+        // node_modules above the file.
         std::os::unix::fs::symlink(
             repo_root().join("node_modules"),
             scratch.path().join("node_modules"),
@@ -1581,7 +1582,7 @@ impl Bench {
     /// in raw mode against a binary (`["--raw", binary]`).
     fn node_bridge(&self, target: &[&OsStr]) -> NodeRun {
         let calls = self.sizes.bridge_calls;
-        let out = Command::new("node")
+        let out = pi_ext_e2e::bridge_node()
             .arg(fixture("bench-bridge.mjs"))
             .args(target)
             .arg(calls.to_string())
@@ -2258,7 +2259,7 @@ fn machine_description() -> String {
     let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
         .map(|s| s.trim().to_owned())
         .unwrap_or_default();
-    let output = |cmd: &str, arg: &str| {
+    let output = |cmd: &dyn AsRef<std::ffi::OsStr>, arg: &str| {
         Command::new(cmd)
             .arg(arg)
             .output()
@@ -2280,8 +2281,8 @@ fn machine_description() -> String {
     format!(
         "- date: {date}\n- machine: {cpu}, {cores} cores, {mem} RAM, Linux {kernel}\n\
          - toolchain: {}, node {}, pi {} (`{}`); benchmark and extensions built in the {profile} profile",
-        output("rustc", "--version"),
-        output("node", "--version"),
+        output(&"rustc", "--version"),
+        output(&pi_ext_e2e::pi_node(), "--version"),
         pi_ext_e2e::PI_VERSION,
         pi_ext_e2e::PI_PACKAGE,
     )

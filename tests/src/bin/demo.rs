@@ -9,7 +9,7 @@
 use std::process::{Command, ExitCode};
 
 use pi_ext_e2e::json::{final_assistant_text, of_type, tool_result};
-use pi_ext_e2e::{example_binary, pi_cli, PiEnv, Reply, ScriptedModel};
+use pi_ext_e2e::{example_binary, pi_cli, pi_node, PiEnv, Reply, ScriptedModel};
 use serde_json::json;
 
 const PROMPT: &str = "Please greet Ada with the greet tool.";
@@ -98,7 +98,7 @@ fn real(hello: &std::path::Path) -> ExitCode {
     }
     let bridge = dir.path().join("hello").join("index.js");
     println!("$ pi -e {} -p {PROMPT:?}", bridge.display());
-    let status = Command::new("node")
+    let status = Command::new(pi_node())
         .arg(pi_cli())
         .arg("-e")
         .arg(&bridge)
