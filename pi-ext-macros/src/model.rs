@@ -61,7 +61,16 @@ const TOOL_KEYS: &[&str] = &[
 ];
 
 /// pi's built-in tools (the runtime has the same list).
-const BUILTIN_TOOLS: &[&str] = &["read", "bash", "edit", "write", "grep", "find", "ls"];
+const BUILTIN_TOOLS: &[&str] = &[
+    "read",
+    "bash",
+    "powershell",
+    "edit",
+    "write",
+    "grep",
+    "find",
+    "ls",
+];
 const ARG_KEYS: &[&str] = &["description", "default"];
 const EXTENSION_KEYS: &[&str] = &[
     "name",

@@ -66,7 +66,8 @@ pub struct TruncationResult {
     pub truncated: bool,
     /// Which limit cut it (`None` when nothing was cut).
     pub truncated_by: Option<TruncatedBy>,
-    /// Lines of the whole input (`split('\n')`: a trailing newline counts an empty line).
+    /// Lines of the whole input (as pi 1.x counts them: a trailing newline ends
+    /// the last line, and empty text has none).
     pub total_lines: usize,
     /// UTF-8 bytes of the whole input.
     pub total_bytes: usize,
@@ -106,7 +107,7 @@ pub fn format_size(bytes: u64) -> String {
 pub fn truncate_head(content: &str, options: TruncationOptions) -> TruncationResult {
     let (max_lines, max_bytes) = limits(options);
     let total_bytes = content.len();
-    let lines: Vec<&str> = content.split('\n').collect();
+    let lines = lines_for_counting(content);
     let total_lines = lines.len();
     let result = |content: String,
                   truncated_by: Option<TruncatedBy>,
@@ -157,7 +158,7 @@ pub fn truncate_head(content: &str, options: TruncationOptions) -> TruncationRes
 pub fn truncate_tail(content: &str, options: TruncationOptions) -> TruncationResult {
     let (max_lines, max_bytes) = limits(options);
     let total_bytes = content.len();
-    let lines: Vec<&str> = content.split('\n').collect();
+    let lines = lines_for_counting(content);
     let total_lines = lines.len();
     let mut result = TruncationResult {
         content: content.to_string(),
@@ -220,10 +221,7 @@ pub fn truncate_line(line: &str, max_chars: usize) -> (String, bool) {
     for c in line.chars() {
         let width = c.len_utf16();
         if units + width > max_chars {
-            if units < max_chars {
-                // JavaScript keeps the high half of the pair; the model gets U+FFFD for it.
-                out.push(char::REPLACEMENT_CHARACTER);
-            }
+            // pi 1.x (`sliceHead`) leaves out a character it would split.
             break;
         }
         out.push(c);
@@ -231,6 +229,19 @@ pub fn truncate_line(line: &str, max_chars: usize) -> (String, bool) {
     }
     out.push_str("... [truncated]");
     (out, true)
+}
+
+/// pi's `splitLinesForCounting`: the lines of `content`, a trailing `\n`
+/// ending the last one rather than starting an empty one.
+fn lines_for_counting(content: &str) -> Vec<&str> {
+    if content.is_empty() {
+        return Vec::new();
+    }
+    let mut lines: Vec<&str> = content.split('\n').collect();
+    if content.ends_with('\n') {
+        lines.pop();
+    }
+    lines
 }
 
 fn limits(options: TruncationOptions) -> (usize, usize) {
@@ -306,7 +317,7 @@ mod tests {
     fn lines_count_utf16_units() {
         assert_eq!(truncate_line("abc", 3), ("abc".into(), false));
         assert_eq!(truncate_line("abcd", 3).0, "abc... [truncated]");
-        assert_eq!(truncate_line("a😀b", 2).0, "a\u{fffd}... [truncated]");
+        assert_eq!(truncate_line("a😀b", 2).0, "a... [truncated]");
         assert_eq!(truncate_line("a😀b", 3).0, "a😀... [truncated]");
     }
 }

@@ -353,17 +353,16 @@ fn ssh_runs_read_write_edit_and_bash_through_ssh_like_the_original() {
         "{}",
         ts.prompt
     );
-    // The system prompt names the remote's directory. pi 1.x moved the
-    // directory into a `<cwd>` section, so ssh.ts's rewrite of `Current
-    // working directory: …` (and the port's) no longer finds it there: the
-    // two prompts are equal (above), but name the local directory.
+    // pi 1.x moved the working directory into a `<cwd>` section, so
+    // ssh.ts's rewrite of `Current working directory: …` finds nothing to
+    // replace and the prompt names the local directory; the port does the
+    // same (the two prompts are equal, above; MAPPING.md's ssh row says so).
     assert!(
-        rust.prompt
-            .contains("Current working directory: <remote> (via SSH: fake@host)"),
+        rust.prompt.contains("<cwd>\n<cwd>\n</cwd>"),
         "{}",
         rust.prompt
     );
-    assert!(!rust.prompt.contains("Current working directory: <cwd>"));
+    assert!(!rust.prompt.contains("(via SSH: fake@host)"));
 }
 
 #[test]
@@ -624,13 +623,13 @@ fn ssh_without_a_path_asks_the_remote_and_without_ssh_stays_local_like_the_origi
             "Could not edit file: absent.txt. Error code: ENOENT.",
         ]
     );
-    // Last: on pi 1.x the prompt still names the local directory (see
-    // `ssh_runs_read_write_edit_and_bash_through_ssh_like_the_original`).
+    // On pi 1.x the prompt names the local directory, in ssh.ts as in the
+    // port (see `ssh_runs_read_write_edit_and_bash_through_ssh_like_the_original`).
     assert_eq!(
         remote[1..],
         [
             "SSH mode: fake@host:<home>",
-            "Current working directory: <home> (via SSH: fake@host)",
+            "Current working directory: <cwd>",
             "<home>\n",
             "remote notes",
             "SSH failed (1): ",
