@@ -181,14 +181,17 @@ impl ProviderDef {
     }
 
     /// Read the API key from this environment variable (or, as pi does for
-    /// any provider, `auth.json`).
+    /// any provider, `auth.json`). Works with every supported pi: the
+    /// bridge writes it as the host pi reads a variable (`$NAME` since pi
+    /// 0.77, the bare name before).
     pub fn api_key_env(mut self, var: impl Into<String>) -> Self {
-        self.api_key = Some(var.into());
+        self.api_key = Some(format!("${}", var.into()));
         self
     }
 
-    /// pi's `apiKey` setting as is: an environment variable's name, a
-    /// `!command` whose output is the key, or the key itself.
+    /// pi's `apiKey` setting as is, in pi ≥ 0.77's syntax: `$NAME` for an
+    /// environment variable, a `!command` whose output is the key, or the
+    /// key itself.
     pub fn api_key(mut self, config: impl Into<String>) -> Self {
         self.api_key = Some(config.into());
         self

@@ -26,6 +26,7 @@ import { sanitize } from "./tui-render.js";
  *   extension's `withSession` closure kept under `handle`, as a call bound to the new session
  * @property {() => Promise<{ copyToClipboard: (text: string) => Promise<void> }>} loadPi pi's own module
  * @property {string} mode how pi was started ("interactive", "rpc", "print", "json")
+ * @property {string} piVersion the host pi's version ("" when unknown)
  */
 
 /** @typedef {(call: ApiCall) => unknown} ApiMethod */
@@ -160,7 +161,7 @@ export const API = new Map([
     "registerProvider",
     (c) => {
       const p = /** @type {{ name: string }} */ (c.args[0]);
-      c.pi.registerProvider(p?.name, runtimeProviderConfig(p));
+      c.pi.registerProvider(p?.name, runtimeProviderConfig(p, c.piVersion));
     },
   ],
   ["unregisterProvider", (c) => c.pi.unregisterProvider(String(c.args[0]))],

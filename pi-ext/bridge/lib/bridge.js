@@ -939,6 +939,7 @@ export class Bridge {
           this.call(child, "session/with", { handle, session: this.session.generation }, { ctx: fresh, what: "the withSession call" }),
         loadPi: async () => /** @type {any} */ (await this.o.loadPi()),
         mode: this.o.mode,
+        piVersion: this.o.piVersion(),
       });
       child.respond(id, result, `pi's answer to ${p.method}`);
     } catch (err) {

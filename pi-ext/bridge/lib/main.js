@@ -203,7 +203,7 @@ export async function activate(pi, options) {
     try {
       bridge.ai = await (options.loadAi ?? (() => import("@mariozechner/pi-ai")))();
       for (const p of manifest.providers) {
-        attempt(`provider ${p.name}`, () => pi.registerProvider(p.name, providerConfig(p, () => bridge.providerHost())));
+        attempt(`provider ${p.name}`, () => pi.registerProvider(p.name, providerConfig(p, () => bridge.providerHost(), bridge.o.piVersion())));
       }
     } catch (err) {
       problems.push(`${label}: could not load pi-ai for its providers: ${messageOf(err)}`);

@@ -18,6 +18,7 @@ import { messageOf } from "./protocol.js";
 import { seconds } from "./options.js";
 import { StreamingJson } from "./streaming-json.js";
 import { legacyContext } from "./transcript.js";
+import { olderThan } from "./features.js";
 
 /** @typedef {import("@mariozechner/pi-ai").Model<any>} Model */
 /** @typedef {import("@mariozechner/pi-ai").AssistantMessage} AssistantMessage */
@@ -90,12 +91,13 @@ export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
  * configuration, none: pi's own implementation of its `api` answers.
  * @param {ProviderManifest} p
  * @param {() => StreamHost} host
+ * @param {string} [piVersion] the host pi's version ("" when unknown)
  */
-export function providerConfig(p, host) {
+export function providerConfig(p, host, piVersion = "") {
   const config = {
     ...(p.displayName ? { name: p.displayName } : {}),
     baseUrl: p.baseUrl,
-    apiKey: p.apiKey,
+    apiKey: hostConfigValue(p.apiKey, piVersion),
     api: p.api,
     ...(p.headers && Object.keys(p.headers).length ? { headers: p.headers } : {}),
     ...(p.authHeader ? { authHeader: true } : {}),
@@ -119,7 +121,7 @@ export function providerConfig(p, host) {
  * answers itself (a Rust stream needs the manifest's registration).
  * @param {unknown} p
  */
-export function runtimeProviderConfig(p) {
+export function runtimeProviderConfig(p, piVersion = "") {
   const m = /** @type {ProviderManifest} */ (p);
   if (m === null || typeof m !== "object" || typeof m.name !== "string" || !m.name) {
     throw new Error("registerProvider needs a provider manifest with a name");
@@ -127,9 +129,28 @@ export function runtimeProviderConfig(p) {
   if (m.configOnly !== true) {
     throw new Error(`provider \`${m.name}\`: only a provider without a stream is registered at run time`);
   }
-  return providerConfig(m, () => {
-    throw new Error("a provider without a stream has no stream host");
-  });
+  return providerConfig(
+    m,
+    () => {
+      throw new Error("a provider without a stream has no stream host");
+    },
+    piVersion,
+  );
+}
+
+/**
+ * A config value (`apiKey`) in the host pi's syntax. The manifest uses pi
+ * ≥ 0.77's (`$NAME` is an environment variable, anything else literal);
+ * an older pi reads a bare name as a variable (and falls back to the text),
+ * so a `$NAME` there loses its `$`. An unknown version is taken as new.
+ * @param {string | undefined} value
+ * @param {string} piVersion
+ */
+export function hostConfigValue(value, piVersion) {
+  if (typeof value === "string" && /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(value) && olderThan(piVersion, "0.77.0")) {
+    return value.slice(1);
+  }
+  return value;
 }
 
 /** One answer streaming from the extension into pi. */

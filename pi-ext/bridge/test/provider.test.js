@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 
 import { fakeCtx, manifestWith, NO_ANSWER, settle, startBridge, tempDir, until } from "./helpers.js";
+import { providerConfig, runtimeProviderConfig } from "../lib/provider.js";
 
 const model = {
   id: "m1",
@@ -354,4 +355,17 @@ test("registered from the recorded manifest without a spawn; a provider the live
   const message = await stream(h).done;
   assert.equal(message.errorMessage, "pi-ext provider `rusty`: the extension no longer provides it (extension `rusty` failed to load: no config)");
   assert.equal(h.ext().sent("provider/stream").length, 0, "the process was not asked");
+});
+
+test("an api_key_env variable is written as the host pi reads it: `$NAME` from 0.77, the bare name before", () => {
+  const manifest = /** @type {any} */ ({ name: "p", apiKey: "$MY_KEY", api: "openai-completions", baseUrl: "http://127.0.0.1:9", models: [], configOnly: true });
+  assert.equal(providerConfig(manifest, () => /** @type {any} */ (null), "1.6.0").apiKey, "$MY_KEY");
+  assert.equal(providerConfig(manifest, () => /** @type {any} */ (null), "0.77.0").apiKey, "$MY_KEY");
+  assert.equal(providerConfig(manifest, () => /** @type {any} */ (null), "0.73.1").apiKey, "MY_KEY");
+  assert.equal(providerConfig(manifest, () => /** @type {any} */ (null), "").apiKey, "$MY_KEY", "an unknown pi is taken as new");
+  // Anything else is passed as it is.
+  for (const key of ["sk-literal", "!pass show key", "$not a name", "pre$FIX"]) {
+    assert.equal(providerConfig({ ...manifest, apiKey: key }, () => /** @type {any} */ (null), "0.73.1").apiKey, key);
+  }
+  assert.equal(runtimeProviderConfig(manifest, "0.73.1").apiKey, "MY_KEY");
 });
