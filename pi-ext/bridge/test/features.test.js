@@ -95,3 +95,18 @@ test("a pi of a newer major than the newest tested is warned once, naming both v
   assert.match(notes[0].message, new RegExp(`pi 2\\.1\\.0 is newer than ${PI_TESTED.newest.replaceAll(".", "\\.")}`));
   assert.equal(notes[0].type, "warning");
 });
+
+test("the README's support policy is the tested range, whose newest is the pinned pi", () => {
+  const root = path.join(import.meta.dirname, "..", "..", "..");
+  const pin = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies["@earendil-works/pi-coding-agent"];
+  assert.equal(PI_TESTED.newest, pin);
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const policy = readme.slice(readme.indexOf("## Supported pi versions"), readme.indexOf("### Raising the pin"));
+  assert.ok(policy.length > 0 && policy.startsWith("## Supported pi versions"), "README has no support policy");
+  assert.ok(policy.includes(`older than ${PI_TESTED.oldest}`), policy);
+  assert.ok(policy.includes(`${PI_TESTED.oldest} to `), policy);
+  assert.ok(policy.includes(`every test runs on ${PI_TESTED.newest}`), policy);
+  // The warning it quotes is the bridge's.
+  const quoted = /`(pi 0\.70\.0 is older than [^`]*?) …`/.exec(policy);
+  assert.ok(quoted && versionNotice("0.70.0")?.startsWith(quoted[1]), policy);
+});
