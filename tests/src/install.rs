@@ -36,14 +36,35 @@ pub enum PiInstall {
     /// `<repo>/tests/pi-0.73/node_modules`, run by the machine's `node` (Node 20 or newer), for
     /// the smoke set in `tests/tests/old_pi.rs`.
     V0_73,
+    /// The pi installed in the npm project named by `PI_EXT_PI_DIR` (under either package name,
+    /// at any version; never installed by the harness), run by the pinned pi's Node: how
+    /// `scripts/try-pi.sh` runs the smoke set on a release without touching the pin.
+    Dir,
 }
 
+/// The environment variable naming the npm project of [`PiInstall::Dir`].
+pub const PI_DIR_VAR: &str = "PI_EXT_PI_DIR";
+
+/// pi's package names, newest first.
+const PI_PACKAGES: [&str; 2] = [PI_PACKAGE, "@mariozechner/pi-coding-agent"];
+
 impl PiInstall {
+    /// What the smoke set (`tests/tests/old_pi.rs`) runs on: [`PiInstall::Dir`] when
+    /// `PI_EXT_PI_DIR` is set, else [`PiInstall::V0_73`].
+    pub fn smoke() -> PiInstall {
+        if std::env::var_os(PI_DIR_VAR).is_some() {
+            PiInstall::Dir
+        } else {
+            PiInstall::V0_73
+        }
+    }
+
     /// The npm package name.
     pub fn package(self) -> &'static str {
         match self {
             PiInstall::Pinned => PI_PACKAGE,
-            PiInstall::V0_73 => "@mariozechner/pi-coding-agent",
+            PiInstall::V0_73 => PI_PACKAGES[1],
+            PiInstall::Dir => dir_package().0,
         }
     }
 
@@ -52,6 +73,7 @@ impl PiInstall {
         match self {
             PiInstall::Pinned => PI_VERSION,
             PiInstall::V0_73 => "0.73.1",
+            PiInstall::Dir => &dir_package().1,
         }
     }
 
@@ -60,6 +82,7 @@ impl PiInstall {
         match self {
             PiInstall::Pinned => repo_root(),
             PiInstall::V0_73 => repo_root().join("tests/pi-0.73"),
+            PiInstall::Dir => pi_dir(),
         }
     }
 
@@ -87,16 +110,19 @@ impl PiInstall {
     pub fn cli(self) -> PathBuf {
         static PINNED: OnceLock<PathBuf> = OnceLock::new();
         static V0_73: OnceLock<PathBuf> = OnceLock::new();
+        static DIR: OnceLock<PathBuf> = OnceLock::new();
         let cell = match self {
             PiInstall::Pinned => &PINNED,
             PiInstall::V0_73 => &V0_73,
+            PiInstall::Dir => &DIR,
         };
         cell.get_or_init(|| ensure_installed(self)).clone()
     }
 
     /// The `node` that runs this pi: for [`PiInstall::Pinned`] the one npm installed into
     /// `<repo>/node_modules` (`node-<os>-<cpu>`), else `node` on `PATH` if it is new enough
-    /// (Node 22.19 for the pinned pi, 20 for 0.73.1).
+    /// (Node 22.19 for the pinned pi, 20 for 0.73.1); [`PiInstall::Dir`] runs on the pinned
+    /// pi's Node.
     ///
     /// Panics, saying what to install, if there is none.
     pub fn node(self) -> PathBuf {
@@ -108,6 +134,7 @@ impl PiInstall {
                 find_node(npm_node(&repo_root()), PI_NODE_MIN, self)
             }),
             PiInstall::V0_73 => V0_73.get_or_init(|| find_node(None, (20, 0), self)),
+            PiInstall::Dir => return PiInstall::Pinned.node(),
         }
         .clone()
     }
@@ -115,8 +142,48 @@ impl PiInstall {
     /// Whether pi wants `--approve` to load a project's `.pi/extensions` outside the terminal
     /// (project trust, pi 0.79; 0.73.1 rejects the flag).
     pub fn needs_approve(self) -> bool {
-        self == PiInstall::Pinned
+        match self {
+            PiInstall::Pinned => true,
+            PiInstall::V0_73 => false,
+            PiInstall::Dir => {
+                let mut parts = self.version().split('.').map(|p| p.parse::<u64>().ok());
+                let major = parts.next().flatten().unwrap_or(0);
+                let minor = parts.next().flatten().unwrap_or(0);
+                (major, minor) >= (0, 79)
+            }
+        }
     }
+}
+
+/// `PI_EXT_PI_DIR`, made absolute; panics when it is unset.
+fn pi_dir() -> PathBuf {
+    let dir = std::env::var_os(PI_DIR_VAR)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            panic!("PiInstall::Dir needs {PI_DIR_VAR} (an npm project with pi installed)")
+        });
+    std::path::absolute(&dir).unwrap_or(dir)
+}
+
+/// The package name and version of the pi in `PI_EXT_PI_DIR`'s `node_modules`, read once.
+fn dir_package() -> &'static (&'static str, String) {
+    static FOUND: OnceLock<(&'static str, String)> = OnceLock::new();
+    FOUND.get_or_init(|| {
+        let modules = pi_dir().join("node_modules");
+        PI_PACKAGES
+            .iter()
+            .find_map(|name| {
+                let text = std::fs::read_to_string(modules.join(name).join("package.json")).ok()?;
+                let manifest: Value = serde_json::from_str(&text).ok()?;
+                Some((*name, manifest["version"].as_str()?.to_owned()))
+            })
+            .unwrap_or_else(|| {
+                panic!(
+                    "{PI_DIR_VAR}: no pi ({PI_PACKAGES:?}) in {}",
+                    modules.display()
+                )
+            })
+    })
 }
 
 /// Path of the pinned pi's CLI JavaScript entry point ([`PiInstall::cli`] of
@@ -230,6 +297,10 @@ fn ensure_installed(install: PiInstall) -> PathBuf {
         let _lock = acquire_lock(&root);
         match installed_manifest(install) {
             Some(m) => m,
+            None if install == PiInstall::Dir => panic!(
+                "{PI_DIR_VAR}: {} has no complete npm install of pi (run `npm install` there)",
+                root.display()
+            ),
             None => {
                 run_npm_ci(&root, install);
                 installed_manifest(install).unwrap_or_else(|| {

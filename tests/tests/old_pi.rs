@@ -1,6 +1,7 @@
 //! A smoke set on pi 0.73.1 (`@mariozechner/pi-coding-agent`, the last release under that
 //! name, installed in `tests/pi-0.73` and run on the machine's Node): the SDK still works on
-//! the old pi, while every other test runs on the pinned one.
+//! the old pi, while every other test runs on the pinned one. With `PI_EXT_PI_DIR` set it runs
+//! on the pi installed there instead (`scripts/try-pi.sh`, [`PiInstall::smoke`]).
 
 use std::process::Command;
 
@@ -25,7 +26,8 @@ fn pi_0_73_loads_runs_a_tool_a_dialog_a_hook_a_component_and_a_model_call() {
     ));
     model.push(Reply::text("Sampled and asked."));
     model.push(Reply::deltas(["Hel", "lo"]));
-    let env = PiEnv::new(&model).with_pi(PiInstall::V0_73);
+    let install = PiInstall::smoke();
+    let env = PiEnv::new(&model).with_pi(install);
     let lab = install_example(&env, "tui-lab");
     let dialogs = install_example(&env, "dialogs");
     let calls = install_example(&env, "model-calls");
@@ -55,8 +57,8 @@ fn pi_0_73_loads_runs_a_tool_a_dialog_a_hook_a_component_and_a_model_call() {
         tool_result(&requests[2], "ask_1").as_deref(),
         Some("answer: true")
     );
-    // The machine's Node ran this pi (its OpenAI SDK names the runtime).
-    let node = Command::new(PiInstall::V0_73.node())
+    // The install's Node ran this pi (its OpenAI SDK names the runtime).
+    let node = Command::new(install.node())
         .arg("--version")
         .output()
         .expect("node --version");

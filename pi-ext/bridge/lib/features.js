@@ -67,3 +67,31 @@ export function missingEvents(events, piVersion, warned) {
   }
   return notices;
 }
+
+/**
+ * The pi versions this bridge is tested on: the oldest it supports and the
+ * newest it was tested with (README.md's "Supported pi versions"; raise
+ * `newest` with the pin).
+ */
+export const PI_TESTED = Object.freeze({ oldest: "0.73.1", newest: "1.6.0" });
+
+/**
+ * The one notice for a host pi outside the tested range, naming both
+ * versions, or undefined for a pi in it (or of unknown version). Older
+ * than the oldest: its API may lack what the extension registers; a newer
+ * major: its API may have moved.
+ * @param {string} piVersion "" when unknown
+ * @returns {string | undefined}
+ */
+export function versionNotice(piVersion) {
+  const v = parts(piVersion);
+  const newest = /** @type {number[]} */ (parts(PI_TESTED.newest));
+  if (!v) return undefined;
+  if (olderThan(piVersion, PI_TESTED.oldest)) {
+    return `pi ${piVersion} is older than ${PI_TESTED.oldest}, the oldest pi pi-ext supports: update pi (some tools, hooks or commands may fail to register)`;
+  }
+  if (v[0] > newest[0]) {
+    return `pi ${piVersion} is newer than ${PI_TESTED.newest}, the newest pi pi-ext was tested with: if a tool, hook or command misbehaves, update pi-ext`;
+  }
+  return undefined;
+}

@@ -19,7 +19,7 @@ import { launchProcess } from "./child.js";
 import { systemClock } from "./clock.js";
 import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
-import { EVENT_SINCE, missingEvents } from "./features.js";
+import { EVENT_SINCE, missingEvents, versionNotice } from "./features.js";
 import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { providerConfig } from "./provider.js";
@@ -148,6 +148,12 @@ export async function activate(pi, options) {
   const missingTold = new Set();
   /** @type {string[]} those notices, until a session shows them */
   const missingUnshown = [];
+  // A pi outside the tested range: told once, at session start; loading goes on.
+  const outside = versionNotice(bridge.o.piVersion());
+  if (outside) {
+    log.line("warn", `${label}: ${outside}`);
+    missingUnshown.push(`${label}: ${outside}`);
+  }
   pi.on("session_start", (event, ctx) => {
     bridge.sessionStarted(event, ctx);
     /**

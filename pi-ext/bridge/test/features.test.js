@@ -6,9 +6,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 
-import { EVENT_SINCE, missingEvents, olderThan } from "../lib/features.js";
+import { EVENT_SINCE, PI_TESTED, missingEvents, olderThan, versionNotice } from "../lib/features.js";
 import { detectPiVersion } from "../lib/manifest.js";
-import { fakeCtx, manifestWith, startBridge, tempDir } from "./helpers.js";
+import { fakeCtx, manifestWith, startBridge, tempDir, toolManifest } from "./helpers.js";
 
 /** A pi package with its CLI script, as npm installs it; the script's path. @param {string} name @param {string} version */
 function piPackage(name, version) {
@@ -63,4 +63,50 @@ test("hooks on events the host pi never fires are told at session start, once pe
   const quiet = fakeCtx();
   await current.startSession(quiet.ctx);
   assert.deepEqual(quiet.notes, []);
+});
+
+test("a pi outside the tested range gets one notice naming both versions; a tested or unknown pi none", () => {
+  assert.equal(
+    versionNotice("0.70.0"),
+    `pi 0.70.0 is older than ${PI_TESTED.oldest}, the oldest pi pi-ext supports: update pi (some tools, hooks or commands may fail to register)`,
+  );
+  assert.match(/** @type {string} */ (versionNotice("2.0.0")), new RegExp(`^pi 2\\.0\\.0 is newer than ${PI_TESTED.newest.replaceAll(".", "\\.")}, `));
+  for (const v of [PI_TESTED.oldest, PI_TESTED.newest, "1.99.3", "0.99.0", "", "garbage"]) assert.equal(versionNotice(v), undefined, v);
+});
+
+test("a pi older than the oldest supported is told once at session start, and the tools still register", async () => {
+  const tools = [toolManifest("t1")];
+  const old = await startBridge(manifestWith({ tools }), { piVersion: "0.60.0" });
+  const { ctx, notes } = fakeCtx();
+  await old.startSession(ctx);
+  await old.startSession(ctx);
+  assert.deepEqual(notes, [{ message: `pi-ext extension "fake": ${versionNotice("0.60.0")}`, type: "warning" }]);
+  assert.match(notes[0].message, /0\.60\.0.*0\.73\.1/);
+  assert.match(fs.readFileSync(old.logFile, "utf8"), /pi 0\.60\.0 is older than 0\.73\.1/);
+  assert.ok(old.fake.tools.has("t1"));
+});
+
+test("a pi of a newer major than the newest tested is warned once, naming both versions", async () => {
+  const future = await startBridge(manifestWith({}), { piVersion: "2.1.0" });
+  const { ctx, notes } = fakeCtx();
+  await future.startSession(ctx);
+  await future.startSession(ctx);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0].message, new RegExp(`pi 2\\.1\\.0 is newer than ${PI_TESTED.newest.replaceAll(".", "\\.")}`));
+  assert.equal(notes[0].type, "warning");
+});
+
+test("the README's support policy is the tested range, whose newest is the pinned pi", () => {
+  const root = path.join(import.meta.dirname, "..", "..", "..");
+  const pin = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies["@earendil-works/pi-coding-agent"];
+  assert.equal(PI_TESTED.newest, pin);
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const policy = readme.slice(readme.indexOf("## Supported pi versions"), readme.indexOf("### Raising the pin"));
+  assert.ok(policy.length > 0 && policy.startsWith("## Supported pi versions"), "README has no support policy");
+  assert.ok(policy.includes(`older than ${PI_TESTED.oldest}`), policy);
+  assert.ok(policy.includes(`${PI_TESTED.oldest} to `), policy);
+  assert.ok(policy.includes(`every test runs on ${PI_TESTED.newest}`), policy);
+  // The warning it quotes is the bridge's.
+  const quoted = /`(pi 0\.70\.0 is older than [^`]*?) …`/.exec(policy);
+  assert.ok(quoted && versionNotice("0.70.0")?.startsWith(quoted[1]), policy);
 });
