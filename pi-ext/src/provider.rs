@@ -455,6 +455,11 @@ pub struct TokenUsage {
     pub cache_read: u64,
     /// Tokens written to the cache.
     pub cache_write: u64,
+    /// Reasoning tokens among the output ones, when the provider reports
+    /// them (pi 1.x's `usage.reasoning`; left out of pi's message when
+    /// `None`, as providers that do not count them leave it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<u64>,
 }
 
 /// One step of a provider's answer. Blocks are started at the next index
@@ -536,6 +541,9 @@ pub enum ProviderEvent {
     },
     /// Tokens used so far (the last one counts).
     Usage(TokenUsage),
+    /// The stop reason as the provider worded it (pi 1.x's
+    /// `rawStopReason`, e.g. OpenAI's `"tool_calls"`), before [`ProviderEvent::Done`].
+    RawStopReason(String),
     /// The answer is complete.
     Done(StopReason),
 }
@@ -566,6 +574,7 @@ impl ProviderEvent {
                 json!(["toolcall_end", index, arguments])
             }
             ProviderEvent::Usage(u) => json!(["usage", u]),
+            ProviderEvent::RawStopReason(raw) => json!(["raw_stop", raw]),
             ProviderEvent::Done(reason) => json!(["done", reason.as_str()]),
         }
     }
@@ -785,6 +794,12 @@ impl EventSink {
     pub fn usage(&self, usage: TokenUsage) {
         self.send(ProviderEvent::Usage(usage));
     }
+
+    /// The stop reason in the provider's own words (pi 1.x records it as
+    /// the message's `rawStopReason`).
+    pub fn raw_stop_reason(&self, raw: impl Into<String>) {
+        self.send(ProviderEvent::RawStopReason(raw.into()));
+    }
 }
 
 /// A stream from an async closure: `body` sends events through the
@@ -956,6 +971,18 @@ mod tests {
             })
             .to_wire(),
             json!(["usage", {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0}])
+        );
+        assert_eq!(
+            ProviderEvent::Usage(TokenUsage {
+                reasoning: Some(3),
+                ..Default::default()
+            })
+            .to_wire()[1]["reasoning"],
+            3
+        );
+        assert_eq!(
+            ProviderEvent::RawStopReason("tool_calls".into()).to_wire(),
+            json!(["raw_stop", "tool_calls"])
         );
     }
 

@@ -190,7 +190,8 @@ fn shown(run: &Run) -> Vec<Value> {
         .collect()
 }
 
-/// Messages as compared: without the moment pi stamped them, and without
+/// Messages as compared: without the moment pi stamped them and how long
+/// they took, and without
 /// the response id the Rust port records (as pi's own Anthropic provider
 /// does) and the original does not (MAPPING.md).
 fn comparable(messages: &[Value]) -> Value {
@@ -199,6 +200,8 @@ fn comparable(messages: &[Value]) -> Value {
         let m = m.as_object_mut().unwrap();
         m.remove("timestamp");
         m.remove("responseId");
+        // pi 1.x times each answer: a measurement, not a result.
+        m.remove("durationMs");
     }
     messages
 }
@@ -362,7 +365,14 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
         &comparable(&answers),
         &comparable(&original_answers),
     );
-    let (mut rust_stored, mut original_stored) = (rust.stored.clone(), original.stored.clone());
+    // Each run's cwd as `<cwd>` (pi 1.x stores its system prompt, which names it).
+    let in_cwd = |run: &Run| -> Vec<Value> {
+        run.stored
+            .iter()
+            .map(|m| serde_json::from_str(&m.to_string().replace(&run.cwd, "<cwd>")).unwrap())
+            .collect()
+    };
+    let (mut rust_stored, mut original_stored) = (in_cwd(&rust), in_cwd(&original));
     for stored in [&mut rust_stored, &mut original_stored] {
         let aborted = stored
             .iter_mut()

@@ -752,7 +752,7 @@ fn a_search_is_cut_with_pis_limits_and_fails_without_ripgrep_like_the_original()
     // The first 2000 lines, and the original's notice with pi's sizes.
     let kept: String = saved.lines().take(2000).collect::<Vec<_>>().join("\n");
     let notice = format!(
-        "[Output truncated: showing 2000 of 3001 lines ({} of {}). 1001 lines ({}) omitted. Full output saved to: <full output>]",
+        "[Output truncated: showing 2000 of 3000 lines ({} of {}). 1000 lines ({}) omitted. Full output saved to: <full output>]",
         format_size(kept.len() as u64),
         format_size(saved.len() as u64),
         format_size((saved.len() - kept.len()) as u64),

@@ -98,6 +98,7 @@ fn usage(u: &Value) -> TokenUsage {
         output: n("output_tokens"),
         cache_read: n("cache_read_input_tokens"),
         cache_write: n("cache_creation_input_tokens"),
+        reasoning: None,
     }
 }
 

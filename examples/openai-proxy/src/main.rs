@@ -6,8 +6,8 @@
 //!
 //! - the request: failed and aborted turns left out, tool calls without a
 //!   result answered "No result provided", `max_completion_tokens` (pi's,
-//!   else the model's), `store: false`, usage in the stream, tools with
-//!   `strict: false`, thinking replayed under the field it came in (see
+//!   else the model's), `store: false`, usage in the stream, tools without
+//!   `strict` (pi 1.x's default), thinking replayed under the field it came in (see
 //!   `request.rs`);
 //! - the answer: text, thinking (`reasoning_content`, …), tool calls, the
 //!   response's id (and the model, when upstream names another), usage
@@ -93,6 +93,7 @@ fn answer(req: ProviderRequest) -> ProviderStream {
                 continue;
             };
             if let Some(finish) = choice["finish_reason"].as_str().filter(|f| !f.is_empty()) {
+                out.raw_stop_reason(finish);
                 reason = match finish {
                     "stop" | "end" => Ok(StopReason::Stop),
                     "length" => Ok(StopReason::Length),
@@ -108,7 +109,8 @@ fn answer(req: ProviderRequest) -> ProviderStream {
 }
 
 /// A chunk's (or a choice's) `usage`, read as pi-ai's `parseChunkUsage`
-/// reads it: cached prompt tokens are cache reads, not input.
+/// reads it: cached prompt tokens are cache reads, not input; reasoning
+/// tokens counted (0 when the endpoint does not say).
 fn usage_of(v: &Value) -> Option<TokenUsage> {
     let u = v.get("usage").filter(|u| u.is_object())?;
     let n = |v: &Value| v.as_u64().unwrap_or(0);
@@ -128,6 +130,12 @@ fn usage_of(v: &Value) -> Option<TokenUsage> {
         output: n(&u["completion_tokens"]),
         cache_read,
         cache_write,
+        reasoning: Some(
+            u["completion_tokens_details"]["reasoning_tokens"]
+                .as_u64()
+                .or(u["reasoning_tokens"].as_u64())
+                .unwrap_or(0),
+        ),
     })
 }
 

@@ -67,12 +67,14 @@ fn cache_retention(option: Option<&str>) -> String {
     }
 }
 
+/// A tool as pi-ai 1.x sends it to a standard endpoint: no `strict` (its
+/// default compatibility settings say the endpoint has no strict mode; pi
+/// 0.73.1 sent `strict: false`).
 fn tool(t: &ToolSpec) -> Value {
     json!({"type": "function", "function": {
         "name": t.name,
         "description": t.description,
         "parameters": t.parameters,
-        "strict": false,
     }})
 }
 

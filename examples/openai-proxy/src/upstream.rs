@@ -120,6 +120,14 @@ pub async fn post(
             .ok()
             .filter(truthy)
             .map(|body| body.get("error").cloned().unwrap_or(Value::Null));
+        // pi 1.x words it (`formatProviderError`): the status and the
+        // body's `error` object as JSON; otherwise as the SDK does.
+        if let Some(e) = error
+            .as_ref()
+            .filter(|e| e.as_object().is_some_and(|o| !o.is_empty()))
+        {
+            return Err(ProviderError::new(format!("{}: {e}", status.as_u16())));
+        }
         let message = api_error(Some(status.as_u16()), error.as_ref(), Some(&text));
         return Err(ProviderError::new(message));
     }

@@ -437,7 +437,17 @@ export class ProviderStream {
         usage.cacheRead = u.cacheRead ?? 0;
         usage.cacheWrite = u.cacheWrite ?? 0;
         usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+        // pi 1.x's reasoning count, only when the provider gives one.
+        if (u.reasoning !== undefined) {
+          if (!Number.isFinite(u.reasoning) || u.reasoning < 0) return `usage ${JSON.stringify(u)}: token counts must be non-negative numbers`;
+          /** @type {any} */ (usage).reasoning = u.reasoning;
+        }
         this.host.ai.calculateCost(this.model, usage);
+        return undefined;
+      }
+      case "raw_stop": {
+        if (typeof args[0] !== "string") return `raw_stop ${JSON.stringify(args[0])}: the provider's stop reason must be a string`;
+        /** @type {any} */ (out).rawStopReason = args[0];
         return undefined;
       }
       case "done": {
