@@ -999,7 +999,7 @@ mod tests {
             json!({
                 "name": "local",
                 "baseUrl": "http://127.0.0.1:8080/v1",
-                "apiKey": "LOCAL_API_KEY",
+                "apiKey": "$LOCAL_API_KEY",
                 "api": "openai-completions",
                 "models": [{"id": "qwen", "name": "Qwen", "reasoning": false, "input": ["text"],
                             "cost": {"input": 0.0, "output": 0.0, "cacheRead": 0.0, "cacheWrite": 0.0},
