@@ -14,17 +14,19 @@
 //!     "[Output truncated: showing {} of {} lines ({} of {})]",
 //!     t.output_lines, t.total_lines, format_size(t.output_bytes as u64), format_size(t.total_bytes as u64),
 //! );
-//! assert_eq!(notice, "[Output truncated: showing 2000 of 3001 lines (20.4KB of 31.1KB)]");
+//! assert_eq!(notice, "[Output truncated: showing 2000 of 3000 lines (20.4KB of 31.1KB)]");
 //! ```
 //!
 //! Put the [`TruncationResult`] in a tool result's `details.truncation`: it
 //! serializes to pi's shape, so pi shows it as it does for its own tools.
 //!
+//! pi 1.x is the reference: a trailing newline ends the last line (3,000
+//! lines that each end in `\n` are 3,000 lines; pi 0.73.1 counted 3,001).
 //! Two things JavaScript does differently are reproduced: `formatSize`
 //! rounds halves up (`1280` bytes is `1.3KB`, where Rust's `{:.1}` gives
 //! `1.2`), and `truncateLine` counts UTF-16 code units; where its cut would
-//! split a surrogate pair, this gives U+FFFD, the character the model
-//! receives from JavaScript's half pair.
+//! split a surrogate pair, the whole character is left out, as pi 1.x's
+//! `sliceHead` does.
 
 use serde::{Deserialize, Serialize};
 
