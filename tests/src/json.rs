@@ -169,6 +169,13 @@ pub fn statuses(events: &[Value]) -> Vec<String> {
         .collect()
 }
 
+/// `value` with every occurrence of `from` in its JSON text replaced by `to`
+/// (e.g. a run's temporary directory by `<cwd>`, so two runs compare).
+/// `from` must not need JSON escaping.
+pub fn replaced(value: &Value, from: &str, to: &str) -> Value {
+    serde_json::from_str(&value.to_string().replace(from, to)).expect("still JSON")
+}
+
 /// Where `left` and `right` differ, one line per JSON pointer
 /// (`/messages/3/content: "a" != "b"`, `/store: missing != false`); empty
 /// when they are equal. Objects are compared key by key, arrays element by

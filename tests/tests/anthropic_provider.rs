@@ -210,7 +210,7 @@ fn comparable(messages: &[Value]) -> Value {
 fn sent(run: &Run) -> Vec<Value> {
     run.requests
         .iter()
-        .map(|r| serde_json::from_str(&r.body.to_string().replace(&run.cwd, "<cwd>")).unwrap())
+        .map(|r| pi_ext_e2e::json::replaced(&r.body, &run.cwd, "<cwd>"))
         .collect()
 }
 
@@ -369,7 +369,7 @@ fn the_rust_port_answers_and_asks_like_the_typescript_original() {
     let in_cwd = |run: &Run| -> Vec<Value> {
         run.stored
             .iter()
-            .map(|m| serde_json::from_str(&m.to_string().replace(&run.cwd, "<cwd>")).unwrap())
+            .map(|m| pi_ext_e2e::json::replaced(m, &run.cwd, "<cwd>"))
             .collect()
     };
     let (mut rust_stored, mut original_stored) = (in_cwd(&rust), in_cwd(&original));

@@ -359,19 +359,7 @@ fn terminal_run(rust: bool) -> TerminalRun {
 
 /// The session files pi has written.
 fn session_files(env: &PiEnv) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut dirs = vec![env.root().join("sessions")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "jsonl") {
-                files.push(path);
-            }
-        }
-    }
-    files
+    pi_ext_e2e::session::session_files(&env.root().join("sessions"))
 }
 
 #[test]
