@@ -427,7 +427,7 @@ export class ProviderStream {
       }
       case "usage": {
         const u = /** @type {any} */ (args[0]);
-        const counts = ["input", "output", "cacheRead", "cacheWrite"];
+        const counts = ["input", "output", "cacheRead", "cacheWrite", "reasoning"];
         if (u === null || typeof u !== "object" || !counts.every((k) => u[k] === undefined || (Number.isFinite(u[k]) && u[k] >= 0))) {
           return `usage ${JSON.stringify(u)}: token counts must be non-negative numbers`;
         }
@@ -438,10 +438,7 @@ export class ProviderStream {
         usage.cacheWrite = u.cacheWrite ?? 0;
         usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
         // pi 1.x's reasoning count, only when the provider gives one.
-        if (u.reasoning !== undefined) {
-          if (!Number.isFinite(u.reasoning) || u.reasoning < 0) return `usage ${JSON.stringify(u)}: token counts must be non-negative numbers`;
-          /** @type {any} */ (usage).reasoning = u.reasoning;
-        }
+        if (u.reasoning !== undefined) /** @type {any} */ (usage).reasoning = u.reasoning;
         this.host.ai.calculateCost(this.model, usage);
         return undefined;
       }
