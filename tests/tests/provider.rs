@@ -332,7 +332,7 @@ fn conversation_through(provider: &str, id: &str) -> Run {
     let sent = model
         .requests()
         .iter()
-        .map(|r| serde_json::from_str(&r.to_string().replace(&cwd, "<cwd>")).unwrap())
+        .map(|r| pi_ext_e2e::json::replaced(r, &cwd, "<cwd>"))
         .collect();
     drop(pi);
     Run {
@@ -341,7 +341,7 @@ fn conversation_through(provider: &str, id: &str) -> Run {
         // pi 1.x stores its system prompt, which names the cwd.
         stored: pi_ext_e2e::session::session_messages(&sessions)
             .iter()
-            .map(|m| serde_json::from_str(&m.to_string().replace(&cwd, "<cwd>")).unwrap())
+            .map(|m| pi_ext_e2e::json::replaced(m, &cwd, "<cwd>"))
             .collect(),
     }
 }
@@ -552,6 +552,11 @@ fn a_provider_that_is_only_configuration_lists_asks_and_answers_like_its_typescr
     let mut runs = Vec::new();
     for provider in ["cliproxy", "cliproxy-twin"] {
         pi.call(json!({"type": "new_session"}));
+        // The new session's `session_start` lists and registers the models
+        // again, asynchronously: wait for them before picking one.
+        wait_until("the provider's models in the new session", || {
+            models_of(&pi, provider).len() == 2
+        });
         set_model(&pi, provider, "beta");
         let first = model.request_count();
         model.push_all([
