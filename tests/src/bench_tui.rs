@@ -17,7 +17,7 @@ const ROWS: u16 = 40;
 impl Bench {
     /// Row 8.
     pub(super) fn row8_tui(&mut self) {
-        progress("row 8: building and installing examples/tui-lab");
+        progress("row 8: building and installing tests/extensions/tui-lab");
         let bridge = self.install_bridge("tui-lab");
         let model = ScriptedModel::start();
         let env = PiEnv::new(&model);

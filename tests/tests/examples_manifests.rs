@@ -42,10 +42,11 @@ fn builtin_tools() -> Vec<String> {
     names
 }
 
-/// Every example crate with a binary.
+/// Every example and test-extension crate with a binary.
 fn example_binaries() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(repo_root().join("examples"))
-        .unwrap()
+    let mut names: Vec<String> = ["examples", "tests/extensions"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(repo_root().join(dir)).unwrap())
         .filter_map(|e| e.ok())
         .filter(|e| e.path().join("src/main.rs").is_file())
         .map(|e| e.file_name().to_string_lossy().into_owned())

@@ -7,7 +7,7 @@
 //! cargo run -p pi-ext-e2e --bin bench -- --smoke                # a few iterations (the test suite runs this)
 //! ```
 //!
-//! The Rust extension is `examples/bench-ext` (built in this binary's profile and installed
+//! The Rust extension is `tests/extensions/bench-ext` (built in this binary's profile and installed
 //! with its bridge into a temporary directory), the TypeScript one `tests/fixtures/bench-ext.ts`
 //! (the same tools, prefixed `ts_`). Both are loaded into one pi and measured alternately,
 //! together with an ideal minimal extension behind the same bridge (this binary in
@@ -18,25 +18,25 @@
 //! 1. a trivial tool call: `tool_execution_start` → `tool_execution_end`, and `prompt` → `agent_end`;
 //! 2. a tool awaiting one `confirm` dialog that the driver answers at once;
 //! 3. a blocking `tool_call` hook on a built-in tool (`read`): Rust hook, TS hook, none, each
-//!    in its own pi (`examples/bench-hook-gate`, `tests/fixtures/bench-hook-gate.ts`);
+//!    in its own pi (`tests/extensions/bench-hook-gate`, `tests/fixtures/bench-hook-gate.ts`);
 //! 4. extension load: pi spawn → `get_state` answered, with the Rust extension, the TS one, none;
-//! 5. a `message_update` hook while thousands of deltas stream (`examples/bench-hook-stream`,
+//! 5. a `message_update` hook while thousands of deltas stream (`tests/extensions/bench-hook-stream`,
 //!    `tests/fixtures/bench-hook-stream.ts`, none, and the batch form
-//!    `examples/bench-hook-batch`), and the proof that without such a hook the bridge forwards
+//!    `tests/extensions/bench-hook-batch`), and the proof that without such a hook the bridge forwards
 //!    no `message_update` to the binary;
 //! 6. raw throughput without pi's agent loop: the binary driven directly over its protocol, the
 //!    real JS bridge in Node with a fake `pi`, the same bridge with an ideal minimal extension
 //!    (the floor), and a CPU-heavy tool in Rust vs TS;
 //! 7. resources: idle RSS, the `hello` release binary's size, clean and incremental build times;
-//! 8. pi's terminal UI: key press → repainted frame of a Rust component (`examples/tui-lab`'s
+//! 8. pi's terminal UI: key press → repainted frame of a Rust component (`tests/extensions/tui-lab`'s
 //!    counter) and of its TypeScript twin (`tests/fixtures/bench-tui.ts`) in a pseudo-terminal,
 //!    and what the bridge's cached frame costs pi per repaint (`tests/src/bench_tui.rs`);
 //! 9. `context` hooks (pass-through, pruning) and a `before_provider_request` hook on sessions of
-//!    10 to 5,000 messages (`examples/bench-context`, `bench-prune`, `bench-provider` and their
+//!    10 to 5,000 messages (`tests/extensions/bench-context`, `bench-prune`, `bench-provider` and their
 //!    TS twins, none), with the bytes over the pipe and the extension's CPU per request;
 //! 10. `session_branch()` on the same sessions;
 //! 11. 1, 5 and 20 extensions: separate Rust binaries, one Rust host binary, TypeScript files
-//!     (`examples/bench-many`): pi's startup work, total RSS, a tool call in the last-loaded one.
+//!     (`tests/extensions/bench-many`): pi's startup work, total RSS, a tool call in the last-loaded one.
 //!
 //! Rows 9–11 live in `tests/src/bench/scaling.rs`.
 //!
@@ -441,7 +441,7 @@ struct Bench {
     opts: Options,
     sizes: Sizes,
     report: Report,
-    /// The Rust benchmark extension binary (`examples/bench-ext`).
+    /// The Rust benchmark extension binary (`tests/extensions/bench-ext`).
     bench_ext: PathBuf,
     /// Holds the installed bridge and logs.
     scratch: tempfile::TempDir,
@@ -456,7 +456,7 @@ struct Bench {
 /// Which extension a measurement used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Side {
-    /// `examples/bench-ext` behind its bridge.
+    /// `tests/extensions/bench-ext` behind its bridge.
     Rust,
     /// `tests/fixtures/bench-ext.ts`.
     Ts,
@@ -552,7 +552,7 @@ impl Bench {
             notes: Vec::new(),
             missed: Vec::new(),
         };
-        progress("building examples/bench-ext");
+        progress("building tests/extensions/bench-ext");
         let bench_ext = example_binary("bench-ext");
         let scratch = tempfile::Builder::new()
             .prefix("pi-ext-bench-")
@@ -966,7 +966,7 @@ impl Bench {
     /// Row 3: a blocking `tool_call` hook on a built-in tool, added time per call.
     ///
     /// Hooks are global to a pi process, so each side has its own pi: one with
-    /// `examples/bench-hook-gate` (a pass-through `#[hook]` on `ToolCallEvent`, installed with
+    /// `tests/extensions/bench-hook-gate` (a pass-through `#[hook]` on `ToolCallEvent`, installed with
     /// its bridge), one with its TypeScript twin `tests/fixtures/bench-hook-gate.ts`
     /// (`pi.on("tool_call", () => undefined)`) and one with no extension. The scripted model
     /// calls the built-in `read` on a small file in [`PiEnv::cwd`], in each pi in turn (the
@@ -974,7 +974,7 @@ impl Bench {
     /// (the hook runs in between) and its median minus the no-hook median (target: ≤ 0.1 ms per
     /// call at the median).
     fn row3_tool_call_hook(&mut self) {
-        progress("row 3: building and installing examples/bench-hook-gate");
+        progress("row 3: building and installing tests/extensions/bench-hook-gate");
         let rust_bridge = self.install_bridge("bench-hook-gate");
         progress("row 3: three pis (Rust tool_call hook, TS tool_call hook, no hook)");
         let model = ScriptedModel::start();
@@ -1222,7 +1222,7 @@ impl Bench {
 
     /// Row 5: a `message_update` hook while thousands of deltas stream.
     ///
-    /// Three pis as in row 3: with `examples/bench-hook-stream` (a `#[hook]` on
+    /// Three pis as in row 3: with `tests/extensions/bench-hook-stream` (a `#[hook]` on
     /// `MessageUpdateEvent` that only counts), with its TypeScript twin
     /// `tests/fixtures/bench-hook-stream.ts`, and with no extension. The scripted model streams
     /// one answer of [`Sizes::deltas`] text deltas ([`Reply::deltas`]) to each pi in turn; the
@@ -1233,7 +1233,7 @@ impl Bench {
     /// Then [`Bench::row5_traffic`] proves that without such a hook the bridge forwards no
     /// `message_update` at all.
     fn row5_message_update_hook(&mut self) {
-        progress("row 5: building and installing examples/bench-hook-stream and bench-hook-batch");
+        progress("row 5: building and installing tests/extensions/bench-hook-stream and bench-hook-batch");
         let rust_bridge = self.install_bridge("bench-hook-stream");
         let batch_bridge = self.install_bridge("bench-hook-batch");
         let gate_bridge = self.install_bridge("bench-hook-gate");
@@ -1357,7 +1357,7 @@ impl Bench {
         });
         self.report.row(Row {
             id: "5d",
-            what: "… the Rust hook in its batch form (`MessageUpdateBatch`: one call per turn of pi's event loop, `examples/bench-hook-batch`): `prompt` → `agent_end`; CPU per answer and per event of pi's Node process / the extension process".into(),
+            what: "… the Rust hook in its batch form (`MessageUpdateBatch`: one call per turn of pi's event loop, `tests/extensions/bench-hook-batch`): `prompt` → `agent_end`; CPU per answer and per event of pi's Node process / the extension process".into(),
             rust: format!(
                 "{} ({:+.1}% vs none); {:.0} ms ({:.1} µs per event) / {:.0} ms ({:.1} µs per event)",
                 fmt_summary(&batch),

@@ -2,7 +2,7 @@
 //! opt-in batch form of a `message_update` hook ([`MessageUpdateBatch`]: one call per turn of
 //! pi's event loop, with that turn's events) that only counts the streamed updates.
 //!
-//! `examples/bench-hook-stream` is the same with a per-event hook.
+//! `tests/extensions/bench-hook-stream` is the same with a per-event hook.
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use pi_ext::events::*;
