@@ -127,6 +127,15 @@ pub fn extension(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// pi's built-in tool names as a `&[&str]` expression: `pi_ext` builds its
+/// `BUILTIN_TOOLS` from it, so the macros and the runtime share one list.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __builtin_tools(_input: TokenStream) -> TokenStream {
+    let names = model::BUILTIN_TOOLS;
+    quote::quote!(&[#(#names),*]).into()
+}
+
 fn with_errors(item: proc_macro2::TokenStream, err: syn::Error) -> TokenStream {
     let errors = err.to_compile_error();
     quote::quote!(#item #errors).into()

@@ -60,8 +60,9 @@ const TOOL_KEYS: &[&str] = &[
     "crate",
 ];
 
-/// pi's built-in tools (the runtime has the same list).
-const BUILTIN_TOOLS: &[&str] = &[
+/// pi's built-in tools (pi 1.6's list; 0.73.1 has no `powershell`). The one
+/// copy: the runtime takes it through `__builtin_tools!` (lib.rs).
+pub(crate) const BUILTIN_TOOLS: &[&str] = &[
     "read",
     "bash",
     "powershell",

@@ -166,16 +166,7 @@ pub type ToolHandler = Arc<dyn Fn(Ctx, Value) -> ToolFuture + Send + Sync>;
 /// pi's built-in tools (pi 1.6's list; 0.73.1 has no `powershell`). An
 /// extension tool with one of these names replaces
 /// the built-in (pi allows that); the runtime warns so it is never an accident.
-pub const BUILTIN_TOOLS: &[&str] = &[
-    "read",
-    "bash",
-    "powershell",
-    "edit",
-    "write",
-    "grep",
-    "find",
-    "ls",
-];
+pub const BUILTIN_TOOLS: &[&str] = pi_ext_macros::__builtin_tools!();
 
 /// A tool, ready to register with pi.
 ///
