@@ -19,10 +19,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Arg, ArgAction, Command};
-
 use crate::dispatch::{log, Dispatcher};
 use crate::install::{install, InstallTarget};
+use crate::npm::Platform;
 use crate::registry::{BinInfo, Registry};
 use crate::transport;
 
@@ -38,84 +37,176 @@ Environment:
                            aborted (default 2000)
   PI_EXT_LOG_DIR           where the bridge writes <name>.log (default: next to the bridge)";
 
-fn command(bin: &BinInfo, reg: &Registry) -> Command {
+const INSTALL_HELP: &str = "\
+Install this binary as a pi extension (safe to run again)
+
+Usage: {bin} install [--project | --dir EXTENSIONS_DIR] [--dev]
+
+Options:
+      --project             Install into ./.pi/extensions/<name>/ (this project only)
+      --dev                 Development mode: when the binary is rebuilt, pi switches to it
+                            without a restart (hot reload)
+      --dir EXTENSIONS_DIR  Install into EXTENSIONS_DIR/<name>/
+  -h, --help                Print help";
+
+const PACK_HELP: &str = "\
+Write a pi package (package.json, bridge, this binary) that `pi install <dir>` accepts
+
+Usage: {bin} pack DIR [--npm [--name NPM_NAME] [--binary PLATFORM=PATH]...]
+
+Options:
+      --npm                   Write npm packages for `pi install npm:<name>` instead:
+                              DIR/<name>/ (the bridge, with optionalDependencies) and
+                              DIR/<name>-<platform>/ per platform (the binary, with os/cpu/libc)
+      --name NPM_NAME         The main npm package's name (default: the extension's name);
+                              platform packages are named <NPM_NAME>-<platform>
+      --binary PLATFORM=PATH  A binary built for another platform (npm's name, e.g. darwin-arm64,
+                              or Rust's target, e.g. aarch64-apple-darwin); again for each. One
+                              for this platform replaces this binary
+  -h, --help                  Print help";
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+enum Invocation {
+    Serve,
+    Manifest,
+    SettingsSchema,
+    Install {
+        target: InstallTarget,
+        dev: bool,
+    },
+    Pack {
+        dir: PathBuf,
+        npm: Option<NpmPack>,
+    },
+    /// `--help`/`--version`: the text to print.
+    Print(String),
+}
+
+/// `pack --npm`'s options.
+#[derive(Debug, PartialEq)]
+struct NpmPack {
+    name: Option<String>,
+    binaries: Vec<(&'static Platform, PathBuf)>,
+}
+
+fn top_help(bin: &BinInfo, reg: &Registry) -> String {
     let about = if reg.description.is_empty() {
         format!("pi extension `{}`", reg.name)
     } else {
         format!("pi extension `{}`: {}", reg.name, reg.description)
     };
-    Command::new(bin.bin)
-        .version(bin.version)
-        .about(about)
-        .after_help(AFTER_HELP)
-        .arg(
-            Arg::new("pi-settings-schema")
-                .long("pi-settings-schema")
-                .action(ArgAction::SetTrue)
-                .help("Print the JSON Schema of the extension's settings (for editors) and exit"),
-        )
-        .arg(
-            Arg::new("pi-manifest")
-                .long("pi-manifest")
-                .action(ArgAction::SetTrue)
-                .help("Print the extension's manifest (name, version, tools, schemas) as JSON and exit"),
-        )
-        .subcommand(
-            Command::new("install")
-                .about("Install this binary as a pi extension (safe to run again)")
-                .arg(
-                    Arg::new("project")
-                        .long("project")
-                        .action(ArgAction::SetTrue)
-                        .help("Install into ./.pi/extensions/<name>/ (this project only)"),
+    format!(
+        "{about}
+
+Usage: {bin} [OPTIONS] [COMMAND]
+
+Commands:
+  install  Install this binary as a pi extension (safe to run again)
+  pack     Write a pi package (package.json, bridge, this binary) that `pi install <dir>` accepts
+
+Options:
+      --pi-settings-schema  Print the JSON Schema of the extension's settings (for editors) and exit
+      --pi-manifest         Print the extension's manifest (name, version, tools, schemas) as JSON and exit
+  -h, --help                Print help (`{bin} <COMMAND> --help` for a command's)
+  -V, --version             Print version
+
+{AFTER_HELP}",
+        bin = bin.bin
+    )
+}
+
+/// Parse the arguments (the first is the program). Four commands and a few
+/// flags: lexopt does the lexing, the grammar is written out here (clap cost
+/// ~200 KB of every extension binary and ~30 s of its clean build).
+fn parse(
+    bin: &BinInfo,
+    reg: &Registry,
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<Invocation, String> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_iter(args);
+    let mut chosen = None;
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        let next = match arg {
+            Long("pi-manifest") => Invocation::Manifest,
+            Long("pi-settings-schema") => Invocation::SettingsSchema,
+            Short('h') | Long("help") => return Ok(Invocation::Print(top_help(bin, reg))),
+            Short('V') | Long("version") => {
+                return Ok(Invocation::Print(format!("{} {}", bin.bin, bin.version)))
+            }
+            Value(cmd) if cmd == "install" => parse_install(bin, &mut parser)?,
+            Value(cmd) if cmd == "pack" => parse_pack(bin, &mut parser)?,
+            Value(cmd) if cmd == "help" => return Ok(Invocation::Print(top_help(bin, reg))),
+            other => return Err(other.unexpected().to_string()),
+        };
+        if chosen.is_some() {
+            return Err("give one of --pi-manifest, --pi-settings-schema, install, pack".into());
+        }
+        chosen = Some(next);
+    }
+    Ok(chosen.unwrap_or(Invocation::Serve))
+}
+
+fn parse_install(bin: &BinInfo, parser: &mut lexopt::Parser) -> Result<Invocation, String> {
+    use lexopt::prelude::*;
+    let (mut project, mut dev, mut dir) = (false, false, None::<PathBuf>);
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("project") => project = true,
+            Long("dev") => dev = true,
+            Long("dir") => dir = Some(parser.value().map_err(|e| e.to_string())?.into()),
+            Short('h') | Long("help") => {
+                return Ok(Invocation::Print(INSTALL_HELP.replace("{bin}", bin.bin)))
+            }
+            other => return Err(format!("install: {}", other.unexpected())),
+        }
+    }
+    let target = match (project, dir) {
+        (true, Some(_)) => return Err("install: --project and --dir exclude each other".into()),
+        (true, None) => InstallTarget::Project,
+        (false, Some(dir)) => InstallTarget::Dir(dir),
+        (false, None) => InstallTarget::Global,
+    };
+    Ok(Invocation::Install { target, dev })
+}
+
+fn parse_pack(bin: &BinInfo, parser: &mut lexopt::Parser) -> Result<Invocation, String> {
+    use lexopt::prelude::*;
+    let (mut dir, mut npm, mut name, mut binaries) = (None::<PathBuf>, false, None, Vec::new());
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("npm") => npm = true,
+            Long("name") => {
+                name = Some(
+                    parser
+                        .value()
+                        .and_then(|v| v.string())
+                        .map_err(|e| e.to_string())?,
                 )
-                .arg(
-                    Arg::new("dev")
-                        .long("dev")
-                        .action(ArgAction::SetTrue)
-                        .help("Development mode: when the binary is rebuilt, pi switches to it without a restart (hot reload)"),
-                )
-                .arg(
-                    Arg::new("dir")
-                        .long("dir")
-                        .value_name("EXTENSIONS_DIR")
-                        .value_parser(clap::value_parser!(PathBuf))
-                        .conflicts_with("project")
-                        .help("Install into EXTENSIONS_DIR/<name>/"),
-                ),
-        )
-        .subcommand(
-            Command::new("pack")
-                .about("Write a pi package (package.json, bridge, this binary) that `pi install <dir>` accepts")
-                .arg(
-                    Arg::new("dir")
-                        .required(true)
-                        .value_name("DIR")
-                        .value_parser(clap::value_parser!(PathBuf)),
-                )
-                .arg(
-                    Arg::new("npm")
-                        .long("npm")
-                        .action(ArgAction::SetTrue)
-                        .help("Write npm packages for `pi install npm:<name>` instead: DIR/<name>/ (the bridge, with optionalDependencies) and DIR/<name>-<platform>/ per platform (the binary, with os/cpu/libc)"),
-                )
-                .arg(
-                    Arg::new("name")
-                        .long("name")
-                        .value_name("NPM_NAME")
-                        .requires("npm")
-                        .help("The main npm package's name (default: the extension's name); platform packages are named <NPM_NAME>-<platform>"),
-                )
-                .arg(
-                    Arg::new("binary")
-                        .long("binary")
-                        .value_name("PLATFORM=PATH")
-                        .action(ArgAction::Append)
-                        .requires("npm")
-                        .value_parser(|arg: &str| crate::npm::parse_binary(arg))
-                        .help("A binary built for another platform (npm's name, e.g. darwin-arm64, or Rust's target, e.g. aarch64-apple-darwin); again for each. One for this platform replaces this binary"),
-                ),
-        )
+            }
+            Long("binary") => {
+                let value = parser
+                    .value()
+                    .and_then(|v| v.string())
+                    .map_err(|e| e.to_string())?;
+                binaries.push(
+                    crate::npm::parse_binary(&value).map_err(|e| format!("pack: --binary: {e}"))?,
+                );
+            }
+            Short('h') | Long("help") => {
+                return Ok(Invocation::Print(PACK_HELP.replace("{bin}", bin.bin)))
+            }
+            Value(value) if dir.is_none() => dir = Some(value.into()),
+            other => return Err(format!("pack: {}", other.unexpected())),
+        }
+    }
+    let dir = dir.ok_or("pack: the directory to write is missing: `pack DIR`")?;
+    if !npm && (name.is_some() || !binaries.is_empty()) {
+        return Err("pack: --name and --binary go with --npm".into());
+    }
+    let npm = npm.then_some(NpmPack { name, binaries });
+    Ok(Invocation::Pack { dir, npm })
 }
 
 /// Entry point used by [`crate::main!`].
@@ -142,51 +233,56 @@ fn run_registry_with_args(
     registry: Registry,
     args: impl IntoIterator<Item = OsString>,
 ) -> ExitCode {
-    let matches = match command(&bin, &registry).try_get_matches_from(args) {
-        Ok(m) => m,
+    let invocation = match parse(&bin, &registry, args) {
+        Ok(i) => i,
         Err(e) => {
-            // --help/--version land here too, with exit code 0.
-            let _ = e.print();
-            return ExitCode::from(e.exit_code() as u8);
+            // A command's mistakes point to that command's help.
+            let command = ["install", "pack"]
+                .into_iter()
+                .find(|c| e.starts_with(&format!("{c}: ")));
+            let help = match command {
+                Some(c) => format!("{} {c} --help", bin.bin),
+                None => format!("{} --help", bin.bin),
+            };
+            eprintln!("error: {e}\n\nFor more information, try '{help}'.");
+            return ExitCode::from(2);
         }
     };
-    if matches.get_flag("pi-manifest") {
-        let manifest = registry.manifest();
-        let mut out = std::io::stdout().lock();
-        let _ = serde_json::to_writer_pretty(&mut out, &manifest);
-        let _ = writeln!(out);
-        for p in &manifest.problems {
-            eprintln!("warning: {p}");
+    match invocation {
+        Invocation::Serve => serve(registry),
+        Invocation::Print(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
         }
-        return ExitCode::SUCCESS;
-    }
-    if matches.get_flag("pi-settings-schema") {
-        let schemas: Vec<(String, serde_json::Value)> = registry
-            .manifest()
-            .extensions
-            .into_iter()
-            .filter_map(|e| e.settings_schema.map(|s| (e.name, s)))
-            .collect();
-        let out = match schemas.as_slice() {
-            [] => {
-                eprintln!("error: no extension in this binary declares settings");
-                return ExitCode::FAILURE;
+        Invocation::Manifest => {
+            let manifest = registry.manifest();
+            let mut out = std::io::stdout().lock();
+            let _ = serde_json::to_writer_pretty(&mut out, &manifest);
+            let _ = writeln!(out);
+            for p in &manifest.problems {
+                eprintln!("warning: {p}");
             }
-            [(_, schema)] => schema.clone(),
-            several => serde_json::Value::Object(several.iter().cloned().collect()),
-        };
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-        return ExitCode::SUCCESS;
-    }
-    if let Some(sub) = matches.subcommand_matches("install") {
-        let target = if sub.get_flag("project") {
-            InstallTarget::Project
-        } else if let Some(dir) = sub.get_one::<PathBuf>("dir") {
-            InstallTarget::Dir(dir.clone())
-        } else {
-            InstallTarget::Global
-        };
-        return match install(&registry.manifest(), target, sub.get_flag("dev")) {
+            ExitCode::SUCCESS
+        }
+        Invocation::SettingsSchema => {
+            let schemas: Vec<(String, serde_json::Value)> = registry
+                .manifest()
+                .extensions
+                .into_iter()
+                .filter_map(|e| e.settings_schema.map(|s| (e.name, s)))
+                .collect();
+            let out = match schemas.as_slice() {
+                [] => {
+                    eprintln!("error: no extension in this binary declares settings");
+                    return ExitCode::FAILURE;
+                }
+                [(_, schema)] => schema.clone(),
+                several => serde_json::Value::Object(several.iter().cloned().collect()),
+            };
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Invocation::Install { target, dev } => match install(&registry.manifest(), target, dev) {
             Ok(report) => {
                 println!("{report}");
                 ExitCode::SUCCESS
@@ -195,42 +291,39 @@ fn run_registry_with_args(
                 eprintln!("error: install failed: {e}");
                 ExitCode::FAILURE
             }
-        };
-    }
-    if let Some(sub) = matches.subcommand_matches("pack") {
-        let dir = sub.get_one::<PathBuf>("dir").expect("required");
-        if sub.get_flag("npm") {
-            return pack_npm(&registry, dir, sub);
+        },
+        Invocation::Pack {
+            dir,
+            npm: Some(npm),
+        } => pack_npm(&registry, &dir, npm),
+        Invocation::Pack { dir, npm: None } => {
+            match crate::install::pack(&registry.manifest(), &dir) {
+                Ok(dir) => {
+                    println!(
+                        "packed pi extension `{}` into {}\ninstall it with: pi install {}",
+                        registry.name,
+                        dir.display(),
+                        dir.display()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: pack failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
-        return match crate::install::pack(&registry.manifest(), dir) {
-            Ok(dir) => {
-                println!(
-                    "packed pi extension `{}` into {}\ninstall it with: pi install {}",
-                    registry.name,
-                    dir.display(),
-                    dir.display()
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: pack failed: {e}");
-                ExitCode::FAILURE
-            }
-        };
     }
-    serve(registry)
 }
 
 /// `pack --npm`: write the packages and say how to publish them.
-fn pack_npm(registry: &Registry, dir: &std::path::Path, args: &clap::ArgMatches) -> ExitCode {
-    let binaries: Vec<_> = args
-        .get_many::<(&'static crate::npm::Platform, PathBuf)>("binary")
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-    let name = args.get_one::<String>("name").map(String::as_str);
-    match crate::npm::pack_npm(&registry.manifest(), dir, name, &binaries) {
+fn pack_npm(registry: &Registry, dir: &std::path::Path, npm: NpmPack) -> ExitCode {
+    match crate::npm::pack_npm(
+        &registry.manifest(),
+        dir,
+        npm.name.as_deref(),
+        &npm.binaries,
+    ) {
         Ok(packages) => {
             let (main, main_dir) = &packages.main;
             println!("packed pi extension `{}` as npm packages:", registry.name);
@@ -333,5 +426,131 @@ impl AsFdFile for std::io::Stdout {
     #[cfg(not(unix))]
     fn as_fd_file(&self) -> Option<std::fs::File> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bin() -> BinInfo {
+        BinInfo {
+            package: "hello",
+            version: "1.2.3",
+            description: "",
+            bin: "hello",
+        }
+    }
+
+    fn parsed(args: &[&str]) -> Result<Invocation, String> {
+        let reg = Registry::new("hello", "1.2.3");
+        let args = std::iter::once("hello").chain(args.iter().copied());
+        parse(&bin(), &reg, args.map(OsString::from))
+    }
+
+    #[test]
+    fn every_form_parses() {
+        assert_eq!(parsed(&[]), Ok(Invocation::Serve));
+        assert_eq!(parsed(&["--pi-manifest"]), Ok(Invocation::Manifest));
+        assert_eq!(
+            parsed(&["--pi-settings-schema"]),
+            Ok(Invocation::SettingsSchema)
+        );
+        assert_eq!(
+            parsed(&["install"]),
+            Ok(Invocation::Install {
+                target: InstallTarget::Global,
+                dev: false
+            })
+        );
+        assert_eq!(
+            parsed(&["install", "--project", "--dev"]),
+            Ok(Invocation::Install {
+                target: InstallTarget::Project,
+                dev: true
+            })
+        );
+        assert_eq!(
+            parsed(&["install", "--dir=/x"]),
+            Ok(Invocation::Install {
+                target: InstallTarget::Dir("/x".into()),
+                dev: false
+            })
+        );
+        assert_eq!(
+            parsed(&["pack", "out"]),
+            Ok(Invocation::Pack {
+                dir: "out".into(),
+                npm: None
+            })
+        );
+        let Ok(Invocation::Pack { npm: Some(npm), .. }) = parsed(&[
+            "pack",
+            "out",
+            "--npm",
+            "--name",
+            "@me/x",
+            "--binary",
+            "darwin-arm64=bin/x",
+        ]) else {
+            panic!("pack --npm did not parse");
+        };
+        assert_eq!(npm.name.as_deref(), Some("@me/x"));
+        assert_eq!(npm.binaries.len(), 1);
+        assert_eq!(npm.binaries[0].1, PathBuf::from("bin/x"));
+    }
+
+    #[test]
+    fn help_and_version_print_and_name_the_commands() {
+        let Ok(Invocation::Print(help)) = parsed(&["--help"]) else {
+            panic!()
+        };
+        for word in ["install", "pack", "--pi-manifest", "PI_CODING_AGENT_DIR"] {
+            assert!(help.contains(word), "{word} missing from\n{help}");
+        }
+        let Ok(Invocation::Print(help)) = parsed(&["install", "-h"]) else {
+            panic!()
+        };
+        assert!(
+            help.contains("--project") && help.contains("hello install"),
+            "{help}"
+        );
+        let Ok(Invocation::Print(help)) = parsed(&["pack", "--help"]) else {
+            panic!()
+        };
+        assert!(help.contains("--binary PLATFORM=PATH"), "{help}");
+        assert_eq!(parsed(&["-V"]), Ok(Invocation::Print("hello 1.2.3".into())));
+    }
+
+    #[test]
+    fn mistakes_get_an_error_naming_them() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["--frobnicate"], "--frobnicate"),
+            (&["instal"], "instal"),
+            (
+                &["install", "--project", "--dir", "x"],
+                "exclude each other",
+            ),
+            (&["install", "--dir"], "--dir"),
+            (&["install", "extra"], "extra"),
+            (&["pack"], "pack DIR"),
+            (&["pack", "a", "b"], "b"),
+            (&["pack", "a", "--name", "n"], "go with --npm"),
+            (
+                &["pack", "a", "--npm", "--binary", "nowhere"],
+                "PLATFORM=PATH",
+            ),
+            (&["install", "--pi-manifest"], "--pi-manifest"),
+            (&["--pi-manifest", "install"], "one of"),
+        ];
+        for (args, says) in cases {
+            match parsed(args) {
+                Err(e) => assert!(
+                    e.contains(says),
+                    "{args:?}: `{e}` does not mention `{says}`"
+                ),
+                Ok(i) => panic!("{args:?} parsed as {i:?}"),
+            }
+        }
     }
 }
