@@ -1310,11 +1310,7 @@ mod tests {
         assert_eq!(turn.tool_result_entry_ids, ["t1", "t2"]);
         assert!(turn.continue_run && turn.outcome == "completed");
         assert!(matches!(&turn.entries[0], EntryDraft::Custom(c) if c.custom_type == "c"));
-        assert!(
-            turn.extra.keys().all(|k| k == "type"),
-            "{:?}",
-            turn.extra
-        );
+        assert!(turn.extra.keys().all(|k| k == "type"), "{:?}", turn.extra);
         // pi 0.73.1's turn_end.
         let old: TurnEndEvent = serde_json::from_value(json!({
             "type": "turn_end", "turnIndex": 0,

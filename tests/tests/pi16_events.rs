@@ -24,7 +24,11 @@ fn pi_16_events_and_results_reach_rust_hooks() {
     let model = ScriptedModel::start();
     model.push(Reply::tool("b1", "bash", json!({"command": "echo hi"})));
     model.push(Reply::text("ok"));
-    model.push(Reply::tool("b2", "bash", json!({"command": "echo stop-here"})));
+    model.push(Reply::tool(
+        "b2",
+        "bash",
+        json!({"command": "echo stop-here"}),
+    ));
     model.push(Reply::tool("b3", "bash", json!({"command": "echo ask"})));
     model.push(Reply::text("asked"));
     model.push(Reply::hold(["thinking about it "]));
@@ -51,10 +55,15 @@ fn pi_16_events_and_results_reach_rust_hooks() {
     assert!(stored.contains("PLACEHOLDER"), "the session keeps its own");
     let told = |from: usize, what: &str| {
         wait_until(what, || {
-            notifications(&pi.events_since(from)).iter().any(|n| n == what)
+            notifications(&pi.events_since(from))
+                .iter()
+                .any(|n| n == what)
         })
     };
-    told(mark, "context_with_system: 2 message(s), system first: true");
+    told(
+        mark,
+        "context_with_system: 2 message(s), system first: true",
+    );
     told(mark, "tool_execution_end b1: timed true, error false");
     told(
         mark,
@@ -77,7 +86,10 @@ fn pi_16_events_and_results_reach_rust_hooks() {
     for (i, turn) in turns.iter().enumerate() {
         assert_eq!(turn["turnIndex"], i);
         assert_eq!(turn["outcome"], "completed");
-        assert_eq!(by_id(&turn["messageEntryId"])["message"]["role"], "assistant");
+        assert_eq!(
+            by_id(&turn["messageEntryId"])["message"]["role"],
+            "assistant"
+        );
     }
     let results = turns[0]["toolResultEntryIds"].as_array().unwrap();
     assert_eq!(results.len(), 1);
@@ -133,7 +145,10 @@ fn pi_16_events_and_results_reach_rust_hooks() {
     let mark = pi.mark();
     let response = pi.request(json!({"type": "compact"}), DEFAULT_TIMEOUT);
     assert_eq!(response["success"], false, "{response}");
-    told(mark, "session_before_compact: Some(\"manual\"), retry false");
+    told(
+        mark,
+        "session_before_compact: Some(\"manual\"), retry false",
+    );
     let end = pi.wait_event_since(mark, |e| e["type"] == "compaction_end", DEFAULT_TIMEOUT);
     assert_eq!(end["aborted"], true, "{end}");
     told(

@@ -8,7 +8,9 @@ use std::path::Path;
 use std::process::Command;
 
 use pi_ext_e2e::json::{messages, notifications};
-use pi_ext_e2e::{install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
+use pi_ext_e2e::{
+    install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
+};
 use serde_json::json;
 
 /// pi with the Rust port (`Some(example)`) or pi's TypeScript original.
@@ -29,12 +31,23 @@ fn start(env: &PiEnv, port: Option<&str>, ts: &str) -> PiRpc {
 #[track_caller]
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "init.defaultBranch=main",
+        ])
         .args(args)
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -47,7 +60,7 @@ fn user_texts(model: &ScriptedModel) -> Vec<Vec<String>> {
             messages(r)
                 .iter()
                 .filter(|m| m["role"] == "user")
-                .map(|m| pi_ext_e2e::json::content_text(m))
+                .map(pi_ext_e2e::json::content_text)
                 .collect()
         })
         .collect()
@@ -111,8 +124,8 @@ fn merge_run(port: Option<&str>) -> (Vec<Vec<String>>, Vec<String>, String) {
     let env = PiEnv::new(&model);
     let root = env.root();
     let cwd = env.cwd();
-    git(&root, &["init", "-q", "--bare", "up.git"]);
-    git(&root, &["clone", "-q", "up.git", "seed"]);
+    git(root, &["init", "-q", "--bare", "up.git"]);
+    git(root, &["clone", "-q", "up.git", "seed"]);
     let seed = root.join("seed");
     std::fs::write(seed.join("file.txt"), "base\n").unwrap();
     git(&seed, &["add", "file.txt"]);
@@ -163,6 +176,9 @@ fn git_merge_and_resolve_reports_conflicts_as_the_original() {
             && follow_up.contains("file.txt:1-5"),
         "{follow_up}"
     );
-    assert!(told.iter().any(|n| n.contains("fetching origin")), "{told:?}");
+    assert!(
+        told.iter().any(|n| n.contains("fetching origin")),
+        "{told:?}"
+    );
     assert_eq!(status, "M  file.txt\n");
 }
