@@ -82,6 +82,41 @@ impl Event for ContextEvent {
     }
 }
 
+/// pi ≥ 0.87: before every model call, after every `context` hook: the
+/// whole transcript, with pi's system messages (the prompt and tool
+/// declarations at index 0, and any mid-conversation patches); a hook may
+/// replace it, and pi sends what it returns as it is (keep a system message
+/// at index 0: pi reports an error otherwise). The same messages and the
+/// same answer as [`ContextEvent`]. Older pi never fires it (the bridge says
+/// so once).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ContextWithSystemEvent {
+    /// The messages (a copy: the session keeps its own).
+    #[serde(default)]
+    pub messages: Messages,
+    /// Fields this version of pi-ext does not know.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Event for ContextWithSystemEvent {
+    const NAME: &'static str = "context_with_system";
+    type Output = ContextMessages;
+
+    fn from_input(input: HookInput) -> Result<(Self, AnswerShape), String> {
+        let (event, shape) = ContextEvent::from_input(input)
+            .map_err(|e| e.replace("`context`", "`context_with_system`"))?;
+        Ok((
+            ContextWithSystemEvent {
+                messages: event.messages,
+                extra: event.extra,
+            },
+            shape,
+        ))
+    }
+}
+
 /// Result of a `context` hook: the messages for this model call.
 ///
 /// Build the answer from the input's messages: a [`Message`] passed on (a

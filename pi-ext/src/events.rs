@@ -56,7 +56,8 @@ pub use crate::boundary::{
     CustomMessageEntryDraft, EntryDraft,
 };
 pub use crate::conversation::{
-    BeforeProviderRequestEvent, ContextEvent, ContextMessages, ProviderPayload,
+    BeforeProviderRequestEvent, ContextEvent, ContextMessages, ContextWithSystemEvent,
+    ProviderPayload,
 };
 use crate::hook_io::{Answer, AnswerShape, HookInput};
 use crate::messages::{AgentMessage, ContentBlock, CustomAgentMessage};
@@ -230,6 +231,12 @@ event! {
         branch_entries: Vec<SessionEntry>,
         /// Instructions given to `/compact`.
         custom_instructions: Option<String>,
+        /// pi ≥ 0.79.10: what triggered it: `"manual"` (`/compact`),
+        /// `"threshold"` or `"overflow"` (`None` on older pi).
+        reason: Option<String>,
+        /// pi ≥ 0.79.10: whether the aborted turn is retried after it
+        /// (overflow recovery; `false` on older pi).
+        will_retry: bool,
     }
 }
 
@@ -240,6 +247,39 @@ event! {
         compaction_entry: SessionEntry,
         /// Whether an extension supplied the summary.
         from_extension: bool,
+        /// pi ≥ 0.79.10: `"manual"`, `"threshold"` or `"overflow"` (`None`
+        /// on older pi).
+        reason: Option<String>,
+        /// pi ≥ 0.79.10: whether the aborted turn is retried after it.
+        will_retry: bool,
+    }
+}
+
+event! {
+    /// pi ≥ 0.84.3: a compaction failed or was cancelled (`/compact`,
+    /// threshold or overflow). Older pi never fires it (the bridge says so
+    /// once).
+    SessionCompactFailedEvent = "session_compact_failed" -> () {
+        /// `"manual"`, `"threshold"` or `"overflow"`.
+        reason: String,
+        /// The error, when it failed for another reason than an abort.
+        error_message: Option<String>,
+        /// Whether it was cancelled or aborted.
+        aborted: bool,
+        /// Whether the aborted turn would have been retried after it.
+        will_retry: bool,
+        /// Whether the failing summary came from a `session_before_compact` hook.
+        from_extension: bool,
+    }
+}
+
+event! {
+    /// pi ≥ 0.80.3: the session's name changed (`/name`, RPC
+    /// `set_session_name`, `api.set_session_name`). Older pi never fires it
+    /// (the bridge says so once).
+    SessionInfoChangedEvent = "session_info_changed" -> () {
+        /// The new name (normalized); `None` when it was cleared.
+        name: Option<String>,
     }
 }
 
@@ -276,6 +316,44 @@ event! {
     }
 }
 
+event! {
+    /// pi ≥ 0.99: an extension registered or removed an MCP server after
+    /// startup. pi counts an extension with a hook on it as the one that
+    /// connects MCP servers. Older pi never fires it (the bridge says so once).
+    McpServersChangeEvent = "mcp_servers_change" -> () {
+        /// Every registered server after the change (pi's `RegisteredMcpServer`s).
+        servers: Vec<Value>,
+    }
+}
+
+event! {
+    /// pi ≥ 0.79: pi is about to decide whether to trust the project (its
+    /// `.pi` settings and resources, `.agents/skills`), before
+    /// `session_start`: a hook may decide. The first hook (of any
+    /// extension) that answers yes or no decides, and pi shows no trust
+    /// prompt; [`ProjectTrust::Undecided`] lets the next one or pi's own
+    /// flow decide. Only global and `-e` extensions take part. Older pi
+    /// never fires it (the bridge says so once).
+    ///
+    /// pi gives this hook a limited context: of [`Ctx`](crate::Ctx), only
+    /// `cwd()` and `ui()`'s `select`, `confirm`, `input` and `notify` work
+    /// (pi's trust prompt UI: in the terminal before its TUI starts; no UI
+    /// in RPC or print mode, where `notify` goes to stderr). Every other call
+    /// fails with an error that says so. Use `has_ui` and `mode` below, which
+    /// are this context's (the session's [`Ctx::has_ui`](crate::Ctx::has_ui)
+    /// says whether the session has one).
+    ProjectTrustEvent = "project_trust" -> ProjectTrust {
+        /// The project's directory.
+        cwd: String,
+        /// pi's `ctx.mode` here: `"tui"`, `"rpc"`, `"json"` or `"print"`.
+        mode: String,
+        /// pi's `ctx.hasUI` here: whether `select`/`confirm`/`input` can
+        /// ask anyone (only on pi's first start in the terminal).
+        #[serde(rename = "hasUI")]
+        has_ui: bool,
+    }
+}
+
 // ---------------------------------------------------------------- agent
 
 event! {
@@ -288,6 +366,17 @@ event! {
         images: Option<Vec<Value>>,
         /// `"interactive"`, `"rpc"` or `"extension"`.
         source: String,
+        /// pi ≥ 0.77: how the input is delivered while the agent streams,
+        /// `"steer"` or `"followUp"`; `None` when pi is idle (and on older pi).
+        streaming_behavior: Option<String>,
+    }
+}
+
+impl InputEvent {
+    /// Whether the input steers a run under way (`streaming_behavior` is
+    /// `"steer"`): the place to skip slow work.
+    pub fn is_steer(&self) -> bool {
+        self.streaming_behavior.as_deref() == Some("steer")
     }
 }
 
@@ -485,14 +574,33 @@ event! {
 }
 
 event! {
-    /// A turn ended.
-    TurnEndEvent = "turn_end" -> () {
+    /// A turn ended. On pi ≥ 0.87 it is a boundary, as
+    /// [`AgentBeforeSettleEvent`]: a hook may propose session entries and
+    /// one more provider request ([`BoundaryResult`]; each hook sees the
+    /// proposal of the hooks before it). A hook that returns `()` keeps the
+    /// proposal. Older pi sends only `turn_index`, `message` and
+    /// `tool_results`, and ignores the result.
+    TurnEndEvent = "turn_end" -> BoundaryResult {
         /// Index of the turn in this run.
         turn_index: u64,
         /// The assistant message.
         message: AgentMessage,
         /// The tool results of this turn.
         tool_results: Vec<AgentMessage>,
+        /// pi ≥ 0.87: the session entry of `message` (`None` on older pi).
+        message_entry_id: Option<String>,
+        /// pi ≥ 0.87: the session entries of `tool_results`, in order.
+        tool_result_entry_ids: Vec<String>,
+        /// pi ≥ 0.87: the entries proposed so far.
+        entries: Vec<EntryDraft>,
+        /// pi ≥ 0.87: whether one more provider request is proposed so far.
+        #[serde(rename = "continue")]
+        continue_run: bool,
+        /// pi ≥ 0.87: pi's `BoundaryContextPreview` (the context with the
+        /// proposal applied).
+        context: Value,
+        /// pi ≥ 0.87: `"completed"`, `"aborted"` or `"error"` (`""` on older pi).
+        outcome: String,
     }
 }
 
@@ -519,6 +627,62 @@ event! {
         status: u16,
         /// Response headers.
         headers: Map<String, Value>,
+    }
+}
+
+event! {
+    /// pi ≥ 0.80.4: the provider request's HTTP headers are assembled; a
+    /// hook may set or remove some ([`HeaderChanges`]: the bridge changes
+    /// pi's `headers` in place, as pi requires, so later hooks see them).
+    /// Once per request: retries reuse the headers. Older pi never fires it
+    /// (the bridge says so once).
+    BeforeProviderHeadersEvent = "before_provider_headers" -> HeaderChanges {
+        /// The headers so far (`null`: removed by an earlier hook).
+        headers: Map<String, Value>,
+    }
+}
+
+event! {
+    /// pi ≥ 0.86: before each prompt-cache refresh while idle, with pi's
+    /// decision; a hook may override it ([`CacheWarming`]; the last hook
+    /// that answers wins). Older pi never fires it (the bridge says so once).
+    CacheWarmingDecisionEvent = "cache_warming_decision" -> CacheWarming {
+        /// The price of this refresh.
+        warm_cost: f64,
+        /// The extra price of the next request if the cache entry is lost.
+        miss_cost: f64,
+        /// pi's estimate that a request arrives in time.
+        continuation_probability: f64,
+        /// pi's decision: `"warm"` or `"stop"`.
+        action: String,
+    }
+}
+
+event! {
+    /// pi ≥ 0.84.4: pi starts waiting on an extension's dialog (`select`,
+    /// `confirm`, `input`, `editor`, `custom`); nested dialogs make one
+    /// span. pi does not wait for the hook. Older pi never fires it (the
+    /// bridge says so once).
+    UiPromptStartEvent = "ui_prompt_start" -> () {
+        /// `"ui_prompt"`.
+        reason: String,
+        /// `"select"`, `"confirm"`, `"input"`, `"editor"` or `"custom"`.
+        kind: String,
+        /// The dialog's title, when it has one.
+        title: Option<String>,
+    }
+}
+
+event! {
+    /// pi ≥ 0.84.4: pi no longer waits on the dialog of the
+    /// [`UiPromptStartEvent`] before it. Older pi never fires it.
+    UiPromptEndEvent = "ui_prompt_end" -> () {
+        /// `"ui_prompt"`.
+        reason: String,
+        /// `"select"`, `"confirm"`, `"input"`, `"editor"` or `"custom"`.
+        kind: String,
+        /// The dialog's title, when it has one.
+        title: Option<String>,
     }
 }
 
@@ -550,12 +714,15 @@ event! {
     /// A tool is about to run (after argument validation); a hook may block
     /// it or change its input.
     ToolCallEvent = "tool_call" -> ToolCallAction {
-        /// pi's id of the call.
+        /// pi's id of the call (`<parent id>/<n>` for a call another tool made).
         tool_call_id: String,
         /// The tool's name.
         tool_name: String,
         /// The validated arguments.
         input: Value,
+        /// pi ≥ 0.99: the call of the tool that made this call (a codemode
+        /// script's), if another tool made it.
+        parent_tool_call_id: Option<String>,
     }
 }
 
@@ -574,6 +741,15 @@ event! {
         details: Value,
         /// Whether it failed.
         is_error: bool,
+        /// pi ≥ 0.99: the call of the tool that made this call, if another
+        /// tool made it.
+        parent_tool_call_id: Option<String>,
+        /// pi ≥ 0.99: the machine-readable result of a tool with an output
+        /// schema. A patch that replaces `content` drops it unless it sets
+        /// [`ToolResultPatch::structured_content`] too.
+        structured_content: Option<Value>,
+        /// pi ≥ 0.99: the tool's own token usage (pi's `Usage`), if it reports one.
+        usage: Option<Value>,
     }
 }
 
@@ -586,6 +762,9 @@ event! {
         tool_name: String,
         /// The raw arguments.
         args: Value,
+        /// pi ≥ 0.99: the call of the tool that made this call, if another
+        /// tool made it.
+        parent_tool_call_id: Option<String>,
     }
 }
 
@@ -602,6 +781,9 @@ event! {
         args: Value,
         /// The partial result.
         partial_result: Value,
+        /// pi ≥ 0.99: the call of the tool that made this call, if another
+        /// tool made it.
+        parent_tool_call_id: Option<String>,
     }
 }
 
@@ -616,6 +798,12 @@ event! {
         result: Value,
         /// Whether it failed.
         is_error: bool,
+        /// pi ≥ 1.1: how long the tool's `execute` took, in milliseconds
+        /// (`None` when it did not run, and on older pi).
+        duration_ms: Option<f64>,
+        /// pi ≥ 0.99: the call of the tool that made this call, if another
+        /// tool made it.
+        parent_tool_call_id: Option<String>,
     }
 }
 
@@ -646,6 +834,10 @@ pub enum ToolCallAction {
     Block {
         /// Shown to the model.
         reason: String,
+        /// pi ≥ 0.84.1: stop the run after this batch of tool calls instead
+        /// of asking the model again, when every result of the batch says so
+        /// (older pi ignores it).
+        terminate: bool,
     },
 }
 
@@ -654,6 +846,17 @@ impl ToolCallAction {
     pub fn block(reason: impl Into<String>) -> Self {
         ToolCallAction::Block {
             reason: reason.into(),
+            terminate: false,
+        }
+    }
+
+    /// Block with a reason and stop the run after this batch (pi ≥ 0.84.1:
+    /// when every result of the batch is terminating; older pi asks the
+    /// model again).
+    pub fn block_and_stop(reason: impl Into<String>) -> Self {
+        ToolCallAction::Block {
+            reason: reason.into(),
+            terminate: true,
         }
     }
 
@@ -719,9 +922,14 @@ impl HookOutput for ToolCallAction {
         match self {
             ToolCallAction::Continue => Value::Null,
             ToolCallAction::ReplaceInput(input) => serde_json::json!({ "input": input }),
-            ToolCallAction::Block { reason } => {
-                serde_json::json!({ "block": true, "reason": reason })
-            }
+            ToolCallAction::Block {
+                reason,
+                terminate: false,
+            } => serde_json::json!({ "block": true, "reason": reason }),
+            ToolCallAction::Block {
+                reason,
+                terminate: true,
+            } => serde_json::json!({ "block": true, "reason": reason, "terminate": true }),
         }
     }
 }
@@ -739,6 +947,14 @@ pub struct ToolResultPatch {
     /// New error flag.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_error: Option<bool>,
+    /// pi ≥ 0.99: new structured content (for a tool with an output
+    /// schema). Set it with `content`: pi drops the structured content of a
+    /// result whose `content` a hook replaced without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// pi ≥ 0.99: new token usage of the tool (pi's `Usage`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Value>,
 }
 
 /// Result of a `session_before_*` hook.
@@ -813,6 +1029,68 @@ pub struct ResourcesDiscovered {
     pub theme_paths: Vec<String>,
 }
 
+/// Result of a `project_trust` hook (pi's `ProjectTrustEventResult`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ProjectTrust {
+    /// `"undecided"`: the next hook or pi's own flow (a saved decision, the
+    /// `defaultProjectTrust` setting, the trust prompt) decides.
+    #[default]
+    Undecided,
+    /// `"yes"`: trust the project; `remember` saves the decision in pi's
+    /// `trust.json` (else it holds for this pi process).
+    Yes {
+        /// Save the decision.
+        remember: bool,
+    },
+    /// `"no"`: do not trust it (its `.pi` resources are not loaded).
+    No {
+        /// Save the decision.
+        remember: bool,
+    },
+}
+
+/// Result of a `before_provider_headers` hook: headers to set or remove
+/// (in order; a later change of the same header wins). pi wants the
+/// headers changed in place: the bridge does that.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HeaderChanges {
+    /// `(name, Some(value))` sets a header, `(name, None)` removes it.
+    pub changes: Vec<(String, Option<String>)>,
+}
+
+impl HeaderChanges {
+    /// No change.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// Set (add or override) a header.
+    pub fn set(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.changes.push((name.into(), Some(value.into())));
+        self
+    }
+
+    /// Remove a header (pi's `null`).
+    pub fn remove(mut self, name: impl Into<String>) -> Self {
+        self.changes.push((name.into(), None));
+        self
+    }
+}
+
+/// Result of a `cache_warming_decision` hook (pi's `{action}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum CacheWarming {
+    /// Keep the decision as it is.
+    #[default]
+    Keep,
+    /// `"warm"`: send this refresh.
+    Warm,
+    /// `"stop"`: stop warming until the next real request.
+    Stop,
+}
+
 /// Result of a `user_bash` hook: run the command as pi would, with Rust
 /// operations, or not at all (with a result).
 pub use crate::builtin_tools::{BashResult, UserBashAction};
@@ -874,6 +1152,55 @@ impl HookOutput for ResourcesDiscovered {
         to_json(&self)
     }
 }
+impl HookOutput for ProjectTrust {
+    /// Never `null`: pi reads `trusted` from every handler's answer.
+    fn into_json(self) -> Value {
+        match self {
+            ProjectTrust::Undecided => serde_json::json!({ "trusted": "undecided" }),
+            ProjectTrust::Yes { remember } => {
+                serde_json::json!({ "trusted": "yes", "remember": remember })
+            }
+            ProjectTrust::No { remember } => {
+                serde_json::json!({ "trusted": "no", "remember": remember })
+            }
+        }
+    }
+}
+impl HookOutput for HeaderChanges {
+    fn into_json(self) -> Value {
+        if self.changes.is_empty() {
+            return Value::Null;
+        }
+        let mut headers = Map::new();
+        for (name, value) in self.changes {
+            headers.insert(name, value.map_or(Value::Null, Value::String));
+        }
+        serde_json::json!({ "headers": headers })
+    }
+}
+impl HookOutput for CacheWarming {
+    fn into_json(self) -> Value {
+        match self {
+            CacheWarming::Keep => Value::Null,
+            CacheWarming::Warm => serde_json::json!({ "action": "warm" }),
+            CacheWarming::Stop => serde_json::json!({ "action": "stop" }),
+        }
+    }
+}
+
+/// A boundary hook (`turn_end`) written as a notification keeps the proposal.
+impl HookReturn<BoundaryResult> for () {
+    fn into_hook(self) -> Result<BoundaryResult, String> {
+        Ok(BoundaryResult::keep())
+    }
+}
+
+impl<E: Into<crate::Error>> HookReturn<BoundaryResult> for Result<(), E> {
+    fn into_hook(self) -> Result<BoundaryResult, String> {
+        self.map(|()| BoundaryResult::keep())
+            .map_err(|e| e.into().message().to_string())
+    }
+}
 
 /// Names of every event pi lets extensions hook (`pi.on`): pi 0.73.1's,
 /// and the newer ones pi-ext has types for.
@@ -884,12 +1211,21 @@ pub(crate) const ALL_EVENTS: &[&str] = &[
     SessionBeforeForkEvent::NAME,
     SessionBeforeCompactEvent::NAME,
     SessionCompactEvent::NAME,
+    SessionCompactFailedEvent::NAME,
+    SessionInfoChangedEvent::NAME,
     SessionShutdownEvent::NAME,
+    ProjectTrustEvent::NAME,
+    McpServersChangeEvent::NAME,
     SessionBeforeTreeEvent::NAME,
     SessionTreeEvent::NAME,
     ContextEvent::NAME,
+    ContextWithSystemEvent::NAME,
+    BeforeProviderHeadersEvent::NAME,
     BeforeProviderRequestEvent::NAME,
     AfterProviderResponseEvent::NAME,
+    CacheWarmingDecisionEvent::NAME,
+    UiPromptStartEvent::NAME,
+    UiPromptEndEvent::NAME,
     BeforeAgentStartEvent::NAME,
     AgentStartEvent::NAME,
     AgentEndEvent::NAME,
@@ -921,8 +1257,9 @@ mod tests {
         let mut names = ALL_EVENTS.to_vec();
         names.sort();
         names.dedup();
-        // pi 0.73.1's 29, agent_before_settle and agent_settled.
-        assert_eq!(names.len(), 31);
+        // pi 0.73.1's 29 and the 11 newer ones of features.js (all but
+        // provider_stream_event).
+        assert_eq!(names.len(), 40);
     }
 
     #[test]
@@ -957,6 +1294,123 @@ mod tests {
         let settled: AgentSettledEvent =
             serde_json::from_value(json!({"type": "agent_settled", "aborted": true})).unwrap();
         assert!(settled.aborted);
+    }
+
+    #[test]
+    fn pi_16_fields_are_typed_and_old_pi_still_decodes() {
+        let turn: TurnEndEvent = serde_json::from_value(json!({
+            "type": "turn_end", "turnIndex": 1,
+            "message": {"role": "user", "content": "hi", "timestamp": 1},
+            "toolResults": [], "messageEntryId": "m1", "toolResultEntryIds": ["t1", "t2"],
+            "entries": [{"type": "custom", "customType": "c"}], "continue": true,
+            "context": {"canContinue": true}, "outcome": "completed"
+        }))
+        .unwrap();
+        assert_eq!(turn.message_entry_id.as_deref(), Some("m1"));
+        assert_eq!(turn.tool_result_entry_ids, ["t1", "t2"]);
+        assert!(turn.continue_run && turn.outcome == "completed");
+        assert!(matches!(&turn.entries[0], EntryDraft::Custom(c) if c.custom_type == "c"));
+        assert!(turn.extra.keys().all(|k| k == "type"), "{:?}", turn.extra);
+        // pi 0.73.1's turn_end.
+        let old: TurnEndEvent = serde_json::from_value(json!({
+            "type": "turn_end", "turnIndex": 0,
+            "message": {"role": "user", "content": "hi", "timestamp": 1}, "toolResults": []
+        }))
+        .unwrap();
+        assert!(old.message_entry_id.is_none() && old.entries.is_empty() && !old.continue_run);
+        // A notification hook on turn_end keeps the proposal.
+        assert_eq!(
+            HookReturn::<BoundaryResult>::into_hook(()),
+            Ok(BoundaryResult::keep())
+        );
+
+        let input: InputEvent = serde_json::from_value(
+            json!({"type": "input", "text": "x", "source": "rpc", "streamingBehavior": "steer"}),
+        )
+        .unwrap();
+        assert!(input.is_steer() && !input.extra.contains_key("streamingBehavior"));
+        let compact: SessionCompactEvent = serde_json::from_value(json!({
+            "type": "session_compact", "fromExtension": false, "reason": "overflow", "willRetry": true,
+            "compactionEntry": {"type": "compaction", "id": "c", "parentId": null, "timestamp": "t",
+                "summary": "s", "firstKeptEntryId": "a", "tokensBefore": 1}
+        }))
+        .unwrap();
+        assert_eq!(
+            (compact.reason.as_deref(), compact.will_retry),
+            (Some("overflow"), true)
+        );
+        let end: ToolExecutionEndEvent = serde_json::from_value(json!({
+            "type": "tool_execution_end", "toolCallId": "p/1", "toolName": "t", "result": {},
+            "isError": false, "durationMs": 12.5, "parentToolCallId": "p"
+        }))
+        .unwrap();
+        assert_eq!(
+            (end.duration_ms, end.parent_tool_call_id.as_deref()),
+            (Some(12.5), Some("p"))
+        );
+        let result: ToolResultEvent = serde_json::from_value(json!({
+            "type": "tool_result", "toolCallId": "c", "toolName": "t", "input": {}, "content": [],
+            "isError": false, "structuredContent": {"n": 1}, "usage": {"input": 3}
+        }))
+        .unwrap();
+        assert_eq!(result.structured_content, Some(json!({"n": 1})));
+        assert_eq!(result.usage, Some(json!({"input": 3})));
+        let trust: ProjectTrustEvent = serde_json::from_value(
+            json!({"type": "project_trust", "cwd": "/p", "mode": "tui", "hasUI": true}),
+        )
+        .unwrap();
+        assert!(trust.has_ui && trust.mode == "tui" && trust.cwd == "/p");
+        let failed: SessionCompactFailedEvent = serde_json::from_value(json!({
+            "type": "session_compact_failed", "reason": "manual", "errorMessage": "no",
+            "aborted": false, "willRetry": false, "fromExtension": true
+        }))
+        .unwrap();
+        assert!(failed.from_extension && failed.error_message.as_deref() == Some("no"));
+        let warm: CacheWarmingDecisionEvent = serde_json::from_value(json!({
+            "type": "cache_warming_decision", "warmCost": 0.1, "missCost": 2,
+            "continuationProbability": 0.5, "action": "warm"
+        }))
+        .unwrap();
+        assert_eq!((warm.miss_cost, warm.action.as_str()), (2.0, "warm"));
+    }
+
+    #[test]
+    fn pi_16_results_have_pi_shapes() {
+        assert_eq!(
+            ToolCallAction::block_and_stop("done").into_json(),
+            json!({"block": true, "reason": "done", "terminate": true})
+        );
+        assert_eq!(
+            ProjectTrust::Undecided.into_json(),
+            json!({"trusted": "undecided"})
+        );
+        assert_eq!(
+            ProjectTrust::Yes { remember: true }.into_json(),
+            json!({"trusted": "yes", "remember": true})
+        );
+        assert_eq!(
+            ProjectTrust::No { remember: false }.into_json(),
+            json!({"trusted": "no", "remember": false})
+        );
+        assert_eq!(HeaderChanges::none().into_json(), Value::Null);
+        assert_eq!(
+            HeaderChanges::none()
+                .set("x-a", "1")
+                .remove("x-b")
+                .set("x-a", "2")
+                .into_json(),
+            json!({"headers": {"x-a": "2", "x-b": null}})
+        );
+        assert_eq!(CacheWarming::Keep.into_json(), Value::Null);
+        assert_eq!(CacheWarming::Stop.into_json(), json!({"action": "stop"}));
+        assert_eq!(
+            ToolResultPatch {
+                structured_content: Some(json!({"n": 2})),
+                ..Default::default()
+            }
+            .into_json(),
+            json!({"structuredContent": {"n": 2}})
+        );
     }
 
     #[test]

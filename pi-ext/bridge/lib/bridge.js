@@ -9,7 +9,7 @@ import { ChildConnection } from "./child.js";
 import { Deadline } from "./clock.js";
 import { Connection } from "./connection.js";
 import { Dialogs } from "./dialogs.js";
-import { hookResult, sameMeta, shortUpdate, slimMeta, slimUpdate, STREAMING_EVENTS } from "./hooks.js";
+import { hookResult, sameMeta, shortUpdate, slimMeta, slimUpdate, STREAMING_EVENTS, trustContext } from "./hooks.js";
 import { jsonText } from "./json.js";
 import { ModelCalls } from "./models.js";
 import { providerIdleMs, providerMaxBytes } from "./provider.js";
@@ -601,7 +601,13 @@ export class Bridge {
    */
   async callHook(hook, event, ctx) {
     if (!this.hasHook(hook)) return undefined;
-    const mirrored = hook.event === "context" || hook.event === "before_provider_request";
+    const mirrored = hook.event === "context" || hook.event === "context_with_system" || hook.event === "before_provider_request";
+    if (hook.event === "project_trust") {
+      // The hook asks in pi's trust context (its own UI and hasUI), and
+      // hears what that context allows.
+      event = { ...event, mode: ctx?.mode, hasUI: ctx?.hasUI === true };
+      if (ctx) ctx = trustContext(ctx);
+    }
     /** @type {string | undefined} */
     let params;
     if (!mirrored) {
@@ -672,7 +678,7 @@ export class Bridge {
    * @private
    */
   async callMirrored(child, hook, event, options) {
-    const isContext = hook.event === "context";
+    const isContext = hook.event !== "before_provider_request";
     const list = isContext ? event?.messages : event?.payload;
     const fits = isContext ? Array.isArray(list) : list !== null && typeof list === "object" && !Array.isArray(list);
     if (!child.mirror || !fits) {

@@ -87,6 +87,8 @@ function isObject(v) {
  * @returns {unknown}
  */
 export function hookResult(eventName, event, out) {
+  // pi reads `trusted` from every project_trust handler's answer.
+  if (eventName === "project_trust") return trustResult(out);
   if (out === null || out === undefined) return undefined;
   switch (eventName) {
     case "tool_call": {
@@ -96,7 +98,18 @@ export function hookResult(eventName, event, out) {
         for (const key of Object.keys(event.input)) delete event.input[key];
         assignOwnKeys(event.input, out.input);
       }
-      return out.block ? { block: true, reason: out.reason } : undefined;
+      if (!out.block) return undefined;
+      // pi ≥ 0.84.1 stops after a batch whose every result terminates.
+      return out.terminate === true ? { block: true, reason: out.reason, terminate: true } : { block: true, reason: out.reason };
+    }
+    case "before_provider_headers": {
+      // pi reads the headers back, not the result: they change in place
+      // (`null` removes one).
+      if (!isObject(out) || !isObject(out.headers) || !isObject(event?.headers)) return undefined;
+      for (const [name, value] of Object.entries(out.headers)) {
+        if (typeof value === "string" || value === null) event.headers[name] = value;
+      }
+      return undefined;
     }
     case "before_provider_request":
       if (!isObject(out)) return undefined;
@@ -104,10 +117,63 @@ export function hookResult(eventName, event, out) {
       if ("changes" in out) return applyChanges(isObject(event?.payload) ? event.payload : {}, out.changes);
       return out.payload;
     case "context":
+    case "context_with_system":
       // Mirrored: the messages as edits of this call's input.
       if (isObject(out) && "ops" in out) return { messages: applyOps(Array.isArray(event?.messages) ? event.messages : [], out.ops) };
       return out;
     default:
       return out;
   }
+}
+
+/** pi's `ProjectTrustEventDecision`s. */
+const TRUST_DECISIONS = new Set(["yes", "no", "undecided"]);
+
+/**
+ * A `project_trust` answer as pi reads it: `{trusted, remember?}`, and
+ * "undecided" (the next handler or pi's own flow decides) for an answer
+ * that is not one.
+ * @param {unknown} out
+ * @returns {{ trusted: string, remember?: boolean }}
+ */
+export function trustResult(out) {
+  if (!isObject(out) || typeof out.trusted !== "string" || !TRUST_DECISIONS.has(out.trusted)) return { trusted: "undecided" };
+  return out.remember === true ? { trusted: out.trusted, remember: true } : { trusted: out.trusted };
+}
+
+/** What pi's `project_trust` context offers (pi's `ProjectTrustContext`). */
+const TRUST_CTX = new Set(["cwd", "mode", "hasUI", "ui"]);
+const TRUST_UI = new Set(["select", "confirm", "input", "notify"]);
+
+/**
+ * pi's limited `project_trust` context, as one whose other members fail
+ * with an error that says what this context offers (instead of pi's
+ * "undefined is not a function").
+ * @template {object} T
+ * @param {T} ctx
+ * @returns {T}
+ */
+export function trustContext(ctx) {
+  /** @param {string} name */
+  const refuse = (name) => {
+    throw new Error(`${name} is not available in a project_trust hook: pi gives it only cwd, mode, hasUI and ui.select/confirm/input/notify`);
+  };
+  /**
+   * @param {any} target
+   * @param {Set<string>} allowed
+   * @param {string} prefix
+   */
+  const limit = (target, allowed, prefix) =>
+    new Proxy(target, {
+      get(t, key, receiver) {
+        // Symbols and `then` are what JavaScript itself looks up (await, inspection).
+        if (typeof key === "symbol" || key === "then" || allowed.has(key)) {
+          const value = Reflect.get(t, key, receiver);
+          if (key === "ui" && prefix === "ctx." && value && typeof value === "object") return limit(value, TRUST_UI, "ctx.ui.");
+          return value;
+        }
+        return refuse(`${prefix}${key}`);
+      },
+    });
+  return limit(ctx, TRUST_CTX, "ctx.");
 }

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { DialogQueue } from "../lib/dialogs.js";
+import { hookResult, trustContext } from "../lib/hooks.js";
 import { fakeCtx, manifestWith, NO_ANSWER, settle, startBridge, until } from "./helpers.js";
 
 const gate = { id: "gate::ask", event: "tool_call" };
@@ -177,4 +178,71 @@ test("streamed message_update events are sent without the partial message (event
   assert.equal(notes[0].params.hook, "x::stream");
   assert.ok(h.ext().lines.every((l) => !l.includes("word word")), "no partial content is sent");
   assert.equal(writes.length, 1, "three notifications, one write");
+});
+
+test("pi 1.6's hook results: tool_call's terminate, header changes made in place, context_with_system's messages", () => {
+  assert.deepEqual(hookResult("tool_call", toolCall(), { block: true, reason: "r", terminate: true }), { block: true, reason: "r", terminate: true });
+  assert.deepEqual(hookResult("tool_call", toolCall(), { block: true, reason: "r" }), { block: true, reason: "r" });
+  const headers = { "x-keep": "k", "x-drop": "d", "x-set": "old" };
+  const event = { type: "before_provider_headers", headers };
+  const out = hookResult("before_provider_headers", event, { headers: { "x-set": "new", "x-drop": null, "x-add": "a", "x-bad": 5 } });
+  assert.equal(out, undefined, "pi ignores the result: the headers change in place");
+  assert.equal(event.headers, headers);
+  assert.deepEqual(headers, { "x-keep": "k", "x-drop": null, "x-set": "new", "x-add": "a" });
+  const messages = [{ role: "system", content: "S" }, { role: "user", content: "u" }];
+  const added = { role: "user", content: "new" };
+  assert.deepEqual(hookResult("context_with_system", { messages }, { ops: [[0, 0, 1], [1, added]] }), { messages: [messages[0], added] });
+});
+
+test("a project_trust hook always answers pi with a decision; a malformed one is undecided", () => {
+  assert.deepEqual(hookResult("project_trust", {}, null), { trusted: "undecided" });
+  assert.deepEqual(hookResult("project_trust", {}, { trusted: "maybe" }), { trusted: "undecided" });
+  assert.deepEqual(hookResult("project_trust", {}, { trusted: "yes", remember: true }), { trusted: "yes", remember: true });
+  assert.deepEqual(hookResult("project_trust", {}, { trusted: "no", remember: "yes" }), { trusted: "no" });
+});
+
+test("pi's project_trust context: what it offers works, anything else fails saying what it offers", async () => {
+  /** @type {string[]} */
+  const notes = [];
+  const ctx = trustContext({
+    cwd: "/p",
+    mode: "tui",
+    hasUI: true,
+    ui: { select: async () => "Trust", confirm: async () => true, input: async () => "", notify: (/** @type {string} */ m) => notes.push(m) },
+  });
+  assert.equal(ctx.cwd, "/p");
+  assert.equal(await ctx.ui.select(), "Trust");
+  ctx.ui.notify("hi");
+  assert.deepEqual(notes, ["hi"]);
+  const any = /** @type {any} */ (ctx);
+  assert.throws(() => any.sessionManager.getEntries(), /ctx\.sessionManager is not available in a project_trust hook: pi gives it only cwd, mode, hasUI and ui\.select\/confirm\/input\/notify/);
+  assert.throws(() => any.ui.setStatus("k", "v"), /ctx\.ui\.setStatus is not available in a project_trust hook/);
+  assert.equal(await Promise.resolve(ctx), ctx, "awaitable like any object");
+});
+
+test("a project_trust hook is sent the trust context's mode and hasUI, and its dialog is shown in that context", async () => {
+  /** @type {unknown[]} */
+  const errors = [];
+  const h = await startBridge(manifestWith({ hooks: [{ id: "t::trust", event: "project_trust" }] }), {
+    script: (ext) =>
+      ext.handle("hook/call", async (p, msg, e) => {
+        const answer = await e.request("ui/dialog", { call: msg.id, method: "select", title: `Trust ${p.payload.cwd}?`, options: ["yes", "no"] });
+        // Not in pi's trust context: refused, saying why.
+        const entries = await e.request("api/call", { call: msg.id, method: "getEntries", args: [] });
+        errors.push(entries.error?.message);
+        return { trusted: answer.result?.value === "yes" ? "yes" : "no", remember: entries.error?.message };
+      }),
+  });
+  const { ctx, dialogs } = fakeCtx();
+  const trustCtx = { cwd: "/p", mode: "tui", hasUI: true, ui: { select: ctx.ui.select, confirm: ctx.ui.confirm, input: ctx.ui.input, notify: ctx.ui.notify } };
+  const pending = h.fake.emit("project_trust", { type: "project_trust", cwd: "/p" }, /** @type {any} */ (trustCtx));
+  await until(() => dialogs.length === 1, "the dialog shown");
+  assert.equal(dialogs[0].args[0], "Trust /p?");
+  dialogs[0].answer("yes");
+  const [out] = /** @type {any[]} */ (await pending);
+  assert.deepEqual(out, { trusted: "yes" }, "remember is kept only when it is true");
+  const { payload } = h.ext().sent("hook/call")[0].params;
+  assert.deepEqual([payload.type, payload.cwd, payload.mode, payload.hasUI], ["project_trust", "/p", "tui", true]);
+  assert.equal(errors.length, 1);
+  assert.match(String(errors[0]), /ctx\.sessionManager is not available in a project_trust hook/);
 });
