@@ -522,6 +522,25 @@ event! {
     }
 }
 
+// provider_stream_event (pi ≥ 0.99): its own block, apart from the other
+// pi 1.x events.
+event! {
+    /// pi ≥ 0.99: one parsed event of the provider's stream, before pi
+    /// normalizes it (an SSE chunk of OpenAI's API, an Anthropic event, …),
+    /// for every model call. Older pi never fires it (the bridge says so
+    /// once).
+    ProviderStreamEvent = "provider_stream_event" -> () {
+        /// pi's provider id (`"openai"`, a custom provider's name).
+        provider: String,
+        /// The API pi speaks to it (`"openai-completions"`, …).
+        api: String,
+        /// The model id.
+        model: String,
+        /// The provider's event as pi parsed it, unchanged (lossless JSON).
+        data: Value,
+    }
+}
+
 event! {
     /// The model chose a different model.
     ModelSelectEvent = "model_select" -> () {
@@ -895,6 +914,7 @@ pub(crate) const ALL_EVENTS: &[&str] = &[
     AgentEndEvent::NAME,
     AgentBeforeSettleEvent::NAME,
     AgentSettledEvent::NAME,
+    ProviderStreamEvent::NAME,
     TurnStartEvent::NAME,
     TurnEndEvent::NAME,
     MessageStartEvent::NAME,
@@ -921,8 +941,9 @@ mod tests {
         let mut names = ALL_EVENTS.to_vec();
         names.sort();
         names.dedup();
-        // pi 0.73.1's 29, agent_before_settle and agent_settled.
-        assert_eq!(names.len(), 31);
+        // pi 0.73.1's 29, agent_before_settle, agent_settled and
+        // provider_stream_event.
+        assert_eq!(names.len(), 32);
     }
 
     #[test]
