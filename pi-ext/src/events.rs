@@ -536,8 +536,10 @@ event! {
         api: String,
         /// The model id.
         model: String,
-        /// The provider's event as pi parsed it, unchanged (lossless JSON).
-        data: Value,
+        /// The provider's event as pi parsed it, byte for byte as pi wrote
+        /// it (key order kept); `None` when pi sent none.
+        #[serde(deserialize_with = "crate::raw::some_raw")]
+        data: Option<crate::raw::RawJson>,
     }
 }
 
