@@ -915,7 +915,7 @@ fn card_rows(screen: &pi_ext_e2e::Screen, needle: &str) -> Vec<String> {
 /// chunk ids, the token counts).
 fn provider_entries(dir: &std::path::Path) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
-    for file in pi_ext_e2e::session_files(dir) {
+    for file in pi_ext_e2e::session::session_files(dir) {
         for line in std::fs::read_to_string(&file).unwrap().lines() {
             // pi may be writing the last line.
             let Ok(mut e) = serde_json::from_str::<serde_json::Value>(line) else {
@@ -1016,7 +1016,7 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
     pi.exit();
 
     // What pi recorded: the transformed text is display-only.
-    let stored = std::fs::read_to_string(&pi_ext_e2e::session_files(&sessions)[0]).unwrap();
+    let stored = std::fs::read_to_string(&pi_ext_e2e::session::session_files(&sessions)[0]).unwrap();
     assert!(stored.contains("Look: [[rust]]"), "the session keeps the model's text");
     let rust_entries = provider_entries(&sessions);
     assert_eq!(rust_entries.len(), 1, "{rust_entries:?}");
