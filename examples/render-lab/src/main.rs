@@ -64,15 +64,20 @@ async fn mcp_lab(ctx: &CommandCtx) -> Result<(), Error> {
             )
         })
         .collect();
-    ctx.ui().notify(format!("mcp-lab listed: {}", listed.join("; ")), Level::Info);
     let refused = api
         .register_mcp_server("broken", &McpServerConfig::default())
         .await
         .map_or_else(|e| e.message, |()| "accepted".to_string());
-    ctx.ui().notify(format!("mcp-lab refused: {refused}"), Level::Info);
     api.unregister_mcp_server("lab").await?;
     let left = api.mcp_servers().await?.len();
-    ctx.ui().notify(format!("mcp-lab left: {left}"), Level::Info);
+    // One notice: pi shows the last one.
+    ctx.ui().notify(
+        format!(
+            "mcp-lab listed: {} | refused: {refused} | left: {left}",
+            listed.join("; ")
+        ),
+        Level::Info,
+    );
     Ok(())
 }
 
