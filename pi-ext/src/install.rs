@@ -44,7 +44,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
     ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
     ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
-    ("tui-registrations.js", include_str!("../bridge/lib/tui-registrations.js")),
+    (
+        "tui-registrations.js",
+        include_str!("../bridge/lib/tui-registrations.js"),
+    ),
     ("tui.js", include_str!("../bridge/lib/tui.js")),
 ];
 

@@ -549,7 +549,11 @@ impl Registry {
     /// one; the [`crate::tui::ToolRender`] methods that return
     /// [`crate::tui::View::builtin`] keep that tool's own look. A second
     /// renderer for one tool is left out and the problem recorded.
-    pub fn tool_renderer(mut self, tool: impl Into<String>, render: crate::tui::ToolRenderer) -> Self {
+    pub fn tool_renderer(
+        mut self,
+        tool: impl Into<String>,
+        render: crate::tui::ToolRenderer,
+    ) -> Self {
         self.add_tool_renderer(tool.into(), render, "");
         self
     }
@@ -618,7 +622,11 @@ impl Registry {
             reg.add_entry_renderer(renderer);
         }
         for renderer in inventory::iter::<ToolRendererEntry>() {
-            reg.add_tool_renderer(renderer.tool.to_string(), (renderer.make)(), renderer.module);
+            reg.add_tool_renderer(
+                renderer.tool.to_string(),
+                (renderer.make)(),
+                renderer.module,
+            );
         }
         for transformer in inventory::iter::<MarkdownTransformerEntry>() {
             reg.add_markdown_transformer(transformer);
@@ -729,9 +737,8 @@ impl Registry {
         module: &'static str,
     ) {
         if self.tool_renderers.contains_key(&tool) {
-            self.problems.push(format!(
-                "tool `{tool}` has two row renderers; keeping one"
-            ));
+            self.problems
+                .push(format!("tool `{tool}` has two row renderers; keeping one"));
             return;
         }
         self.tool_renderers.insert(tool, (render, module));

@@ -977,7 +977,11 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
     pi.press(Key::Enter);
     let collapsed = pi.wait_for_text("[status] hello card");
     let (r, c) = collapsed.find("[status]").unwrap();
-    assert_eq!(collapsed.style_at(r, c).fg, theme_color("dark", "accent"), "{collapsed}");
+    assert_eq!(
+        collapsed.style_at(r, c).fg,
+        theme_color("dark", "accent"),
+        "{collapsed}"
+    );
     assert_eq!(
         collapsed.style_at(r, c).bg,
         theme_color("dark", "customMessageBg"),
@@ -992,10 +996,16 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
     assert!(screen.contains("read-lab: notes.txt, 3 lines"), "{screen}");
     assert!(!screen.contains("[[rust]]"), "{screen}");
     let (r, c) = screen.find("read-lab:").unwrap();
-    assert_eq!(screen.style_at(r, c).fg, theme_color("dark", "success"), "{screen}");
+    assert_eq!(
+        screen.style_at(r, c).fg,
+        theme_color("dark", "success"),
+        "{screen}"
+    );
     // The call row is still pi's own (`read` and the path), not the bridge's fallback.
     assert!(
-        screen.rows().iter().any(|row| row.contains("read") && row.contains("notes.txt") && !row.contains("read-lab")),
+        screen.rows().iter().any(|row| row.contains("read")
+            && row.contains("notes.txt")
+            && !row.contains("read-lab")),
         "{screen}"
     );
 
@@ -1010,13 +1020,19 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
     assert!(!screen.contains("refused: accepted"), "{screen}");
 
     pi.press(Key::Ctrl('o'));
-    let expanded = pi.wait_for("the card's date", |s| card_rows(s, "[status] hello card").len() > rust_collapsed.len());
+    let expanded = pi.wait_for("the card's date", |s| {
+        card_rows(s, "[status] hello card").len() > rust_collapsed.len()
+    });
     let rust_expanded = card_rows(&expanded, "[status] hello card");
     pi.exit();
 
     // What pi recorded: the transformed text is display-only.
-    let stored = std::fs::read_to_string(&pi_ext_e2e::session::session_files(&sessions)[0]).unwrap();
-    assert!(stored.contains("Look: [[rust]]"), "the session keeps the model's text");
+    let stored =
+        std::fs::read_to_string(&pi_ext_e2e::session::session_files(&sessions)[0]).unwrap();
+    assert!(
+        stored.contains("Look: [[rust]]"),
+        "the session keeps the model's text"
+    );
     let rust_entries = provider_entries(&sessions);
     assert_eq!(rust_entries.len(), 1, "{rust_entries:?}");
     assert!(!rust_entries[0]["events"].as_array().unwrap().is_empty());
@@ -1034,10 +1050,20 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
         .env("TZ", ZONE)
         .terminal(COLS, ROWS);
     let screen = ts.wait_for_text("[status] hello card");
-    assert_eq!(card_rows(&screen, "[status] hello card"), rust_collapsed, "TypeScript:\n{screen}");
-    assert_eq!(card_rows(&screen, "[provider debug]"), summary, "TypeScript:\n{screen}");
+    assert_eq!(
+        card_rows(&screen, "[status] hello card"),
+        rust_collapsed,
+        "TypeScript:\n{screen}"
+    );
+    assert_eq!(
+        card_rows(&screen, "[provider debug]"),
+        summary,
+        "TypeScript:\n{screen}"
+    );
     ts.press(Key::Ctrl('o'));
-    let ts_expanded = ts.wait_for("the card's date", |s| card_rows(s, "[status] hello card").len() > rust_collapsed.len());
+    let ts_expanded = ts.wait_for("the card's date", |s| {
+        card_rows(s, "[status] hello card").len() > rust_collapsed.len()
+    });
     assert_eq!(
         card_rows(&ts_expanded, "[status] hello card"),
         rust_expanded,
@@ -1049,8 +1075,13 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
     ts.wait_for_text("Provider event capture enabled");
     ts.type_text("hello");
     ts.press(Key::Enter);
-    ts.wait_for("TypeScript's entry", |_| provider_entries(&sessions).len() == 2);
+    ts.wait_for("TypeScript's entry", |_| {
+        provider_entries(&sessions).len() == 2
+    });
     ts.exit();
     let entries = provider_entries(&sessions);
-    assert_eq!(entries[1], entries[0], "TypeScript's capture (left) and Rust's");
+    assert_eq!(
+        entries[1], entries[0],
+        "TypeScript's capture (left) and Rust's"
+    );
 }

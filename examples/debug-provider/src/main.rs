@@ -227,9 +227,10 @@ mod tests {
 
     #[test]
     fn events_print_as_json_stringify_with_two_spaces() {
-        let e: Vec<RawJson> =
-            pi_ext::serde_json::from_str(r#"[{"id":"a","choices":[{"delta":{},"n":[1, "x\"]"]}]},[]]"#)
-                .unwrap();
+        let e: Vec<RawJson> = pi_ext::serde_json::from_str(
+            r#"[{"id":"a","choices":[{"delta":{},"n":[1, "x\"]"]}]},[]]"#,
+        )
+        .unwrap();
         assert_eq!(
             pretty(&e),
             "[\n  {\n    \"id\": \"a\",\n    \"choices\": [\n      {\n        \"delta\": {},\n        \"n\": [\n          1,\n          \"x\\\"]\"\n        ]\n      }\n    ]\n  },\n  []\n]"

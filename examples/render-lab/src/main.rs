@@ -5,7 +5,9 @@
 
 use pi_ext::mcp::McpServerConfig;
 use pi_ext::prelude::*;
-use pi_ext::tui::{span, CallRow, Fg, MarkdownContext, MarkdownSurface, ResultRow, ToolRender, ToolRenderer, View};
+use pi_ext::tui::{
+    span, CallRow, Fg, MarkdownContext, MarkdownSurface, ResultRow, ToolRender, ToolRenderer, View,
+};
 use pi_ext::ui::Level;
 
 /// Display-only: the session keeps `[[rust]]`.

@@ -296,12 +296,14 @@ export function keyTexts(options) {
   /** @type {Record<string, string>} */
   const out = {};
   if (typeof options?.keyText !== "function") return out;
-  let ids = FALLBACK_KEYBINDINGS;
+  // pi's keybinding ids, and the common ones of pi's app (in case the list
+  // read is pi-tui's own, without them).
+  const ids = new Set(FALLBACK_KEYBINDINGS);
   try {
     const resolved = /** @type {any} */ (piTui).getKeybindings?.()?.getResolvedBindings?.();
-    if (resolved && typeof resolved === "object") ids = Object.keys(resolved);
+    if (resolved && typeof resolved === "object") for (const id of Object.keys(resolved)) ids.add(id);
   } catch {
-    // The few common ones.
+    // The common ones.
   }
   for (const id of ids) {
     try {

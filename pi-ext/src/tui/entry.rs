@@ -132,7 +132,8 @@ mod tests {
         let keys: Map<String, Value> =
             serde_json::from_value(json!({"app.tools.expand": "ctrl+o"})).unwrap();
         let render = |e: &Value, o: EntryOpts<'_>| render_entry(card, e, o);
-        let entry = json!({"type": "custom", "customType": "c", "id": "e1", "data": {"message": "hi"}});
+        let entry =
+            json!({"type": "custom", "customType": "c", "id": "e1", "data": {"message": "hi"}});
         let collapsed = render(&entry, EntryOpts::new(false, &keys)).unwrap();
         assert_eq!(collapsed.plain_lines(), ["hi", "ctrl+o to expand"]);
         let expanded = render(&entry, EntryOpts::new(true, &keys)).unwrap();
