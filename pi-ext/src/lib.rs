@@ -455,7 +455,7 @@ macro_rules! entry_renderer {
 /// built-in ones, another extension's, an MCP tool, one not registered in
 /// this session (a resumed session's). Slots the renderer leaves to
 /// [`tui::View::builtin`] keep the tool's own look. See also
-/// [`Registry::tool_renderer`]. On an older pi the bridge says once that pi
+/// [`registry::Registry::tool_renderer`]. On an older pi the bridge says once that pi
 /// lacks it.
 #[macro_export]
 macro_rules! tool_renderer {

@@ -56,7 +56,11 @@ fn now_ms() -> u64 {
 /// environment). Other locales' forms are not reproduced.
 fn date_time(ms: u64) -> String {
     let t = local_time(ms);
-    let twelve = if t.hour % 12 == 0 { 12 } else { t.hour % 12 };
+    let twelve = if t.hour.is_multiple_of(12) {
+        12
+    } else {
+        t.hour % 12
+    };
     let pm = if t.hour < 12 { "AM" } else { "PM" };
     format!(
         "{}/{}/{}, {twelve}:{:02}:{:02} {pm}",
