@@ -15,7 +15,11 @@ use crate::wire::{codes, RpcError};
 pub(super) fn is_request(method: &str) -> bool {
     matches!(
         method,
-        "render/tool" | "render/message" | "autocomplete/suggest"
+        "render/tool"
+            | "render/message"
+            | "render/entry"
+            | "render/markdown"
+            | "autocomplete/suggest"
     )
 }
 
@@ -37,6 +41,14 @@ impl Dispatcher {
             }
             "render/message" => {
                 let answer = self.render_message(&params);
+                self.respond(id, answer);
+            }
+            "render/entry" => {
+                let answer = self.render_entry(&params);
+                self.respond(id, answer);
+            }
+            "render/markdown" => {
+                let answer = self.render_markdown(params);
                 self.respond(id, answer);
             }
             _ => self.suggest(id, params),
@@ -71,12 +83,20 @@ impl Dispatcher {
             .unwrap()
             .get(&input.tool)
             .and_then(|t| t.render.clone());
-        let render = dynamic.or_else(|| {
-            self.registry
-                .tools
-                .get(&input.tool)
-                .and_then(|t| t.render.clone())
-        });
+        let render = dynamic
+            .or_else(|| {
+                self.registry
+                    .tools
+                    .get(&input.tool)
+                    .and_then(|t| t.render.clone())
+            })
+            // Another tool's rows (`tool_renderer!`).
+            .or_else(|| {
+                self.registry
+                    .tool_renderers
+                    .get(&input.tool)
+                    .map(|(r, _)| r.clone())
+            });
         let Some(render) = render else {
             return Err(RpcError::new(
                 codes::UNKNOWN_TOOL,
@@ -96,6 +116,40 @@ impl Dispatcher {
             return Ok(Value::Null);
         };
         Ok(crate::tui::message_views(entry.render, &params["message"]).unwrap_or(Value::Null))
+    }
+
+    /// `render/entry`: both views of a custom entry, or null (nothing drawn).
+    fn render_entry(&self, params: &Value) -> Result<Value, RpcError> {
+        let ty = params["customType"].as_str().unwrap_or_default();
+        let Some(entry) = self.registry.entry_renderers.get(ty) else {
+            return Ok(Value::Null);
+        };
+        let keys = params["keys"].as_object().cloned().unwrap_or_default();
+        Ok(crate::tui::entry_views(entry.render, &params["entry"], &keys).unwrap_or(Value::Null))
+    }
+
+    /// `render/markdown`: the transformed text.
+    fn render_markdown(&self, params: Value) -> Result<Value, RpcError> {
+        let Some(t) = self.registry.markdown_transformer else {
+            return Err(RpcError::new(
+                codes::INVALID_PARAMS,
+                "this extension has no Markdown transformer",
+            ));
+        };
+        let (Some(markdown), Ok(context)) = (
+            params["markdown"].as_str(),
+            serde_json::from_value::<crate::tui::MarkdownContext>(params["context"].clone()),
+        ) else {
+            return Err(RpcError::new(
+                codes::INVALID_PARAMS,
+                "render/markdown needs `markdown` (a string) and pi's `context`",
+            ));
+        };
+        Ok(Value::String(crate::tui::transform_markdown(
+            t.transform,
+            markdown,
+            &context,
+        )))
     }
 
     /// `autocomplete/suggest`: to the provider, cancellable by `cancel`.

@@ -630,6 +630,27 @@ event! {
     }
 }
 
+// provider_stream_event (pi ≥ 0.99): its own block, apart from the other
+// pi 1.x events.
+event! {
+    /// pi ≥ 0.99: one parsed event of the provider's stream, before pi
+    /// normalizes it (an SSE chunk of OpenAI's API, an Anthropic event, …),
+    /// for every model call. Older pi never fires it (the bridge says so
+    /// once).
+    ProviderStreamEvent = "provider_stream_event" -> () {
+        /// pi's provider id (`"openai"`, a custom provider's name).
+        provider: String,
+        /// The API pi speaks to it (`"openai-completions"`, …).
+        api: String,
+        /// The model id.
+        model: String,
+        /// The provider's event as pi parsed it, byte for byte as pi wrote
+        /// it (key order kept); `None` when pi sent none.
+        #[serde(deserialize_with = "crate::raw::some_raw")]
+        data: Option<crate::raw::RawJson>,
+    }
+}
+
 event! {
     /// pi ≥ 0.80.4: the provider request's HTTP headers are assembled; a
     /// hook may set or remove some ([`HeaderChanges`]: the bridge changes
@@ -1231,6 +1252,7 @@ pub(crate) const ALL_EVENTS: &[&str] = &[
     AgentEndEvent::NAME,
     AgentBeforeSettleEvent::NAME,
     AgentSettledEvent::NAME,
+    ProviderStreamEvent::NAME,
     TurnStartEvent::NAME,
     TurnEndEvent::NAME,
     MessageStartEvent::NAME,
@@ -1257,9 +1279,8 @@ mod tests {
         let mut names = ALL_EVENTS.to_vec();
         names.sort();
         names.dedup();
-        // pi 0.73.1's 29 and the 11 newer ones of features.js (all but
-        // provider_stream_event).
-        assert_eq!(names.len(), 40);
+        // pi 0.73.1's 29 and the 12 newer ones of features.js.
+        assert_eq!(names.len(), 41);
     }
 
     #[test]

@@ -532,3 +532,36 @@ where
 pub fn message_renderer_def(entry: &'static MessageRendererEntry) -> MessageRendererDef {
     MessageRendererDef(entry)
 }
+
+// `entry_renderer!`, `tool_renderer!` and `markdown_transformer!`.
+pub use crate::registry::{EntryRendererEntry, MarkdownTransformerEntry, ToolRendererEntry};
+
+/// What an [`crate::entry_renderer!`] function must be.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot render a custom entry",
+    label = "not an entry renderer",
+    note = "write `fn name(entry: &RenderedEntry<D>, opts: EntryOpts<'_>) -> View` (or `-> Option<View>`: `None` draws nothing), where `D: serde::Deserialize` is the type of the entry's `data` (`serde_json::Value` for any)"
+)]
+pub trait EntryRenderFn<D, R> {
+    /// Render `entry`.
+    fn render(&self, entry: &crate::tui::RenderedEntry<D>, opts: crate::tui::EntryOpts<'_>) -> R;
+}
+
+impl<F, D, R> EntryRenderFn<D, R> for F
+where
+    F: Fn(&crate::tui::RenderedEntry<D>, crate::tui::EntryOpts<'_>) -> R,
+{
+    fn render(&self, entry: &crate::tui::RenderedEntry<D>, opts: crate::tui::EntryOpts<'_>) -> R {
+        self(entry, opts)
+    }
+}
+
+/// Call an [`crate::entry_renderer!`] function on an entry as pi has it.
+pub fn render_entry<F, D, R>(f: F, entry: &Value, opts: crate::tui::EntryOpts<'_>) -> Option<View>
+where
+    F: EntryRenderFn<D, R>,
+    D: serde::de::DeserializeOwned,
+    R: IntoMessageView,
+{
+    crate::tui::render_entry(|e, o| f.render(e, o), entry, opts)
+}

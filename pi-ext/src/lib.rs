@@ -108,6 +108,7 @@ mod framing;
 pub mod llm;
 mod logging;
 mod manifest;
+pub mod mcp;
 pub mod messages;
 pub mod payload;
 mod pi_dirs;
@@ -395,6 +396,116 @@ macro_rules! builtin_tool {
             $crate::impl_::BuiltinToolEntry {
                 module: ::core::module_path!(),
                 make: $make,
+            }
+        }
+    };
+}
+
+/// Render a custom session entry type (pi's `registerEntryRenderer`, pi ≥
+/// 0.80.4): `entry_renderer!("type", f)` with `fn f(&RenderedEntry<D>,
+/// EntryOpts<'_>) -> View` (or `Option<View>`: `None` draws nothing), `D`
+/// the type of the entry's `data` (what [`api::Api::append_entry`] stored).
+///
+/// pi draws custom entries in its terminal only, never sends them to the
+/// model. Each entry is asked for once (collapsed and expanded together),
+/// when pi first shows it; until the answer comes (a few milliseconds) it is
+/// an empty row. On an older pi the bridge says once that pi lacks it.
+///
+/// ```
+/// use pi_ext::tui::{span, Bg, EntryOpts, Fg, RenderedEntry, View};
+///
+/// #[derive(serde::Deserialize)]
+/// struct Card { message: String }
+///
+/// fn card(entry: &RenderedEntry<Card>, opts: EntryOpts<'_>) -> Option<View> {
+///     let card = entry.data.as_ref()?;
+///     let mut view = View::text(span("[status] ").fg(Fg::Accent) + span(card.message.clone()));
+///     if !opts.expanded {
+///         view = view.line(opts.key_hint("app.tools.expand", "to expand"));
+///     }
+///     Some(view.boxed(Bg::CustomMessageBg, 1, 1))
+/// }
+/// pi_ext::entry_renderer!("status-card", card);
+/// # fn main() {}
+/// ```
+#[macro_export]
+macro_rules! entry_renderer {
+    ($custom_type:expr, $render:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::EntryRendererEntry {
+                module: ::core::module_path!(),
+                custom_type: $custom_type,
+                render: {
+                    fn __pi_ext_entry_renderer(
+                        entry: &$crate::serde_json::Value,
+                        opts: $crate::tui::EntryOpts<'_>,
+                    ) -> ::core::option::Option<$crate::tui::View> {
+                        $crate::impl_::render_entry($render, entry, opts)
+                    }
+                    __pi_ext_entry_renderer
+                },
+            }
+        }
+    };
+}
+
+/// Draw the rows of another tool (pi's `registerToolRenderer`, pi ≥ 1.0.1):
+/// `tool_renderer!("bash", make)` with `fn make() -> ToolRenderer`
+/// ([`tui::ToolRenderer::new`] of a [`tui::ToolRender`]). Any tool: pi's
+/// built-in ones, another extension's, an MCP tool, one not registered in
+/// this session (a resumed session's). Slots the renderer leaves to
+/// [`tui::View::builtin`] keep the tool's own look. See also
+/// [`registry::Registry::tool_renderer`]. On an older pi the bridge says once that pi
+/// lacks it.
+#[macro_export]
+macro_rules! tool_renderer {
+    ($tool:expr, $make:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::ToolRendererEntry {
+                module: ::core::module_path!(),
+                tool: $tool,
+                make: $make,
+            }
+        }
+    };
+}
+
+/// Rewrite Markdown before pi's terminal renders it (pi's
+/// `registerMarkdownTransformer`, pi ≥ 0.84): `markdown_transformer!(f)`
+/// with `fn f(&str, &MarkdownContext) -> String`, on pi's default surfaces
+/// (user, assistant, thinking), or `markdown_transformer!(f, [surfaces])`
+/// with [`tui::MarkdownSurface`]s (others than the default need pi ≥ 1.5.1).
+///
+/// pi transforms while it paints and the extension is another process: the
+/// bridge shows a text as it is until the extension's answer arrives, then
+/// repaints, and remembers the answers for the texts pi paints again. It is
+/// display-only: the session and the model keep the original text. A
+/// panicking transformer leaves the text as it was. One per extension. On
+/// an older pi the bridge says once that pi lacks it.
+///
+/// ```
+/// use pi_ext::tui::{MarkdownContext, MarkdownSurface};
+///
+/// fn shout(markdown: &str, _: &MarkdownContext) -> String {
+///     markdown.replace("TODO", "**TODO**")
+/// }
+/// pi_ext::markdown_transformer!(shout, [MarkdownSurface::Assistant]);
+/// # fn main() {}
+/// ```
+#[macro_export]
+macro_rules! markdown_transformer {
+    ($transform:path) => {
+        $crate::markdown_transformer!($transform, $crate::tui::MarkdownSurface::DEFAULT);
+    };
+    ($transform:path, [$($surface:expr),* $(,)?]) => {
+        $crate::markdown_transformer!($transform, &[$($surface),*]);
+    };
+    ($transform:path, $surfaces:expr) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::MarkdownTransformerEntry {
+                module: ::core::module_path!(),
+                surfaces: $surfaces,
+                transform: $transform,
             }
         }
     };

@@ -111,6 +111,16 @@ pub struct Manifest {
     /// Custom message types the extension renders in pi's terminal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub message_renderers: Vec<String>,
+    /// Custom session entry types the extension renders (pi ≥ 0.80.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entry_renderers: Vec<String>,
+    /// Other tools whose rows the extension draws (pi ≥ 1.0.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_renderers: Vec<String>,
+    /// The surfaces of the extension's Markdown transformer, if it has one
+    /// (pi ≥ 0.84; surfaces other than pi's default need pi ≥ 1.5.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown_transformer: Option<Vec<String>>,
     /// Model providers (pi registers them while it starts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub providers: Vec<ProviderManifest>,

@@ -222,6 +222,34 @@ impl std::fmt::Debug for MessageRendererDef {
     }
 }
 
+/// A [`crate::entry_renderer!`] registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct EntryRendererEntry {
+    pub module: &'static str,
+    /// The custom entry type it renders.
+    pub custom_type: &'static str,
+    /// The entry (as pi has it) and the options → its view, or nothing.
+    pub render: fn(&Value, crate::tui::EntryOpts<'_>) -> Option<crate::tui::View>,
+}
+
+/// A [`crate::tool_renderer!`] registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct ToolRendererEntry {
+    pub module: &'static str,
+    /// The tool whose rows it draws (any tool: pi's, another extension's, an MCP tool).
+    pub tool: &'static str,
+    pub make: fn() -> crate::tui::ToolRenderer,
+}
+
+/// A [`crate::markdown_transformer!`] registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct MarkdownTransformerEntry {
+    pub module: &'static str,
+    /// The surfaces it runs on.
+    pub surfaces: &'static [crate::tui::MarkdownSurface],
+    pub transform: fn(&str, &crate::tui::MarkdownContext) -> String,
+}
+
 #[doc(hidden)]
 /// The future a hook or command handler returns: the hook's JSON result for
 /// pi, or an error message.
@@ -294,6 +322,9 @@ inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
 inventory::collect!(FlagEntry);
 inventory::collect!(MessageRendererEntry);
+inventory::collect!(EntryRendererEntry);
+inventory::collect!(ToolRendererEntry);
+inventory::collect!(MarkdownTransformerEntry);
 
 inventory::collect!(ToolEntry);
 
@@ -348,6 +379,12 @@ pub struct Registry {
     pub(crate) flags: Vec<&'static FlagEntry>,
     /// Message renderers by custom type.
     pub(crate) message_renderers: BTreeMap<String, &'static MessageRendererEntry>,
+    /// Custom entry renderers by custom type.
+    pub(crate) entry_renderers: BTreeMap<String, &'static EntryRendererEntry>,
+    /// Renderers of other tools' rows, by tool name, with the declaring module.
+    pub(crate) tool_renderers: BTreeMap<String, (crate::tui::ToolRenderer, &'static str)>,
+    /// The Markdown transformer (pi keeps one per extension).
+    pub(crate) markdown_transformer: Option<&'static MarkdownTransformerEntry>,
     /// Model providers by name.
     pub(crate) providers: BTreeMap<String, ProviderDef>,
     /// The crate each provider was declared in ([`crate::provider!`] only).
@@ -435,6 +472,9 @@ impl Registry {
             commands: BTreeMap::new(),
             flags: Vec::new(),
             message_renderers: BTreeMap::new(),
+            entry_renderers: BTreeMap::new(),
+            tool_renderers: BTreeMap::new(),
+            markdown_transformer: None,
             providers: BTreeMap::new(),
             provider_crates: BTreeMap::new(),
             builtin_tools: BTreeMap::new(),
@@ -503,6 +543,21 @@ impl Registry {
         self
     }
 
+    /// Draw the rows of another tool (pi's `registerToolRenderer`, pi ≥
+    /// 1.0.1): a built-in tool, another extension's, an MCP tool. pi asks
+    /// for the rows of any call to `tool`, in this session or a resumed
+    /// one; the [`crate::tui::ToolRender`] methods that return
+    /// [`crate::tui::View::builtin`] keep that tool's own look. A second
+    /// renderer for one tool is left out and the problem recorded.
+    pub fn tool_renderer(
+        mut self,
+        tool: impl Into<String>,
+        render: crate::tui::ToolRenderer,
+    ) -> Self {
+        self.add_tool_renderer(tool.into(), render, "");
+        self
+    }
+
     /// Serve extension `E`: its state (`on_load`, `on_unload`), settings and
     /// settings command. Its tools, hooks and commands are registered on
     /// their own ([`Registry::tool`], ...).
@@ -562,6 +617,19 @@ impl Registry {
         }
         for renderer in inventory::iter::<MessageRendererEntry>() {
             reg.add_message_renderer(renderer);
+        }
+        for renderer in inventory::iter::<EntryRendererEntry>() {
+            reg.add_entry_renderer(renderer);
+        }
+        for renderer in inventory::iter::<ToolRendererEntry>() {
+            reg.add_tool_renderer(
+                renderer.tool.to_string(),
+                (renderer.make)(),
+                renderer.module,
+            );
+        }
+        for transformer in inventory::iter::<MarkdownTransformerEntry>() {
+            reg.add_markdown_transformer(transformer);
         }
         reg.flags = inventory::iter::<FlagEntry>().collect();
         for entry in inventory::iter::<BuiltinToolEntry>() {
@@ -646,6 +714,44 @@ impl Registry {
             None => {
                 self.message_renderers.insert(ty, renderer);
             }
+        }
+    }
+
+    fn add_entry_renderer(&mut self, renderer: &'static EntryRendererEntry) {
+        let ty = renderer.custom_type.to_string();
+        match self.entry_renderers.get(&ty) {
+            Some(first) if std::ptr::eq(*first, renderer) => {}
+            Some(_) => self.problems.push(format!(
+                "custom entry type `{ty}` has two renderers; keeping one"
+            )),
+            None => {
+                self.entry_renderers.insert(ty, renderer);
+            }
+        }
+    }
+
+    fn add_tool_renderer(
+        &mut self,
+        tool: String,
+        render: crate::tui::ToolRenderer,
+        module: &'static str,
+    ) {
+        if self.tool_renderers.contains_key(&tool) {
+            self.problems
+                .push(format!("tool `{tool}` has two row renderers; keeping one"));
+            return;
+        }
+        self.tool_renderers.insert(tool, (render, module));
+    }
+
+    fn add_markdown_transformer(&mut self, transformer: &'static MarkdownTransformerEntry) {
+        match self.markdown_transformer {
+            Some(first) if std::ptr::eq(first, transformer) => {}
+            Some(_) => self.problems.push(
+                "two Markdown transformers are registered; keeping one (pi keeps one per extension)"
+                    .to_string(),
+            ),
+            None => self.markdown_transformer = Some(transformer),
         }
     }
 
@@ -789,6 +895,22 @@ impl Registry {
                 .filter(|r| !out(r.module))
                 .map(|r| r.custom_type.to_string())
                 .collect(),
+            entry_renderers: self
+                .entry_renderers
+                .values()
+                .filter(|r| !out(r.module))
+                .map(|r| r.custom_type.to_string())
+                .collect(),
+            tool_renderers: self
+                .tool_renderers
+                .iter()
+                .filter(|(_, (_, module))| !out(module))
+                .map(|(tool, _)| tool.clone())
+                .collect(),
+            markdown_transformer: self
+                .markdown_transformer
+                .filter(|t| !out(t.module))
+                .map(|t| t.surfaces.iter().map(|s| s.as_str().to_string()).collect()),
             flags: self
                 .flags
                 .iter()

@@ -889,3 +889,199 @@ fn todo_keeps_its_list_in_the_session_branch_like_the_original() {
     assert_eq!(chat, ts_chat);
     assert_eq!(rust.chat, ts.chat, "the same text in other styles");
 }
+
+/// The rows of the box around the first row containing `needle` (the rows
+/// above and below it on the same background), as text.
+fn card_rows(screen: &pi_ext_e2e::Screen, needle: &str) -> Vec<String> {
+    let Some((row, col)) = screen.find(needle) else {
+        return Vec::new();
+    };
+    let bg = screen.style_at(row, col).bg;
+    let (_, rows) = screen.size();
+    let same = |r: u16| screen.style_at(r, 0).bg == bg;
+    let mut top = row;
+    while top > 0 && same(top - 1) {
+        top -= 1;
+    }
+    let mut bottom = row;
+    while bottom + 1 < rows && same(bottom + 1) {
+        bottom += 1;
+    }
+    (top..=bottom).map(|r| screen.row(r)).collect()
+}
+
+/// The `debug-provider-events` entries' `data` in the session files under
+/// `dir`, each event without what differs between two model calls (the
+/// chunk ids, the token counts).
+fn provider_entries(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for file in pi_ext_e2e::session::session_files(dir) {
+        for line in std::fs::read_to_string(&file).unwrap().lines() {
+            // pi may be writing the last line.
+            let Ok(mut e) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if e["type"] == "custom" && e["customType"] == "debug-provider-events" {
+                for ev in e["data"]["events"].as_array_mut().into_iter().flatten() {
+                    if let Some(o) = ev.as_object_mut() {
+                        o.remove("id");
+                        o.remove("usage");
+                    }
+                }
+                out.push(e["data"].take());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_originals() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("Noted."));
+    model.push(Reply::tool("r1", "read", json!({"path": "notes.txt"})));
+    model.push(Reply::text("Look: [[rust]]"));
+    let env = PiEnv::new(&model);
+    std::fs::write(env.cwd().join("notes.txt"), "one\ntwo\nthree\n").unwrap();
+    let cards = install_example(&env, "entry-renderer");
+    let debug = install_example(&env, "debug-provider");
+    let lab = install_example(&env, "render-lab");
+    let sessions = env.root().join("sessions");
+    let pi = env
+        .pi()
+        .installed(&cards)
+        .extension(debug.join("index.js"))
+        .extension(lab.join("index.js"))
+        .session_dir(&sessions)
+        .env("TZ", ZONE)
+        .terminal(COLS, ROWS);
+
+    // debug-provider: a turn's raw events become an entry, drawn collapsed with pi's key hint.
+    pi.type_text("/debug-provider on");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Provider event capture enabled");
+    pi.type_text("hello");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("[provider debug]");
+    let summary = card_rows(&screen, "[provider debug]");
+    assert!(
+        summary.iter().any(|r| r.contains("ctrl+o to view events")),
+        "{screen}"
+    );
+    pi.type_text("/debug-provider off");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Provider event capture disabled");
+
+    // entry-renderer: the card, collapsed.
+    pi.type_text("/status-card hello card");
+    pi.press(Key::Enter);
+    let collapsed = pi.wait_for_text("[status] hello card");
+    let (r, c) = collapsed.find("[status]").unwrap();
+    assert_eq!(
+        collapsed.style_at(r, c).fg,
+        theme_color("dark", "accent"),
+        "{collapsed}"
+    );
+    assert_eq!(
+        collapsed.style_at(r, c).bg,
+        theme_color("dark", "customMessageBg"),
+        "{collapsed}"
+    );
+    let rust_collapsed = card_rows(&collapsed, "[status] hello card");
+
+    // render-lab: pi's own `read` call row, Rust's result row, Markdown transformed for display.
+    pi.type_text("read the notes");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("Rust says hi");
+    assert!(screen.contains("read-lab: notes.txt, 3 lines"), "{screen}");
+    assert!(!screen.contains("[[rust]]"), "{screen}");
+    let (r, c) = screen.find("read-lab:").unwrap();
+    assert_eq!(
+        screen.style_at(r, c).fg,
+        theme_color("dark", "success"),
+        "{screen}"
+    );
+    // The call row is still pi's own (`read` and the path), not the bridge's fallback.
+    assert!(
+        screen.rows().iter().any(|row| row.contains("read")
+            && row.contains("notes.txt")
+            && !row.contains("read-lab")),
+        "{screen}"
+    );
+
+    // MCP servers: registered, listed, refused with pi's reason, removed.
+    pi.type_text("/mcp-lab");
+    pi.press(Key::Enter);
+    let screen = pi.wait_for_text("left: 0");
+    assert!(
+        screen.contains("mcp-lab listed: lab lab-server enabled=Some(false) | refused: "),
+        "{screen}"
+    );
+    assert!(!screen.contains("refused: accepted"), "{screen}");
+
+    pi.press(Key::Ctrl('o'));
+    let expanded = pi.wait_for("the card's date", |s| {
+        card_rows(s, "[status] hello card").len() > rust_collapsed.len()
+    });
+    let rust_expanded = card_rows(&expanded, "[status] hello card");
+    pi.exit();
+
+    // What pi recorded: the transformed text is display-only.
+    let stored =
+        std::fs::read_to_string(&pi_ext_e2e::session::session_files(&sessions)[0]).unwrap();
+    assert!(
+        stored.contains("Look: [[rust]]"),
+        "the session keeps the model's text"
+    );
+    let rust_entries = provider_entries(&sessions);
+    assert_eq!(rust_entries.len(), 1, "{rust_entries:?}");
+    assert!(!rust_entries[0]["events"].as_array().unwrap().is_empty());
+
+    // pi's own entry-renderer.ts and debug-provider.ts draw the same entries the same way,
+    // and capture the same events of a turn of their own.
+    model.push(Reply::text("Noted."));
+    let ts = env
+        .pi()
+        .no_extensions()
+        .extension(pi_ext_e2e::pi_example("entry-renderer.ts"))
+        .extension(pi_ext_e2e::pi_example("debug-provider.ts"))
+        .session_dir(&sessions)
+        .arg("--continue")
+        .env("TZ", ZONE)
+        .terminal(COLS, ROWS);
+    let screen = ts.wait_for_text("[status] hello card");
+    assert_eq!(
+        card_rows(&screen, "[status] hello card"),
+        rust_collapsed,
+        "TypeScript:\n{screen}"
+    );
+    assert_eq!(
+        card_rows(&screen, "[provider debug]"),
+        summary,
+        "TypeScript:\n{screen}"
+    );
+    ts.press(Key::Ctrl('o'));
+    let ts_expanded = ts.wait_for("the card's date", |s| {
+        card_rows(s, "[status] hello card").len() > rust_collapsed.len()
+    });
+    assert_eq!(
+        card_rows(&ts_expanded, "[status] hello card"),
+        rust_expanded,
+        "TypeScript:\n{ts_expanded}\nRust:\n{expanded}"
+    );
+    ts.press(Key::Ctrl('o'));
+    ts.type_text("/debug-provider on");
+    ts.press(Key::Enter);
+    ts.wait_for_text("Provider event capture enabled");
+    ts.type_text("hello");
+    ts.press(Key::Enter);
+    ts.wait_for("TypeScript's entry", |_| {
+        provider_entries(&sessions).len() == 2
+    });
+    ts.exit();
+    let entries = provider_entries(&sessions);
+    assert_eq!(
+        entries[1], entries[0],
+        "TypeScript's capture (left) and Rust's"
+    );
+}

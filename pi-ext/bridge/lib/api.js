@@ -101,6 +101,19 @@ function userMessageOptions(c) {
   return idle ? options : { ...(options ?? {}), deliverAs: "followUp" };
 }
 
+/**
+ * pi's API with its MCP methods (pi ≥ 0.99), or a clear error naming the
+ * pi version that has them.
+ * @param {ApiCall} c
+ * @param {string} method
+ * @returns {any}
+ */
+function mcp(c, method) {
+  const pi = /** @type {any} */ (c.pi);
+  if (typeof pi[method] !== "function") throw new Error(`pi.${method} needs pi ≥ 0.99.0; this pi is ${c.piVersion || "older"}`);
+  return pi;
+}
+
 /** @type {Map<string, ApiMethod>} */
 export const API = new Map([
   // pi.* (ExtensionAPI)
@@ -165,6 +178,10 @@ export const API = new Map([
     },
   ],
   ["unregisterProvider", (c) => c.pi.unregisterProvider(String(c.args[0]))],
+  // pi ≥ 0.99: MCP servers (pi checks the configuration and throws its reason).
+  ["registerMcpServer", (c) => mcp(c, "registerMcpServer").registerMcpServer(String(c.args[0]), c.args[1] ?? {})],
+  ["unregisterMcpServer", (c) => mcp(c, "unregisterMcpServer").unregisterMcpServer(String(c.args[0]))],
+  ["getMcpServers", (c) => mcp(c, "getMcpServers").getMcpServers()],
   // ctx.* (ExtensionContext)
   ["getEntries", (c) => c.ctx().sessionManager.getEntries()],
   ["getBranch", (c) => c.ctx().sessionManager.getBranch(c.args[0])],

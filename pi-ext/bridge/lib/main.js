@@ -20,6 +20,7 @@ import { systemClock } from "./clock.js";
 import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
 import { EVENT_SINCE, missingEvents, versionNotice } from "./features.js";
+import { Registrations } from "./tui-registrations.js";
 import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { providerConfig } from "./provider.js";
@@ -234,6 +235,8 @@ export async function activate(pi, options) {
   const commands = new Set();
   /** @type {Set<string>} custom message types with a renderer registered */
   const renderers = new Set();
+  /** Entry renderers, other tools' rows and the Markdown transformer (pi ≥ 0.80.4). */
+  const registrations = new Registrations(bridge.tui, label, () => bridge.o.piVersion());
   /** @param {CommandManifest} command */
   const registerCommand = (command) => {
     const completions = command.completions ?? [];
@@ -271,10 +274,13 @@ export async function activate(pi, options) {
   let updates = false;
   const registerHandlers = (/** @type {Manifest | undefined} */ m) => {
     attempt("message renderers", () => bridge.tui.registerMessageRenderers(m?.messageRenderers, renderers));
+    /** @type {string[]} */
+    let lacks = [];
+    attempt("renderers", () => (lacks = registrations.register(m)));
     // pi's version is read only for a hook on a newer event.
     const newer = (m?.hooks ?? []).map((h) => h.event).filter((e) => EVENT_SINCE.has(e));
-    for (const notice of newer.length ? missingEvents(newer, bridge.o.piVersion(), missingTold) : []) {
-      const line = `${label}: ${notice}`;
+    const missing = newer.length ? missingEvents(newer, bridge.o.piVersion(), missingTold).map((n) => `${label}: ${n}`) : [];
+    for (const line of [...lacks, ...missing]) {
       log.line("warn", line);
       if (!bridge.session.ctx) {
         missingUnshown.push(line);

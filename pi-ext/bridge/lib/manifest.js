@@ -50,6 +50,9 @@ import * as path from "node:path";
  * @property {CommandManifest[]} [commands]
  * @property {FlagManifest[]} [flags]
  * @property {string[]} [messageRenderers] custom message types the extension renders
+ * @property {string[]} [entryRenderers] custom entry types the extension renders (pi ≥ 0.80.4)
+ * @property {string[]} [toolRenderers] other tools whose rows the extension draws (pi ≥ 1.0.1)
+ * @property {string[]} [markdownTransformer] the surfaces of its Markdown transformer (pi ≥ 0.84)
  * @property {import("./provider.js").ProviderManifest[]} [providers]
  * @property {import("./tools.js").BuiltinToolManifest[]} [builtinTools]
  * @property {string[]} [problems]

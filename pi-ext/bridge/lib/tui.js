@@ -70,6 +70,8 @@ const MESSAGE_VIEWS = 256;
  * @property {{ key: string, id: number, child: ChildConnection } | undefined} inflight
  * @property {() => void} invalidate pi's `context.invalidate` of the row
  * @property {any} [lastResult] the result pi rendered last (pi's fallback shows its text)
+ * @property {{ renderers: any, slot: "call" | "result", input: any, theme: any, context: any, last: any }} [base]
+ *   the tool's own renderers (another tool's rows) and what pi gave last: a `builtin` view shows them
  */
 
 /**
@@ -456,20 +458,22 @@ export class TuiHost {
   /**
    * `renderCall` / `renderResult` for a tool whose manifest says it renders them.
    * @param {import("./manifest.js").ToolManifest} tool
+   * @param {any} [base] the renderers the tool has without the extension's
+   *   (`registerToolRenderer`'s `next()`): what a `builtin` view shows
    * @returns {Record<string, unknown>}
    */
-  toolRenderers(tool) {
+  toolRenderers(tool, base) {
     const r = tool.render;
     if (!r || typeof r !== "object" || this.b.mode !== "interactive") return {};
     /** @type {Record<string, unknown>} */
     const out = {};
     if (r.call) {
       out.renderCall = (/** @type {any} */ args, /** @type {any} */ theme, /** @type {any} */ context) =>
-        this.row(tool.name, "call", { args }, theme, context);
+        this.row(tool.name, "call", { args, base }, theme, context);
     }
     if (r.result) {
       out.renderResult = (/** @type {any} */ result, /** @type {any} */ options, /** @type {any} */ theme, /** @type {any} */ context) =>
-        this.row(tool.name, "result", { result, options }, theme, context);
+        this.row(tool.name, "result", { result, options, base }, theme, context);
     }
     if (r.shell === "self") out.renderShell = "self";
     return out;
@@ -491,7 +495,7 @@ export class TuiHost {
    * One slot of a tool row: answered from a cache, never waiting.
    * @param {string} tool
    * @param {"call" | "result"} slot
-   * @param {{ args?: any, result?: any, options?: any }} input
+   * @param {{ args?: any, result?: any, options?: any, base?: any }} input
    * @param {any} theme
    * @param {any} context pi's ToolRenderContext
    */
@@ -502,7 +506,10 @@ export class TuiHost {
     if (!row) this.rows.set(state, (row = {}));
     let s = row[slot];
     if (!s) {
-      const fallback = slot === "call" ? () => callFallback(tool, theme) : (/** @type {number} */ w) => resultFallback(s?.lastResult, theme, w);
+      const fallback =
+        slot === "call"
+          ? (/** @type {number} */ w) => baseLines(s, w) ?? callFallback(tool, theme)
+          : (/** @type {number} */ w) => baseLines(s, w) ?? resultFallback(s?.lastResult, theme, w);
       /** @type {RowSlot} */
       const fresh = {
         component: new ViewComponent(() => this.currentTheme(), { blocks: [{ builtin: true }] }, { builtin: fallback }),
@@ -514,6 +521,7 @@ export class TuiHost {
     }
     const slotState = s;
     if (typeof context?.invalidate === "function") slotState.invalidate = context.invalidate;
+    if (input.base) slotState.base = { renderers: input.base, slot, input, theme, context, last: slotState.base?.last };
     const expanded = context?.expanded === true || input.options?.expanded === true;
     const isPartial = context?.isPartial === true || input.options?.isPartial === true;
     const isError = context?.isError === true;
@@ -1080,7 +1088,8 @@ export class TuiHost {
    * @param {import("./manifest.js").Manifest | undefined} manifest
    */
   sessionStarted(ctx, manifest) {
-    if (this.b.mode !== "interactive" || this.tui || !manifest?.messageRenderers?.length) return;
+    const draws = manifest?.messageRenderers?.length || manifest?.entryRenderers?.length || manifest?.markdownTransformer;
+    if (this.b.mode !== "interactive" || this.tui || !draws) return;
     try {
       const ui = /** @type {any} */ (ctx.ui);
       ui.setWidget("pi-ext-probe", (/** @type {any} */ tui, /** @type {any} */ theme) => {
@@ -1116,6 +1125,30 @@ export class TuiHost {
 
 /** The view a slot shows until the extension's arrives: pi's own rendering. */
 const FALLBACK = /** @type {WireView} */ ({ blocks: [{ builtin: true }] });
+
+/**
+ * The lines the tool's own renderer draws for a slot (another tool's rows,
+ * `registerToolRenderer`), or undefined when it has none or it throws. It
+ * gets its own previous component as `lastComponent`, never the bridge's.
+ * @param {RowSlot | undefined} s
+ * @param {number} width
+ * @returns {string[] | undefined}
+ */
+function baseLines(s, width) {
+  const b = s?.base;
+  if (!b) return undefined;
+  const f = b.slot === "call" ? b.renderers?.renderCall : b.renderers?.renderResult;
+  if (typeof f !== "function") return undefined;
+  try {
+    const context = Object.create(b.context ?? null, { lastComponent: { value: b.last } });
+    const c = b.slot === "call" ? f(b.input.args, b.theme, context) : f(b.input.result, b.input.options, b.theme, context);
+    b.last = c;
+    const lines = c?.render?.(width);
+    return Array.isArray(lines) ? lines : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * pi's fallback for a tool row's call: the tool's name, bold, in `toolTitle`.

@@ -12,7 +12,10 @@
 //!   [`Line`]s of [`Span`]s, laid out by the bridge with pi-tui's own
 //!   wrapping at whatever width pi paints. Tool rows ([`ToolRender`]),
 //!   message renderers ([`macro@crate::message_renderer`]), footers, headers and
-//!   widgets are views.
+//!   widgets are views, and so are custom entries
+//!   ([`crate::entry_renderer!`]); [`crate::tool_renderer!`] draws other
+//!   tools' rows and [`crate::markdown_transformer!`] rewrites Markdown
+//!   before pi renders it.
 //! - A [`Frame`] is what a [`Component`] drew for one width (games,
 //!   dialogs, overlays). When the width changes, the bridge cuts the last
 //!   frame to fit and asks the component for a new one.
@@ -145,7 +148,9 @@ mod autocomplete;
 mod chrome;
 mod component;
 mod editor;
+mod entry;
 mod key;
+mod markdown;
 mod overlay;
 mod render;
 mod style;
@@ -157,7 +162,11 @@ pub use autocomplete::{Query, Suggestion, Suggestions};
 pub use chrome::{Chrome, FooterData};
 pub use component::{Area, Component, Custom, Cx, Handle};
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
+pub(crate) use entry::{entry_views, render_entry};
+pub use entry::{EntryOpts, RenderedEntry};
 pub use key::{Key, KeyKind};
+pub(crate) use markdown::transform_markdown;
+pub use markdown::{MarkdownContext, MarkdownSurface};
 pub use overlay::{Anchor, Margin, Overlay, Size};
 pub(crate) use render::{message_views, render_message, RowInput};
 pub use render::{
