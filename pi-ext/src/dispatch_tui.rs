@@ -71,12 +71,19 @@ impl Dispatcher {
             .unwrap()
             .get(&input.tool)
             .and_then(|t| t.render.clone());
-        let render = dynamic.or_else(|| {
-            self.registry
-                .tools
-                .get(&input.tool)
-                .and_then(|t| t.render.clone())
-        });
+        let render = dynamic
+            .or_else(|| {
+                self.registry
+                    .tools
+                    .get(&input.tool)
+                    .and_then(|t| t.render.clone())
+            })
+            .or_else(|| {
+                self.registry
+                    .builtin_tools
+                    .get(&input.tool)
+                    .and_then(|t| t.render.clone())
+            });
         let Some(render) = render else {
             return Err(RpcError::new(
                 codes::UNKNOWN_TOOL,

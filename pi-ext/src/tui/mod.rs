@@ -141,12 +141,14 @@
 //! }
 //! ```
 
+mod ansi;
 mod autocomplete;
 mod chrome;
 mod component;
 mod editor;
 mod key;
 mod overlay;
+mod query;
 mod render;
 mod style;
 mod text;
@@ -159,6 +161,7 @@ pub use component::{Area, Component, Custom, Cx, Handle};
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
 pub use key::{Key, KeyKind};
 pub use overlay::{Anchor, Margin, Overlay, Size};
+pub use query::TerminalQuery;
 pub(crate) use render::{message_views, render_message, RowInput};
 pub use render::{
     tool_output, CallRow, IntoMessageView, MessageOpts, RenderedMessage, ResultRow, ToolRender,
