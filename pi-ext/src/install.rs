@@ -42,8 +42,8 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("tools.js", include_str!("../bridge/lib/tools.js")),
     ("transcript.js", include_str!("../bridge/lib/transcript.js")),
     ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
-    ("tui-query.js", include_str!("../bridge/lib/tui-query.js")),
     ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
+    ("tui-query.js", include_str!("../bridge/lib/tui-query.js")),
     ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
     ("tui.js", include_str!("../bridge/lib/tui.js")),
 ];
