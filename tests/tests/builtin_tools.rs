@@ -835,7 +835,11 @@ fn ide_rows(screen: &pi_ext_e2e::Screen) -> Vec<(String, Vec<pi_ext_e2e::Style>)
         .into_iter()
         .enumerate()
         .map(|(r, text)| (r as u16, text))
-        .filter(|(_, text)| ["◆ ", "✓ ", "✗ "].iter().any(|m| text.trim_start().starts_with(m)))
+        .filter(|(_, text)| {
+            ["◆ ", "✓ ", "✗ "]
+                .iter()
+                .any(|m| text.trim_start().starts_with(m))
+        })
         .map(|(r, text)| {
             let styles = (0..text.chars().count() as u16)
                 .map(|c| screen.style_at(r, c))
@@ -847,7 +851,12 @@ fn ide_rows(screen: &pi_ext_e2e::Screen) -> Vec<(String, Vec<pi_ext_e2e::Style>)
 
 /// pi's built-in read, ls, find and grep re-registered with their own rows, by the
 /// Rust port or its TypeScript twin, after one model turn calling them all.
-fn ide_run(port: bool) -> (Vec<(String, Vec<pi_ext_e2e::Style>)>, pi_ext_e2e::PiTerminal) {
+fn ide_run(
+    port: bool,
+) -> (
+    Vec<(String, Vec<pi_ext_e2e::Style>)>,
+    pi_ext_e2e::PiTerminal,
+) {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     env.write_cwd_file("notes/a.txt", "alpha\nbeta\ngamma\n");
@@ -884,12 +893,23 @@ fn builtin_tools_re_registered_with_rust_rows_look_like_the_typescript_twin_and_
     let (rust, pi) = ide_run(true);
     let texts: Vec<&str> = rust.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(rust.len(), 10, "five calls and five results: {texts:#?}");
-    for call in ["◆ read notes/a.txt", "◆ ls notes", "◆ find *.md in notes", "◆ grep /beta/ in notes"] {
+    for call in [
+        "◆ read notes/a.txt",
+        "◆ ls notes",
+        "◆ find *.md in notes",
+        "◆ grep /beta/ in notes",
+    ] {
         assert!(texts.iter().any(|t| t.contains(call)), "{call}: {texts:#?}");
     }
-    assert!(texts.iter().any(|t| t.contains("✓ 3 lines alpha")), "{texts:#?}");
+    assert!(
+        texts.iter().any(|t| t.contains("✓ 3 lines alpha")),
+        "{texts:#?}"
+    );
     assert!(texts.iter().any(|t| t.contains("✗ ")), "{texts:#?}");
-    assert_eq!(rust, ts, "the rows of the Rust port and of the TypeScript twin");
+    assert_eq!(
+        rust, ts,
+        "the rows of the Rust port and of the TypeScript twin"
+    );
 
     // The terminal query: pi 1.6 asks the terminal's colours at start and waits for the
     // device attributes after them; a terminal answers that (this one reports no colour).
@@ -907,8 +927,13 @@ fn builtin_tools_re_registered_with_rust_rows_look_like_the_typescript_twin_and_
     let reply = "\x1b]11;rgb:1a1a/2b2b/3c3c\x1b\\";
     pi.send(format!("xy{reply}z"));
     let shown = format!("terminal background: {}", reply.escape_default());
-    let screen = pi.wait_for("the reply and the keys", |s| s.contains(&shown) && s.contains("xyz"));
-    assert!(!screen.contains("rgb:1a1a/2b2b/3c3cz"), "the reply reached the editor:\n{screen}");
+    let screen = pi.wait_for("the reply and the keys", |s| {
+        s.contains(&shown) && s.contains("xyz")
+    });
+    assert!(
+        !screen.contains("rgb:1a1a/2b2b/3c3cz"),
+        "the reply reached the editor:\n{screen}"
+    );
     // A terminal that never answers: None within the timeout, and pi goes on.
     (0..3).for_each(|_| pi.press(Key::Backspace));
     pi.type_text("/term-bg");

@@ -454,12 +454,24 @@ fn the_footer_is_replaced_by_rust_and_restored() {
     assert!(before.contains(&cwd));
     let status = "TS-OK WARN RGB UI end";
     let (ours, theirs) = (custom.styles_of(status), before.styles_of(status));
-    assert!(ours.is_some(), "the Rust footer shows the status:\n{custom}");
-    assert_eq!(ours, theirs, "the status's styles, Rust:\n{custom}\npi:\n{before}");
+    assert!(
+        ours.is_some(),
+        "the Rust footer shows the status:\n{custom}"
+    );
+    assert_eq!(
+        ours, theirs,
+        "the status's styles, Rust:\n{custom}\npi:\n{before}"
+    );
     // Several styles, not one: the colours came through.
     let styles = ours.unwrap();
-    assert!(styles.iter().any(|s| s.bold) && styles.iter().any(|s| s.italic), "{styles:?}");
-    assert!(styles.windows(2).filter(|w| w[0] != w[1]).count() >= 4, "{styles:?}");
+    assert!(
+        styles.iter().any(|s| s.bold) && styles.iter().any(|s| s.italic),
+        "{styles:?}"
+    );
+    assert!(
+        styles.windows(2).filter(|w| w[0] != w[1]).count() >= 4,
+        "{styles:?}"
+    );
 
     // A branch too long for the row: pi's footer data follow the switch, and the row is
     // cut at the right edge with pi-tui's `...`.

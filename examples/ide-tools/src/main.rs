@@ -71,7 +71,9 @@ impl ToolRender for Rows {
 }
 
 fn read() -> BuiltinTool {
-    BuiltinTool::named("read").expect("pi has read").render(Rows("read"))
+    BuiltinTool::named("read")
+        .expect("pi has read")
+        .render(Rows("read"))
 }
 pi_ext::builtin_tool!(read);
 

@@ -173,7 +173,13 @@ impl vte::Perform for Reader {
         }
     }
 
-    fn csi_dispatch(&mut self, params: &vte::Params, intermediates: &[u8], ignore: bool, action: char) {
+    fn csi_dispatch(
+        &mut self,
+        params: &vte::Params,
+        intermediates: &[u8],
+        ignore: bool,
+        action: char,
+    ) {
         if action == 'm' && intermediates.is_empty() && !ignore {
             self.sgr(params);
         }
@@ -233,7 +239,10 @@ mod tests {
             + span("L").link("https://x.test");
         assert_eq!(line, expected);
         // A token style is never produced: these are raw colours.
-        assert!(line.spans().iter().all(|s| s.style_of() != Style::new().fg(Fg::Accent)));
+        assert!(line
+            .spans()
+            .iter()
+            .all(|s| s.style_of() != Style::new().fg(Fg::Accent)));
     }
 
     #[test]
@@ -245,6 +254,9 @@ mod tests {
         assert_eq!(line.text(), "abcdefg31mh");
         assert!(line.spans().iter().all(|s| s.style_of() == Style::new()));
         // Unfinished or malformed SGR: nothing breaks, the text stays.
-        assert_eq!(Line::from_ansi("x\x1b[38;5my\x1b[38;2;1mz\x1b[").text(), "xyz");
+        assert_eq!(
+            Line::from_ansi("x\x1b[38;5my\x1b[38;2;1mz\x1b[").text(),
+            "xyz"
+        );
     }
 }
