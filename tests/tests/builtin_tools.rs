@@ -827,9 +827,9 @@ fn in_pis_terminal_a_bang_command_runs_on_the_remote_and_the_bash_row_is_pis() {
     pi.exit();
 }
 
-/// The rows the ide-tools renderers drew (`◆` calls, `✓`/`✗` results), with their
-/// cells' styles, top to bottom.
-fn ide_rows(screen: &pi_ext_e2e::Screen) -> Vec<(String, Vec<pi_ext_e2e::Style>)> {
+/// The rows the ide-tools renderers drew (`◆` calls, `✓`/`✗` results), top to bottom:
+/// each one's text (the run's working directory named `<cwd>`) and its runs of styles.
+fn ide_rows(screen: &pi_ext_e2e::Screen, cwd: &str) -> Vec<(String, Vec<pi_ext_e2e::Style>)> {
     screen
         .rows()
         .into_iter()
@@ -841,10 +841,11 @@ fn ide_rows(screen: &pi_ext_e2e::Screen) -> Vec<(String, Vec<pi_ext_e2e::Style>)
                 .any(|m| text.trim_start().starts_with(m))
         })
         .map(|(r, text)| {
-            let styles = (0..text.chars().count() as u16)
+            let mut runs: Vec<pi_ext_e2e::Style> = (0..text.chars().count() as u16)
                 .map(|c| screen.style_at(r, c))
                 .collect();
-            (text, styles)
+            runs.dedup();
+            (text.trim_end().replace(cwd, "<cwd>"), runs)
         })
         .collect()
 }
@@ -879,10 +880,11 @@ fn ide_run(
     let pi = builder.terminal(120, 60);
     pi.type_text("look around");
     pi.press(Key::Enter);
+    let cwd = env.cwd().display().to_string();
     let screen = pi.wait_for("the five results", |s| {
-        s.contains("Looked around.") && ide_rows(s).len() >= 10
+        s.contains("Looked around.") && ide_rows(s, &cwd).len() >= 10
     });
-    (ide_rows(&screen), pi)
+    (ide_rows(&screen, &cwd), pi)
 }
 
 #[test]
