@@ -51,7 +51,7 @@ impl FooterData {
             if i > 0 {
                 line.push(" ");
             }
-            line = line + status(s);
+            line.extend(status(s).spans().iter().cloned());
         }
         line
     }
