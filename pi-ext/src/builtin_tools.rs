@@ -1,9 +1,11 @@
-//! pi's built-in `bash`, `read`, `write` and `edit` tools with their operations in Rust:
-//! commands run, and files are read, wherever your code says (over ssh, in a
-//! sandbox, in a container), while the tool stays pi's own: its
-//! description, parameters, truncation, temp files, progress, error texts
-//! and rendering in pi's terminal. (To read or change what a model asks of
-//! these tools in a `tool_call` hook, see [`crate::builtin`].)
+//! pi's built-in tools re-registered from Rust: `bash`, `read`, `write` and
+//! `edit` with their operations in Rust (commands run, and files are read,
+//! wherever your code says: over ssh, in a sandbox, in a container), and any
+//! of them (`ls`, `find` and `grep` too) with Rust rows in pi's terminal
+//! ([`BuiltinTool::render`]), while the tool stays pi's own: its
+//! description, parameters, truncation, temp files, progress and error
+//! texts. (To read or change what a model asks of these tools in a
+//! `tool_call` hook, see [`crate::builtin`].)
 //!
 //! ```no_run
 //! use pi_ext::builtin_tools::{shell_quote, BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
@@ -35,6 +37,13 @@
 //!   (pi's `WriteOperations`).
 //! - **edit**: [`EditOperations`] reads, checks and writes the file pi
 //!   edits (pi's `EditOperations`); pi finds and replaces the text.
+//! - **rows**: [`BuiltinTool::render`] draws the tool's call and result rows
+//!   with a [`crate::tui::ToolRender`] (pi's `renderCall`/`renderResult`,
+//!   pi ≥ 0.73.1), with pi's operations ([`BuiltinTool::ls`],
+//!   [`BuiltinTool::find`], [`BuiltinTool::grep`], [`BuiltinTool::named`])
+//!   or Rust's. Until its view arrives, and in a `{builtin}` block, a row
+//!   shows pi-ext's plain fallback (the tool's name; the result's text), not
+//!   pi's own rendering of the tool.
 //! - **`!command` in pi's terminal** (`user_bash`): a hook returns
 //!   [`UserBashAction::operations`] to run it through Rust operations too,
 //!   or [`UserBashAction::Result`] to answer it itself.
@@ -412,16 +421,45 @@ enum Kind {
     Read,
     Write,
     Edit,
+    Grep,
+    Find,
+    Ls,
 }
 
-/// One of pi's built-in tools with Rust operations, ready to register with
-/// [`crate::builtin_tool!`] or [`crate::registry::Registry::builtin_tool`].
+impl Kind {
+    const ALL: [Kind; 7] = [
+        Kind::Bash,
+        Kind::Read,
+        Kind::Write,
+        Kind::Edit,
+        Kind::Grep,
+        Kind::Find,
+        Kind::Ls,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Bash => "bash",
+            Kind::Read => "read",
+            Kind::Write => "write",
+            Kind::Edit => "edit",
+            Kind::Grep => "grep",
+            Kind::Find => "find",
+            Kind::Ls => "ls",
+        }
+    }
+}
+
+/// One of pi's built-in tools with Rust operations or Rust rows, ready to
+/// register with [`crate::builtin_tool!`] or
+/// [`crate::registry::Registry::builtin_tool`].
 #[derive(Clone)]
 #[must_use = "register it with `pi_ext::builtin_tool!` or `Registry::builtin_tool`"]
 pub struct BuiltinTool {
     kind: Kind,
     label: Option<String>,
     command_prefix: Option<String>,
+    pub(crate) render: Option<crate::tui::ToolRenderer>,
     pub(crate) bash: Option<Arc<dyn ErasedBash>>,
     pub(crate) read: Option<Arc<dyn ErasedRead>>,
     pub(crate) write: Option<Arc<dyn ErasedWrite>>,
@@ -466,11 +504,50 @@ impl BuiltinTool {
         tool
     }
 
+    /// pi's `ls` tool, with pi's operations (give it a [`BuiltinTool::render`]
+    /// or a [`BuiltinTool::label`]).
+    pub fn ls() -> Self {
+        Self::new(Kind::Ls)
+    }
+
+    /// pi's `find` tool, with pi's operations (give it a
+    /// [`BuiltinTool::render`] or a [`BuiltinTool::label`]).
+    pub fn find() -> Self {
+        Self::new(Kind::Find)
+    }
+
+    /// pi's `grep` tool, with pi's operations (give it a
+    /// [`BuiltinTool::render`] or a [`BuiltinTool::label`]).
+    pub fn grep() -> Self {
+        Self::new(Kind::Grep)
+    }
+
+    /// pi's built-in tool `name` (`"bash"`, `"read"`, `"write"`, `"edit"`,
+    /// `"grep"`, `"find"`, `"ls"`) with pi's own operations, to give it a
+    /// [`BuiltinTool::render`] or a [`BuiltinTool::label`]; `None` for
+    /// another name.
+    pub fn named(name: &str) -> Option<Self> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .map(Self::new)
+    }
+
+    /// Draw the tool's call and result rows in pi's terminal with `render`
+    /// (pi's `renderCall` and `renderResult`; in pi's terminal only). Its
+    /// `Args` are the tool's input ([`crate::builtin::ReadInput`], …), its
+    /// `Details` pi's details of the tool's result (`Value` takes any).
+    pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
+        self.render = Some(crate::tui::ToolRenderer::new(render));
+        self
+    }
+
     fn new(kind: Kind) -> Self {
         Self {
             kind,
             label: None,
             command_prefix: None,
+            render: None,
             bash: None,
             read: None,
             write: None,
@@ -479,14 +556,10 @@ impl BuiltinTool {
         }
     }
 
-    /// The tool's name (`"bash"`, `"read"`, `"write"`, `"edit"`).
+    /// The tool's name (`"bash"`, `"read"`, `"write"`, `"edit"`, `"grep"`,
+    /// `"find"`, `"ls"`).
     pub fn name(&self) -> &'static str {
-        match self.kind {
-            Kind::Bash => "bash",
-            Kind::Read => "read",
-            Kind::Write => "write",
-            Kind::Edit => "edit",
-        }
+        self.kind.name()
     }
 
     /// The label pi shows (default: pi's).
@@ -495,10 +568,23 @@ impl BuiltinTool {
         self
     }
 
+    /// Whether its operations are Rust's.
+    fn rust_operations(&self) -> bool {
+        self.bash.is_some() || self.read.is_some() || self.write.is_some() || self.edit.is_some()
+    }
+
     /// What is wrong with it, if anything.
     pub(crate) fn problem(&self) -> Option<String> {
-        (self.kind == Kind::Bash && self.bash.is_none() && self.spawn_hook.is_none()).then(|| {
-            "built-in tool `bash` skipped: it has neither operations nor a spawn hook".to_string()
+        let changes = self.rust_operations()
+            || self.spawn_hook.is_some()
+            || self.render.is_some()
+            || self.label.is_some()
+            || self.command_prefix.is_some();
+        (!changes).then(|| {
+            format!(
+                "built-in tool `{}` skipped: it changes nothing of pi's (give it operations, a renderer or a label)",
+                self.name()
+            )
         })
     }
 
@@ -508,11 +594,15 @@ impl BuiltinTool {
             tool: self.name().to_string(),
             label: self.label.clone(),
             command_prefix: self.command_prefix.clone(),
-            operations: self.bash.is_some()
-                || self.read.is_some()
-                || self.write.is_some()
-                || self.edit.is_some(),
+            operations: self.rust_operations(),
             spawn_hook: self.spawn_hook.is_some(),
+            render: self
+                .render
+                .as_ref()
+                .map(|_| crate::manifest::RenderManifest {
+                    call: true,
+                    result: true,
+                }),
         }
     }
 }

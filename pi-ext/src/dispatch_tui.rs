@@ -90,6 +90,13 @@ impl Dispatcher {
                     .get(&input.tool)
                     .and_then(|t| t.render.clone())
             })
+            // A re-registered built-in tool's own rows.
+            .or_else(|| {
+                self.registry
+                    .builtin_tools
+                    .get(&input.tool)
+                    .and_then(|t| t.render.clone())
+            })
             // Another tool's rows (`tool_renderer!`).
             .or_else(|| {
                 self.registry

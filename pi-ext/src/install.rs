@@ -47,6 +47,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
         "tui-registrations.js",
         include_str!("../bridge/lib/tui-registrations.js"),
     ),
+    ("tui-query.js", include_str!("../bridge/lib/tui-query.js")),
     ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
     ("tui.js", include_str!("../bridge/lib/tui.js")),
 ];

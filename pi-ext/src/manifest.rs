@@ -306,7 +306,7 @@ pub struct ProviderManifest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BuiltinToolManifest {
-    /// `"bash"`, `"read"`, `"write"` or `"edit"`.
+    /// `"bash"`, `"read"`, `"write"`, `"edit"`, `"grep"`, `"find"` or `"ls"`.
     pub tool: String,
     /// The label pi shows, if not pi's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -320,4 +320,7 @@ pub struct BuiltinToolManifest {
     /// A Rust spawn hook adjusts commands (bash).
     #[serde(default)]
     pub spawn_hook: bool,
+    /// Which of the tool's rows the extension renders in pi's terminal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<RenderManifest>,
 }

@@ -826,3 +826,120 @@ fn in_pis_terminal_a_bang_command_runs_on_the_remote_and_the_bash_row_is_pis() {
     assert!(screen.find("Took ").is_some(), "{screen}");
     pi.exit();
 }
+
+/// The rows the ide-tools renderers drew (`◆` calls, `✓`/`✗` results), top to bottom:
+/// each one's text (the run's working directory named `<cwd>`) and its runs of styles.
+fn ide_rows(screen: &pi_ext_e2e::Screen, cwd: &str) -> Vec<(String, Vec<pi_ext_e2e::Style>)> {
+    screen
+        .rows()
+        .into_iter()
+        .enumerate()
+        .map(|(r, text)| (r as u16, text))
+        .filter(|(_, text)| {
+            ["◆ ", "✓ ", "✗ "]
+                .iter()
+                .any(|m| text.trim_start().starts_with(m))
+        })
+        .map(|(r, text)| {
+            let mut runs: Vec<pi_ext_e2e::Style> = (0..text.chars().count() as u16)
+                .map(|c| screen.style_at(r, c))
+                .collect();
+            runs.dedup();
+            (text.trim_end().replace(cwd, "<cwd>"), runs)
+        })
+        .collect()
+}
+
+/// pi's built-in read, ls, find and grep re-registered with their own rows, by the
+/// Rust port or its TypeScript twin, after one model turn calling them all.
+fn ide_run(
+    port: bool,
+) -> (
+    Vec<(String, Vec<pi_ext_e2e::Style>)>,
+    pi_ext_e2e::PiTerminal,
+) {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    env.write_cwd_file("notes/a.txt", "alpha\nbeta\ngamma\n");
+    env.write_cwd_file("notes/b.md", "beta again\n");
+    model.push(Reply::tools([
+        ToolCall::new("r1", "read", json!({"path": "notes/a.txt"})),
+        ToolCall::new("l1", "ls", json!({"path": "notes"})),
+        ToolCall::new("f1", "find", json!({"pattern": "*.md", "path": "notes"})),
+        ToolCall::new("g1", "grep", json!({"pattern": "beta", "path": "notes"})),
+        ToolCall::new("r2", "read", json!({"path": "missing.txt"})),
+    ]));
+    model.push(Reply::text("Looked around."));
+    let builder = if port {
+        env.pi().installed(install_example(&env, "ide-tools"))
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(pi_ext_e2e::fixture("ide-tools.ts"))
+    };
+    let pi = builder.terminal(120, 60);
+    pi.type_text("look around");
+    pi.press(Key::Enter);
+    let cwd = env.cwd().display().to_string();
+    let screen = pi.wait_for("the five results", |s| {
+        s.contains("Looked around.") && ide_rows(s, &cwd).len() >= 10
+    });
+    (ide_rows(&screen, &cwd), pi)
+}
+
+#[test]
+fn builtin_tools_re_registered_with_rust_rows_look_like_the_typescript_twin_and_terminal_queries_are_answered(
+) {
+    let (ts, ts_pi) = ide_run(false);
+    ts_pi.exit();
+    let (rust, pi) = ide_run(true);
+    let texts: Vec<&str> = rust.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(rust.len(), 10, "five calls and five results: {texts:#?}");
+    for call in [
+        "◆ read notes/a.txt",
+        "◆ ls notes",
+        "◆ find *.md in notes",
+        "◆ grep /beta/ in notes",
+    ] {
+        assert!(texts.iter().any(|t| t.contains(call)), "{call}: {texts:#?}");
+    }
+    assert!(
+        texts.iter().any(|t| t.contains("✓ 3 lines alpha")),
+        "{texts:#?}"
+    );
+    assert!(texts.iter().any(|t| t.contains("✗ ")), "{texts:#?}");
+    assert_eq!(
+        rust, ts,
+        "the rows of the Rust port and of the TypeScript twin"
+    );
+
+    // The terminal query: pi 1.6 asks the terminal's colours at start and waits for the
+    // device attributes after them; a terminal answers that (this one reports no colour).
+    let da = |out: &[u8]| out.windows(3).filter(|w| w == b"\x1b[c").count();
+    for _ in 0..da(&pi.output()) {
+        pi.send("\x1b[?62c");
+    }
+    let query = b"\x1b]11;?\x07";
+    let asked = |out: &[u8]| out.windows(query.len()).filter(|w| w == query).count();
+    let before = asked(&pi.output());
+    pi.type_text("/term-bg");
+    pi.press(Key::Enter);
+    pi_ext_e2e::wait_until("the OSC 11 query", || asked(&pi.output()) > before);
+    // Keys around the reply reach the editor; the reply reaches the extension alone.
+    let reply = "\x1b]11;rgb:1a1a/2b2b/3c3c\x1b\\";
+    pi.send(format!("xy{reply}z"));
+    let shown = format!("terminal background: {}", reply.escape_default());
+    let screen = pi.wait_for("the reply and the keys", |s| {
+        s.contains(&shown) && s.contains("xyz")
+    });
+    assert!(
+        !screen.contains("rgb:1a1a/2b2b/3c3cz"),
+        "the reply reached the editor:\n{screen}"
+    );
+    // A terminal that never answers: None within the timeout, and pi goes on.
+    (0..3).for_each(|_| pi.press(Key::Backspace));
+    pi.type_text("/term-bg");
+    pi.press(Key::Enter);
+    pi.wait_for_text("the terminal did not answer");
+    pi.exit();
+}

@@ -422,9 +422,17 @@ fn the_footer_is_replaced_by_rust_and_restored() {
         .expect("git runs");
     assert!(git.success());
     let dir = install_example(&env, "custom-footer");
-    let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
+    // A TypeScript extension's status, styled with ANSI: pi's footer and the Rust one
+    // (from `FooterData`) show it in the same colours.
+    let pi = env
+        .pi()
+        .installed(&dir)
+        .extension(pi_ext_e2e::fixture("ts-status.ts"))
+        .terminal(COLS, ROWS);
     let cwd = env.cwd().display().to_string();
-    let before = pi.wait_for_text(&cwd);
+    let before = pi.wait_for("pi's footer with the status", |s| {
+        s.contains(&cwd) && s.contains("TS-OK WARN RGB UI end")
+    });
 
     pi.type_text("/footer");
     pi.press(Key::Enter);
@@ -444,6 +452,26 @@ fn the_footer_is_replaced_by_rust_and_restored() {
     );
     assert!(!custom.contains(&cwd), "pi's footer is gone:\n{custom}");
     assert!(before.contains(&cwd));
+    let status = "TS-OK WARN RGB UI end";
+    let (ours, theirs) = (custom.styles_of(status), before.styles_of(status));
+    assert!(
+        ours.is_some(),
+        "the Rust footer shows the status:\n{custom}"
+    );
+    assert_eq!(
+        ours, theirs,
+        "the status's styles, Rust:\n{custom}\npi:\n{before}"
+    );
+    // Several styles, not one: the colours came through.
+    let styles = ours.unwrap();
+    assert!(
+        styles.iter().any(|s| s.bold) && styles.iter().any(|s| s.italic),
+        "{styles:?}"
+    );
+    assert!(
+        styles.windows(2).filter(|w| w[0] != w[1]).count() >= 4,
+        "{styles:?}"
+    );
 
     // A branch too long for the row: pi's footer data follow the switch, and the row is
     // cut at the right edge with pi-tui's `...`.

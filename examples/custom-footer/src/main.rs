@@ -3,6 +3,10 @@
 //!
 //! Left: the session's token usage and cost; right: the model and the git
 //! branch (from pi's footer data, which extensions cannot read elsewhere).
+//! Unlike the original, a second row shows other extensions' statuses (as
+//! pi's own footer does), with the colours they were set in
+//! ([`FooterData::status_lines`](pi_ext::tui::FooterData::status_lines)).
+//!
 //! The original sums the usage on every repaint; here a `turn_end` hook
 //! sums it and refreshes the footer, because the footer's view is drawn
 //! ahead of time (pi paints without waiting for the extension).
@@ -78,10 +82,16 @@ async fn footer(ctx: &CommandCtx, state: &Footer) -> Result<(), Error> {
                 .git_branch
                 .as_ref()
                 .map_or(String::new(), |b| format!(" ({b})"));
-            View::spread(
+            let row = View::spread(
                 span(left).fg(Fg::Dim),
                 span(format!("{}{branch}", s.model)).fg(Fg::Dim),
-            )
+            );
+            let statuses = data.status_lines();
+            if statuses.is_empty() {
+                row
+            } else {
+                row.line(statuses)
+            }
         })
         .await?;
     *state.footer.lock().unwrap() = Some(footer);

@@ -198,7 +198,12 @@ export async function activate(pi, options) {
       const piModule = await bridge.o.loadPi();
       bridge.piModule = piModule;
       for (const t of manifest.builtinTools) {
-        attempt(`built-in tool ${t.tool}`, () => pi.registerTool(builtinToolDefinition(t, piModule, bridge.opsHost())));
+        attempt(`built-in tool ${t.tool}`, () =>
+          pi.registerTool({
+            ...builtinToolDefinition(t, piModule, bridge.opsHost()),
+            ...bridge.tui.toolRenderers({ name: t.tool, render: t.render }),
+          }),
+        );
       }
     } catch (err) {
       problems.push(`${label}: could not load pi's tools for its built-in tool overrides: ${messageOf(err)}`);

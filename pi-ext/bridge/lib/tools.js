@@ -1,11 +1,10 @@
 // @ts-check
-// pi's built-in bash, read, write and edit tools with their operations in
-// the extension: the tool definitions are pi's own (createBashToolDefinition,
-// createReadToolDefinition, createWriteToolDefinition,
-// createEditToolDefinition: description, parameters, truncation, temp
-// files, progress, error texts, rendering), their `operations` are requests
-// to the extension (`ops/bash`, `ops/read`, `ops/write`, `ops/edit`,
-// `ops/spawn-hook`). Bytes travel
+// pi's built-in tools re-registered by the extension: the tool definitions
+// are pi's own (createBashToolDefinition, createReadToolDefinition, …:
+// description, parameters, truncation, temp files, progress, error texts);
+// bash, read, write and edit may have their `operations` in the extension
+// (requests `ops/bash`, `ops/read`, `ops/write`, `ops/edit`,
+// `ops/spawn-hook`), any of them its rows (`render`, see tui.js). Bytes travel
 // as base64. A command's environment travels as the difference from the
 // one the extension process was started with.
 
@@ -19,11 +18,12 @@
 /**
  * A built-in tool with Rust operations, in the manifest.
  * @typedef {object} BuiltinToolManifest
- * @property {string} tool "bash", "read", "write" or "edit"
+ * @property {string} tool "bash", "read", "write", "edit", "grep", "find" or "ls"
  * @property {string} [label]
  * @property {string} [commandPrefix]
- * @property {boolean} [operations] the extension runs the operations
+ * @property {boolean} [operations] the extension runs the operations (bash, read, write, edit)
  * @property {boolean} [spawnHook] the extension adjusts bash commands first
+ * @property {{ call: boolean, result: boolean }} [render] the extension draws the rows
  */
 
 /**
@@ -208,6 +208,8 @@ export function editOperations(host, call) {
  * @param {OpsHost} host
  */
 export function builtinToolDefinition(entry, pi, host) {
+  // Without Rust operations, pi's own (bash: see bashOperations).
+  const ops = entry.operations === true ? true : undefined;
   /**
    * @param {string} cwd
    * @param {OpsCall} call
@@ -216,17 +218,23 @@ export function builtinToolDefinition(entry, pi, host) {
     switch (entry.tool) {
       case "bash":
         return pi.createBashToolDefinition(cwd, {
-          operations: bashOperations(entry, host, call),
+          ...(ops || entry.spawnHook ? { operations: bashOperations(entry, host, call) } : {}),
           ...(entry.commandPrefix ? { commandPrefix: entry.commandPrefix } : {}),
         });
       case "read":
-        return pi.createReadToolDefinition(cwd, { operations: readOperations(host, call) });
+        return pi.createReadToolDefinition(cwd, ops && { operations: readOperations(host, call) });
       case "write":
-        return pi.createWriteToolDefinition(cwd, { operations: writeOperations(host, call) });
+        return pi.createWriteToolDefinition(cwd, ops && { operations: writeOperations(host, call) });
       case "edit":
-        return pi.createEditToolDefinition(cwd, { operations: editOperations(host, call) });
+        return pi.createEditToolDefinition(cwd, ops && { operations: editOperations(host, call) });
+      case "grep":
+        return pi.createGrepToolDefinition(cwd);
+      case "find":
+        return pi.createFindToolDefinition(cwd);
+      case "ls":
+        return pi.createLsToolDefinition(cwd);
       default:
-        throw new Error(`pi has no built-in tool ${entry.tool} with operations`);
+        throw new Error(`pi has no built-in tool ${entry.tool}`);
     }
   };
   const base = /** @type {any} */ (make(process.cwd(), { params: {} }));

@@ -12,6 +12,7 @@ import { codes, messageOf, RpcError } from "./protocol.js";
 import { rustEditorClass } from "./tui-editor.js";
 import { decodeKey } from "./tui-keys.js";
 import { plainLines, sanitize, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
+import { TerminalQueries, terminalQuery } from "./tui-query.js";
 
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
 /** @typedef {import("./tui-render.js").WireView} WireView */
@@ -119,6 +120,8 @@ export class TuiHost {
      * @type {Map<string, { child: ChildConnection, ctx: ExtensionContext, method: string, key: string }>}
      */
     this.keyed = new Map();
+    /** Terminal queries waiting for their replies. */
+    this.queries = new TerminalQueries(this.b.clock);
   }
 
   /** The theme pi paints with. */
@@ -152,7 +155,7 @@ export class TuiHost {
    * @param {string} method
    */
   handles(method) {
-    return /^(ui\/(open|frame|ack|close|set|view|theme|autocomplete)|editor\/spec)$/.test(method);
+    return /^(ui\/(open|frame|ack|close|set|view|theme|autocomplete|query-terminal)|editor\/spec)$/.test(method);
   }
 
   /**
@@ -194,6 +197,10 @@ export class TuiHost {
         case "ui/theme":
           if (id === undefined) throw new RpcError(codes.INVALID_REQUEST, "ui/theme must be a request");
           return child.respond(id, this.themeInfo(child, p));
+        case "ui/query-terminal":
+          if (id === undefined) throw new RpcError(codes.INVALID_REQUEST, "ui/query-terminal must be a request");
+          this.queryTerminal(child, p).then((reply) => child.respond(id, { reply }), failed);
+          return;
         case "ui/autocomplete":
           if (id === undefined) throw new RpcError(codes.INVALID_REQUEST, "ui/autocomplete must be a request");
           this.addAutocomplete(child, p);
@@ -457,7 +464,7 @@ export class TuiHost {
 
   /**
    * `renderCall` / `renderResult` for a tool whose manifest says it renders them.
-   * @param {import("./manifest.js").ToolManifest} tool
+   * @param {Pick<import("./manifest.js").ToolManifest, "name" | "render">} tool
    * @param {any} [base] the renderers the tool has without the extension's
    *   (`registerToolRenderer`'s `next()`): what a `builtin` view shows
    * @returns {Record<string, unknown>}
@@ -1090,20 +1097,57 @@ export class TuiHost {
   sessionStarted(ctx, manifest) {
     const draws = manifest?.messageRenderers?.length || manifest?.entryRenderers?.length || manifest?.markdownTransformer;
     if (this.b.mode !== "interactive" || this.tui || !draws) return;
+    // Without it, a message's view shows at the next repaint.
+    this.probe(ctx.ui);
+  }
+
+  /**
+   * `ui/query-terminal`: write a known query on pi's terminal, answer with
+   * its reply taken from pi's input (null: none in time).
+   * @param {ChildConnection} child
+   * @param {any} p
+   * @returns {Promise<string | null>}
+   */
+  async queryTerminal(child, p) {
+    const ctx = this.b.ctxFor(child, p);
+    if (this.b.mode !== "interactive" || !ctx.hasUI) throw new RpcError(codes.NO_UI, "terminal queries need pi's terminal UI");
+    let query;
     try {
-      const ui = /** @type {any} */ (ctx.ui);
+      query = terminalQuery(p.query);
+    } catch (err) {
+      throw new RpcError(codes.INVALID_PARAMS, messageOf(err));
+    }
+    const ui = /** @type {any} */ (ctx.ui);
+    if (typeof ui.onTerminalInput !== "function") throw new Error("this pi has no terminal input for extensions");
+    if (!this.tui) this.probe(ui);
+    const terminal = this.tui?.terminal;
+    if (typeof terminal?.write !== "function") throw new Error("pi's terminal is not reachable");
+    const timeoutMs = Math.min(Math.max(Number(p.timeoutMs) || 0, 0), 10_000);
+    return this.queries.ask(query, timeoutMs, {
+      write: (/** @type {string} */ s) => terminal.write(s),
+      listen: (handler) => ui.onTerminalInput(handler),
+    });
+  }
+
+  /**
+   * pi's TUI, which pi hands only to factories: a widget factory pi calls at once gives it.
+   * @param {any} ui ctx.ui
+   */
+  probe(ui) {
+    try {
       ui.setWidget("pi-ext-probe", (/** @type {any} */ tui, /** @type {any} */ theme) => {
         this.capture(tui, theme);
         return { render: () => [], invalidate() {} };
       });
       ui.setWidget("pi-ext-probe", undefined);
     } catch {
-      // Without it, a message's view shows at the next repaint.
+      // Not now.
     }
   }
 
   /** pi's session ends: components close (pi would leave a non-overlay one's promise pending). */
   sessionEnded() {
+    this.queries.stop();
     for (const byId of this.components.values()) for (const c of [...byId.values()]) this.close(c, "session");
     this.items.clear();
     this.keyed.clear();

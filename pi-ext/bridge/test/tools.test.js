@@ -5,6 +5,9 @@
 // and user_bash operations kept under a handle until the command ends.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 
 import { applyEnvDelta, envDelta } from "../lib/tools.js";
@@ -240,4 +243,37 @@ test("the environment travels as the difference from the extension's own", () =>
   const delta = envDelta(env, base);
   assert.deepEqual(delta, { set: { B: "changed", D: "new" }, unset: ["C"] });
   assert.deepEqual(applyEnvDelta(delta, base), env);
+});
+
+test("ls, find, grep and read re-registered with the extension's rows: pi's tools and operations, the rows asked of the extension", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-ext-rows-"));
+  fs.writeFileSync(path.join(dir, "a.txt"), "one\ntwo\n");
+  const render = { call: true, result: true };
+  const h = await startBridge(
+    manifestWith({ builtinTools: ["ls", "find", "grep", "read"].map((tool) => ({ tool, render })) }),
+    { mode: "interactive", script: (ext) => ext.handle("render/tool", () => ({ blocks: [{ lines: [[{ text: "row" }]] }] })) },
+  );
+  const f = fakeCtx();
+  f.ctx.cwd = dir;
+  await h.startSession(f.ctx);
+  for (const name of ["ls", "find", "grep", "read"]) {
+    const tool = h.fake.tools.get(name);
+    assert.ok(tool, name);
+    assert.equal(tool.name, name);
+    assert.equal(typeof tool.renderCall, "function", name);
+    assert.equal(typeof tool.renderResult, "function", name);
+  }
+  // pi's own operations: no `ops/*` request.
+  const read = await h.fake.tools.get("read").execute("r1", { path: "a.txt" }, undefined, undefined, f.ctx);
+  assert.match(read.content[0].text, /one\ntwo/);
+  const ls = await h.fake.tools.get("ls").execute("l1", {}, undefined, undefined, f.ctx);
+  assert.match(ls.content[0].text, /a\.txt/);
+  assert.equal(h.ext().sent("ops/read").length, 0);
+  // The rows are the extension's.
+  h.fake.tools.get("ls").renderCall({ path: "." }, { fg: (/** @type {string} */ _t, /** @type {string} */ s) => s, bg: (/** @type {string} */ _t, /** @type {string} */ s) => s, bold: (/** @type {string} */ s) => s }, { state: {}, toolCallId: "l1", invalidate() {} });
+  await until(() => h.ext().sent("render/tool").length === 1, "the call row is asked for");
+  const [asked] = h.ext().sent("render/tool");
+  assert.equal(asked.params.tool, "ls");
+  assert.deepEqual(asked.params.args, { path: "." });
+  fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -23,13 +23,39 @@ pub struct FooterData {
     /// The git branch of pi's working directory (`None` outside git,
     /// `"detached"` on a detached HEAD).
     pub git_branch: Option<String>,
-    /// The status texts extensions set ([`Ui::set_status`]), by key.
+    /// The status texts extensions set ([`Ui::set_status`], a TypeScript
+    /// extension's `ctx.ui.setStatus`), by key, as they were set: a
+    /// TypeScript extension's are styled with ANSI escape sequences, so
+    /// show them with [`FooterData::status_line`] (their colours kept),
+    /// not as a [`crate::tui::span`] (which drops the escape characters and
+    /// leaves the rest of each sequence in the text).
     pub statuses: BTreeMap<String, String>,
     /// How many model providers have credentials.
     pub provider_count: u32,
 }
 
 impl FooterData {
+    /// The status under `key` as styled text: its ANSI colours and
+    /// attributes as spans, every other escape sequence dropped
+    /// ([`Line::from_ansi`]), on one line as pi's footer shows it (line
+    /// breaks and tabs become spaces, runs of spaces one, the ends trimmed).
+    pub fn status_line(&self, key: &str) -> Option<Line> {
+        self.statuses.get(key).map(|s| status(s))
+    }
+
+    /// Every status as styled text ([`FooterData::status_line`]), in the
+    /// order of their keys (as pi's own footer shows them), joined by a space.
+    pub fn status_lines(&self) -> Line {
+        let mut line = Line::new();
+        for (i, s) in self.statuses.values().enumerate() {
+            if i > 0 {
+                line.push(" ");
+            }
+            line.extend(status(s).spans().iter().cloned());
+        }
+        line
+    }
+
     fn from_wire(p: &Value) -> FooterData {
         FooterData {
             git_branch: p["gitBranch"].as_str().map(str::to_string),
@@ -44,6 +70,19 @@ impl FooterData {
             provider_count: p["providerCount"].as_u64().unwrap_or(0) as u32,
         }
     }
+}
+
+/// A status as pi's footer shows it (pi's `sanitizeStatusText` on the
+/// text as it was set, escape sequences included), styled.
+fn status(text: &str) -> Line {
+    let one = text.replace(['\r', '\n', '\t'], " ");
+    let mut collapsed = String::with_capacity(one.len());
+    for c in one.chars() {
+        if !(c == ' ' && collapsed.ends_with(' ')) {
+            collapsed.push(c);
+        }
+    }
+    Line::from_ansi(collapsed.trim_matches(' '))
 }
 
 type FooterRender = Arc<dyn Fn(&FooterData) -> View + Send + Sync>;

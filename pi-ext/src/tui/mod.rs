@@ -144,6 +144,7 @@
 //! }
 //! ```
 
+mod ansi;
 mod autocomplete;
 mod chrome;
 mod component;
@@ -152,6 +153,7 @@ mod entry;
 mod key;
 mod markdown;
 mod overlay;
+mod query;
 mod render;
 mod style;
 mod text;
@@ -168,6 +170,7 @@ pub use key::{Key, KeyKind};
 pub(crate) use markdown::transform_markdown;
 pub use markdown::{MarkdownContext, MarkdownSurface};
 pub use overlay::{Anchor, Margin, Overlay, Size};
+pub use query::TerminalQuery;
 pub(crate) use render::{message_views, render_message, RowInput};
 pub use render::{
     tool_output, CallRow, IntoMessageView, MessageOpts, RenderedMessage, ResultRow, ToolRender,
