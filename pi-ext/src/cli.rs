@@ -4,6 +4,7 @@
 //! <bin>                    serve the protocol on stdin/stdout (what the bridge runs)
 //! <bin> --pi-manifest      print the manifest as JSON and exit
 //! <bin> --pi-settings-schema  print the settings' JSON Schema and exit
+//! <bin> --pi-prepare-arguments TOOL  run TOOL's prepare_arguments on the JSON on stdin (the bridge does)
 //! <bin> install            write the pi bridge to $PI_CODING_AGENT_DIR/extensions/<name>/
 //! <bin> install --project  write it to ./.pi/extensions/<name>/ instead
 //! <bin> install --dev      …and switch to a rebuilt binary while pi runs (hot reload)
@@ -53,6 +54,13 @@ fn command(bin: &BinInfo, reg: &Registry) -> Command {
                 .long("pi-settings-schema")
                 .action(ArgAction::SetTrue)
                 .help("Print the JSON Schema of the extension's settings (for editors) and exit"),
+        )
+        .arg(
+            Arg::new("pi-prepare-arguments")
+                .long("pi-prepare-arguments")
+                .value_name("TOOL")
+                .hide(true)
+                .help("Run TOOL's prepare_arguments on the JSON arguments on stdin, print the result and exit (pi's prepareArguments; the bridge runs this)"),
         )
         .arg(
             Arg::new("pi-manifest")
@@ -160,6 +168,9 @@ fn run_registry_with_args(
         }
         return ExitCode::SUCCESS;
     }
+    if let Some(tool) = matches.get_one::<String>("pi-prepare-arguments") {
+        return prepare_arguments(&registry, tool);
+    }
     if matches.get_flag("pi-settings-schema") {
         let schemas: Vec<(String, serde_json::Value)> = registry
             .manifest()
@@ -222,6 +233,37 @@ fn run_registry_with_args(
 }
 
 /// `pack --npm`: write the packages and say how to publish them.
+/// `--pi-prepare-arguments TOOL`: the raw arguments on stdin, the prepared
+/// ones on stdout; a failure's message on stderr, exit code 1.
+fn prepare_arguments(registry: &Registry, tool: &str) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("{message}");
+        ExitCode::FAILURE
+    };
+    let Some(prepare) = registry.tools.get(tool).and_then(|t| t.prepare_arguments) else {
+        return fail(format!("this extension has no tool `{tool}` with prepare_arguments"));
+    };
+    let args: serde_json::Value = match serde_json::from_reader(std::io::stdin().lock()) {
+        Ok(v) => v,
+        Err(e) => return fail(format!("the arguments are not JSON: {e}")),
+    };
+    // A panic is the function's failure, told as one line.
+    match std::panic::catch_unwind(|| prepare(args)) {
+        Ok(Ok(prepared)) => {
+            let mut out = std::io::stdout().lock();
+            let written = serde_json::to_writer(&mut out, &prepared)
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.flush());
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(format!("could not write the prepared arguments: {e}")),
+            }
+        }
+        Ok(Err(message)) => fail(message),
+        Err(_) => fail(format!("prepare_arguments of tool `{tool}` panicked")),
+    }
+}
+
 fn pack_npm(registry: &Registry, dir: &std::path::Path, args: &clap::ArgMatches) -> ExitCode {
     let binaries: Vec<_> = args
         .get_many::<(&'static crate::npm::Platform, PathBuf)>("binary")
