@@ -160,6 +160,18 @@ pub struct ToolInfo {
     /// `"builtin"`.
     #[serde(default, rename = "sourceInfo")]
     pub source_info: Option<SourceInfo>,
+    /// How the model reaches it (pi ≥ 0.99.0; `None` on older pi).
+    #[serde(default)]
+    pub exposure: Option<crate::tool::ToolExposure>,
+    /// Its group of tools (pi ≥ 0.99.0).
+    #[serde(default)]
+    pub namespace: Option<crate::tool::ToolNamespace>,
+    /// Its hints (pi ≥ 0.99.0).
+    #[serde(default)]
+    pub annotations: Option<crate::tool::ToolAnnotations>,
+    /// Whether it declares which tools its calls reach (pi ≥ 1.2.0).
+    #[serde(default, rename = "reachesTools")]
+    pub reaches_tools: bool,
 }
 
 /// Where a command or tool comes from (pi's `SourceInfo`): the canonical

@@ -184,7 +184,18 @@ export const API = new Map([
   ["setActiveTools", (c) => c.pi.setActiveTools(c.args[0] ?? [])],
   [
     "getAllTools",
-    (c) => c.pi.getAllTools().map(({ name, description, parameters, sourceInfo }) => ({ name, description, parameters, sourceInfo })),
+    (c) =>
+      c.pi.getAllTools().map((/** @type {any} */ { name, description, parameters, sourceInfo, exposure, namespace, annotations, reachesTools }) => ({
+        name,
+        description,
+        parameters,
+        sourceInfo,
+        // pi ≥ 0.99.0 (reachesTools: whether the tool declares it).
+        ...(exposure !== undefined ? { exposure } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(annotations !== undefined ? { annotations } : {}),
+        ...(typeof reachesTools === "function" ? { reachesTools: true } : {}),
+      })),
   ],
   [
     "getCommands",
