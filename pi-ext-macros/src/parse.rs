@@ -222,7 +222,10 @@ pub fn bool_value(kv: &KeyValue) -> syn::Result<bool> {
         )),
         None => Err(syn::Error::new(
             kv.key.span(),
-            format!("`{}` needs a value: `{} = true` or `{} = false`", kv.key, kv.key, kv.key),
+            format!(
+                "`{}` needs a value: `{} = true` or `{} = false`",
+                kv.key, kv.key, kv.key
+            ),
         )),
     }
 }

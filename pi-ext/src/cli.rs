@@ -241,7 +241,9 @@ fn prepare_arguments(registry: &Registry, tool: &str) -> ExitCode {
         ExitCode::FAILURE
     };
     let Some(prepare) = registry.tools.get(tool).and_then(|t| t.prepare_arguments) else {
-        return fail(format!("this extension has no tool `{tool}` with prepare_arguments"));
+        return fail(format!(
+            "this extension has no tool `{tool}` with prepare_arguments"
+        ));
     };
     let args: serde_json::Value = match serde_json::from_reader(std::io::stdin().lock()) {
         Ok(v) => v,

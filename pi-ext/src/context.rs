@@ -11,11 +11,11 @@ use tokio_util::sync::CancellationToken;
 use serde_json::Value;
 
 use crate::api::{call_api, Api, ApiError};
-use crate::tool::ToolCallOutcome;
 pub use crate::connection::Mode;
 use crate::connection::{Peer, Session, Shared};
 use crate::content::ToolResult;
 use crate::session::{Entry, SessionCopy, SyncAnswer};
+use crate::tool::ToolCallOutcome;
 use crate::ui::Ui;
 use crate::wire::{from_raw, CallRef};
 

@@ -211,15 +211,15 @@ impl ToolEntry {
             .exposure
             .and_then(|e| serde_json::from_value(Value::String(e.into())).ok());
         options.namespace = self.namespace.map(crate::tool::ToolNamespace::new);
-        options.constrained_sampling = self.constrained_sampling.map(|s| {
-            ConstrainedSampling::JsonSchema {
-                strict: if s == "require" {
-                    SamplingStrictness::Require
-                } else {
-                    SamplingStrictness::Prefer
-                },
-            }
-        });
+        options.constrained_sampling =
+            self.constrained_sampling
+                .map(|s| ConstrainedSampling::JsonSchema {
+                    strict: if s == "require" {
+                        SamplingStrictness::Require
+                    } else {
+                        SamplingStrictness::Prefer
+                    },
+                });
         options.reaches_all_tools = self.reaches_all_tools;
         options
     }
@@ -759,8 +759,10 @@ impl Registry {
             return;
         }
         if let Some(Err(e)) = &tool.output_schema {
-            self.problems
-                .push(format!("tool `{}` skipped: its output schema: {e}", tool.name));
+            self.problems.push(format!(
+                "tool `{}` skipped: its output schema: {e}",
+                tool.name
+            ));
             return;
         }
         if self.tools.contains_key(&tool.name) {

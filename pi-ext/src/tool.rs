@@ -237,7 +237,9 @@ impl ToolCallOutcome {
             .clone()
             .ok_or_else(|| Error::new(format!("tool `{name}` gave no structured content")))?;
         serde_json::from_value(value).map_err(|e| {
-            Error::new(format!("the structured content of tool `{name}` does not decode: {e}"))
+            Error::new(format!(
+                "the structured content of tool `{name}` does not decode: {e}"
+            ))
         })
     }
 }

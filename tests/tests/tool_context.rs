@@ -56,7 +56,10 @@ fn tools_run_tools_and_context_members_reach_rust_in_pi_1_6() {
     assert_eq!(facts["mode"], "rpc", "{facts:#}");
     let state = pi.call(json!({"type": "get_state"}));
     assert_eq!(facts["thinkingLevel"], state["thinkingLevel"], "{facts:#}");
-    assert_eq!(facts["thinkingLevel"], facts["apiThinkingLevel"], "{facts:#}");
+    assert_eq!(
+        facts["thinkingLevel"], facts["apiThinkingLevel"],
+        "{facts:#}"
+    );
     assert!(facts["trusted"].is_boolean(), "{facts:#}");
     let scoped: Vec<Value> = facts["scoped"]
         .as_array()
@@ -130,12 +133,17 @@ fn tools_run_tools_and_context_members_reach_rust_in_pi_1_6() {
     assert_eq!(add["structured"], json!({"total": 5}), "{add:#}");
     assert_eq!(add["typedTotal"], 5, "{add:#}");
     assert!(
-        add["id"].as_str().is_some_and(|id| id.starts_with("via_add/")),
+        add["id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("via_add/")),
         "{add:#}"
     );
     // A codemode tool is callable; an inactive one is not.
     let multiply = relayed(&events, "via_multiply");
-    assert_eq!((&multiply["isError"], &multiply["text"]), (&json!(false), &json!("20")));
+    assert_eq!(
+        (&multiply["isError"], &multiply["text"]),
+        (&json!(false), &json!("20"))
+    );
     assert_eq!(relayed(&events, "via_dormant")["isError"], true);
     // A built-in answers a nested call as it answers the model.
     let read = relayed(&events, "via_read");
@@ -175,7 +183,8 @@ fn tools_run_tools_and_context_members_reach_rust_in_pi_1_6() {
     }
     let said = tool_end_text(&events, "deep");
     assert!(
-        said.starts_with("refused:") && said.contains(&format!("at most {} deep", pi_ext::MAX_TOOL_DEPTH)),
+        said.starts_with("refused:")
+            && said.contains(&format!("at most {} deep", pi_ext::MAX_TOOL_DEPTH)),
         "{said}"
     );
 
@@ -185,7 +194,10 @@ fn tools_run_tools_and_context_members_reach_rust_in_pi_1_6() {
         .map(String::from)
         .collect();
     for name in ["add", "multiply", "relay", "read"] {
-        assert!(reachable.contains(&name.to_string()), "{name}: {reachable:?}");
+        assert!(
+            reachable.contains(&name.to_string()),
+            "{name}: {reachable:?}"
+        );
     }
     assert!(!reachable.contains(&"dormant".to_string()), "{reachable:?}");
 
@@ -199,5 +211,9 @@ fn tools_run_tools_and_context_members_reach_rust_in_pi_1_6() {
         DEFAULT_TIMEOUT,
     );
     assert_eq!(echoed["method"], "notify", "{shown:?}");
-    assert_eq!(model.request_count(), before, "the message reached the model");
+    assert_eq!(
+        model.request_count(),
+        before,
+        "the message reached the model"
+    );
 }

@@ -161,7 +161,8 @@ async fn expand(ctx: &CommandCtx, args: String) -> Result<(), Error> {
 /// Say `args` back (what `/expand /echo …` runs).
 #[command(name = "echo")]
 async fn echo(ctx: &CommandCtx, args: String) -> Result<(), Error> {
-    ctx.ui().notify(format!("echo: {}", args.trim()), Level::Info);
+    ctx.ui()
+        .notify(format!("echo: {}", args.trim()), Level::Info);
     Ok(())
 }
 
