@@ -42,6 +42,37 @@ pub fn tool(model: &ToolModel) -> TokenStream {
         None => (quote!(), quote!(::core::option::Option::None)),
     };
     let sequential = model.sequential;
+    // The output type and the prepare function are checked once, at the
+    // user's tokens (a slot, a trait bound).
+    let (output_fn, output) = match &model.output {
+        Some(ty) => (
+            quote_spanned! {ty.span()=>
+                enum __PiExtOutput {}
+                impl #private::OutputSlot for __PiExtOutput {
+                    type Output = #ty;
+                }
+            },
+            quote!(::core::option::Option::Some(#private::output_schema::<__PiExtOutput>)),
+        ),
+        None => (quote!(), quote!(::core::option::Option::None)),
+    };
+    let (prepare_fn, prepare) = match &model.prepare_arguments {
+        Some(expr) => (
+            quote_spanned! {expr.span()=>
+                fn __pi_ext_prepare(__args: #private::Value) -> ::core::result::Result<#private::Value, ::std::string::String> {
+                    #private::prepare_with(#expr, __args)
+                }
+            },
+            quote!(::core::option::Option::Some(__pi_ext_prepare)),
+        ),
+        None => (quote!(), quote!(::core::option::Option::None)),
+    };
+    let hints = model.annotations.iter().map(optional);
+    let default_active = optional(&model.default_active);
+    let exposure = optional(&model.exposure);
+    let namespace = optional(&model.namespace);
+    let constrained_sampling = optional(&model.constrained_sampling);
+    let reaches_all_tools = model.reaches_all_tools;
     let params_ident = format_ident!(
         "__PiExtParams_{}",
         fn_ident.to_string().trim_start_matches("r#")
@@ -176,6 +207,8 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                 #body
             }
             #render_fn
+            #output_fn
+            #prepare_fn
 
             #private::ToolEntry {
                 module: ::core::module_path!(),
@@ -190,6 +223,14 @@ pub fn tool(model: &ToolModel) -> TokenStream {
                 schema: #private::tool_schema::<__PiExtParams>,
                 call: __pi_ext_call,
                 render: #render,
+                output_schema: #output,
+                annotations: [#(#hints),*],
+                default_active: #default_active,
+                exposure: #exposure,
+                namespace: #namespace,
+                constrained_sampling: #constrained_sampling,
+                reaches_all_tools: #reaches_all_tools,
+                prepare_arguments: #prepare,
             }
         };
         #private::inventory::submit! { #entry }

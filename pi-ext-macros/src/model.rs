@@ -6,8 +6,8 @@ use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, Type};
 
 use crate::parse::{
-    doc_string, duration_ms_value, flag_value, string_list_value, string_value, Errors, KeyValues,
-    Keys,
+    bool_value, choice_value, doc_string, duration_ms_value, flag_value, string_list_value,
+    string_value, Errors, KeyValues, Keys,
 };
 
 /// A validated `#[tool]`.
@@ -26,6 +26,22 @@ pub struct ToolModel {
     pub render: Option<syn::Expr>,
     /// `sequential`: pi runs a batch with this tool one call at a time.
     pub sequential: bool,
+    /// `output = T`: the type of the results' `structuredContent`.
+    pub output: Option<Type>,
+    /// `read_only_hint`, `destructive_hint`, `idempotent_hint`, `open_world_hint`.
+    pub annotations: [Option<bool>; 4],
+    /// `default_active = false`.
+    pub default_active: Option<bool>,
+    /// `exposure = "codemode"`.
+    pub exposure: Option<String>,
+    /// `namespace = "mcp__docs"`.
+    pub namespace: Option<String>,
+    /// `constrained_sampling = "prefer" | "require"`.
+    pub constrained_sampling: Option<String>,
+    /// `reaches_all_tools`.
+    pub reaches_all_tools: bool,
+    /// `prepare_arguments = f`: rewrites raw arguments before validation.
+    pub prepare_arguments: Option<syn::Expr>,
     pub inputs: Vec<Input>,
     pub krate: syn::Path,
 }
@@ -57,7 +73,29 @@ const TOOL_KEYS: &[&str] = &[
     "overrides_builtin",
     "render",
     "sequential",
+    "output",
+    "read_only_hint",
+    "destructive_hint",
+    "idempotent_hint",
+    "open_world_hint",
+    "default_active",
+    "exposure",
+    "namespace",
+    "constrained_sampling",
+    "reaches_all_tools",
+    "prepare_arguments",
     "crate",
+];
+
+/// pi's tool exposures.
+const EXPOSURES: &[&str] = &["direct", "model-only", "codemode", "deferred", "hidden"];
+
+/// The annotation keys, in `ToolModel::annotations` order.
+const HINTS: &[&str] = &[
+    "read_only_hint",
+    "destructive_hint",
+    "idempotent_hint",
+    "open_world_hint",
 ];
 
 /// pi's built-in tools (pi 1.6's list; 0.73.1 has no `powershell`). The one
@@ -127,6 +165,19 @@ fn params_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// The type of `output = T`.
+fn output_type(kv: &crate::parse::KeyValue) -> syn::Result<Type> {
+    let hint = "`output` takes the type of the results' structured content, e.g. `output = MyResult` (a struct deriving `serde::Serialize` and `schemars::JsonSchema`)";
+    match &kv.value {
+        Some(syn::Expr::Path(p)) if p.attrs.is_empty() => Ok(Type::Path(syn::TypePath {
+            qself: p.qself.clone(),
+            path: p.path.clone(),
+        })),
+        Some(other) => Err(syn::Error::new_spanned(other, hint)),
+        None => Err(syn::Error::new(kv.key.span(), hint)),
+    }
+}
+
 /// Check a tool name at compile time (the runtime checks again).
 fn check_tool_name(name: &str, span: Span, errors: &mut Errors) {
     let ok = (1..=64).contains(&name.len())
@@ -155,6 +206,14 @@ impl ToolModel {
         let mut overrides_builtin: Option<Span> = None;
         let mut render = None;
         let mut sequential = false;
+        let mut output = None;
+        let mut annotations = [None; 4];
+        let mut default_active = None;
+        let mut exposure = None;
+        let mut namespace = None;
+        let mut constrained_sampling = None;
+        let mut reaches_all_tools = false;
+        let mut prepare_arguments = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
             Ok(KeyValues(kvs)) => {
@@ -187,6 +246,36 @@ impl ToolModel {
                             )),
                         },
                         "sequential" => flag_value(kv).map(|()| sequential = true),
+                        "output" => output_type(kv).map(|t| output = Some(t)),
+                        hint if HINTS.contains(&hint) => bool_value(kv).map(|b| {
+                            let i = HINTS.iter().position(|h| *h == hint).unwrap_or(0);
+                            annotations[i] = Some(b);
+                        }),
+                        "default_active" => bool_value(kv).map(|b| default_active = Some(b)),
+                        "exposure" => {
+                            choice_value(kv, EXPOSURES).map(|s| exposure = Some(s.value()))
+                        }
+                        "namespace" => string_value(kv).and_then(|s| {
+                            if s.value().is_empty() {
+                                Err(syn::Error::new(s.span(), "`namespace` needs a name, e.g. `namespace = \"mcp__docs\"`"))
+                            } else {
+                                namespace = Some(s.value());
+                                Ok(())
+                            }
+                        }),
+                        "constrained_sampling" => choice_value(kv, &["prefer", "require"])
+                            .map(|s| constrained_sampling = Some(s.value())),
+                        "reaches_all_tools" => flag_value(kv).map(|()| reaches_all_tools = true),
+                        "prepare_arguments" => match &kv.value {
+                            Some(e) => {
+                                prepare_arguments = Some(e.clone());
+                                Ok(())
+                            }
+                            None => Err(syn::Error::new(
+                                kv.key.span(),
+                                "`prepare_arguments` takes a function, e.g. `prepare_arguments = upgrade_args` (`fn(serde_json::Value) -> serde_json::Value`, or `-> Result<serde_json::Value, E>` with `E: Display`)",
+                            )),
+                        },
                         "crate" => {
                             if let Some(p) = krate_from(kv, &mut errors) {
                                 krate = p;
@@ -407,6 +496,14 @@ impl ToolModel {
             overrides_builtin: overrides_builtin.is_some(),
             render,
             sequential,
+            output,
+            annotations,
+            default_active,
+            exposure,
+            namespace,
+            constrained_sampling,
+            reaches_all_tools,
+            prepare_arguments,
             inputs,
             krate,
         });

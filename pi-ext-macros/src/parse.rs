@@ -210,6 +210,47 @@ pub fn duration_ms_value(kv: &KeyValue) -> syn::Result<u64> {
     }
 }
 
+/// The value of `key = true` / `key = false`.
+pub fn bool_value(kv: &KeyValue) -> syn::Result<bool> {
+    match &kv.value {
+        Some(Expr::Lit(ExprLit {
+            lit: Lit::Bool(b), ..
+        })) => Ok(b.value),
+        Some(other) => Err(syn::Error::new_spanned(
+            other,
+            format!("`{}` takes `true` or `false`", kv.key),
+        )),
+        None => Err(syn::Error::new(
+            kv.key.span(),
+            format!(
+                "`{}` needs a value: `{} = true` or `{} = false`",
+                kv.key, kv.key, kv.key
+            ),
+        )),
+    }
+}
+
+/// The value of `key = "one of choices"`.
+pub fn choice_value(kv: &KeyValue, choices: &[&str]) -> syn::Result<LitStr> {
+    let lit = string_value(kv)?;
+    if choices.contains(&lit.value().as_str()) {
+        return Ok(lit);
+    }
+    Err(syn::Error::new(
+        lit.span(),
+        format!(
+            "`{}` is one of {}; not \"{}\"",
+            kv.key,
+            choices
+                .iter()
+                .map(|c| format!("\"{c}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
+            lit.value()
+        ),
+    ))
+}
+
 /// A bare flag (`default`) must not have a value.
 pub fn flag_value(kv: &KeyValue) -> syn::Result<()> {
     match &kv.value {

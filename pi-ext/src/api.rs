@@ -54,6 +54,70 @@ pub enum Delivery {
     NextTurn,
 }
 
+/// Options of [`Api::send_user_message_with`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UserMessageOptions {
+    /// How it is delivered while pi is busy (see [`Api::send_user_message`]).
+    pub deliver_as: Option<Delivery>,
+    /// pi's `expandPromptTemplates` (pi ≥ 0.84.2): run an extension command
+    /// and expand skills and prompt templates, as typed input. pi ignores it
+    /// for a message queued with a delivery.
+    pub expand_prompt_templates: bool,
+}
+
+impl UserMessageOptions {
+    /// No options: a plain message, delivered as [`Api::send_user_message`] does.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Deliver it this way while pi is busy.
+    pub fn deliver_as(mut self, delivery: Delivery) -> Self {
+        self.deliver_as = Some(delivery);
+        self
+    }
+    /// Dispatch commands and expand prompt templates (pi ≥ 0.84.2).
+    pub fn expand_prompt_templates(mut self) -> Self {
+        self.expand_prompt_templates = true;
+        self
+    }
+}
+
+/// pi's effective settings (`Settings`, from [`Api::pi_settings`]): the
+/// long-standing ones typed, all others in `extra`, as pi gave them.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PiSettings {
+    /// The provider of the default model.
+    #[serde(default)]
+    pub default_provider: Option<String>,
+    /// The default model's id.
+    #[serde(default)]
+    pub default_model: Option<String>,
+    /// The default thinking level (`"off"` … `"max"`).
+    #[serde(default)]
+    pub default_thinking_level: Option<String>,
+    /// The theme's name.
+    #[serde(default)]
+    pub theme: Option<String>,
+    /// `"all"` or `"one-at-a-time"`: how queued steering messages are delivered.
+    #[serde(default)]
+    pub steering_mode: Option<String>,
+    /// `"all"` or `"one-at-a-time"`: how queued follow-ups are delivered.
+    #[serde(default)]
+    pub follow_up_mode: Option<String>,
+    /// The model patterns that scope the session (`--models`).
+    #[serde(default)]
+    pub enabled_models: Option<Vec<String>>,
+    /// The shell pi's `bash` tool runs.
+    #[serde(default)]
+    pub shell_path: Option<String>,
+    /// Every other setting, as pi gave it.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, Value>,
+}
+
 /// Options of [`Api::exec`].
 #[derive(Debug, Clone, Default)]
 pub struct ExecOptions {
@@ -96,6 +160,18 @@ pub struct ToolInfo {
     /// `"builtin"`.
     #[serde(default, rename = "sourceInfo")]
     pub source_info: Option<SourceInfo>,
+    /// How the model reaches it (pi ≥ 0.99.0; `None` on older pi).
+    #[serde(default)]
+    pub exposure: Option<crate::tool::ToolExposure>,
+    /// Its group of tools (pi ≥ 0.99.0).
+    #[serde(default)]
+    pub namespace: Option<crate::tool::ToolNamespace>,
+    /// Its hints (pi ≥ 0.99.0).
+    #[serde(default)]
+    pub annotations: Option<crate::tool::ToolAnnotations>,
+    /// Whether it declares which tools its calls reach (pi ≥ 1.2.0).
+    #[serde(default, rename = "reachesTools")]
+    pub reaches_tools: bool,
 }
 
 /// Where a command or tool comes from (pi's `SourceInfo`): the canonical
@@ -227,6 +303,43 @@ impl Api {
         deliver_as: Option<Delivery>,
     ) -> Result<(), ApiError> {
         let opts = deliver_as.map(|d| json!({ "deliverAs": d }));
+        self.call("sendUserMessage", json!([text.into(), opts]))
+            .await
+            .map(drop)
+    }
+
+    /// Send a user message with options (`pi.sendUserMessage(text,
+    /// options)`): its delivery while pi is busy (as
+    /// [`Api::send_user_message`]), and `expand_prompt_templates` (pi ≥
+    /// 0.84.2): dispatch an extension command (`/name …`) and expand skills
+    /// and prompt templates as if the user typed it.
+    ///
+    /// ```no_run
+    /// # async fn f(api: pi_ext::api::Api) -> Result<(), pi_ext::api::ApiError> {
+    /// use pi_ext::api::UserMessageOptions;
+    /// api.send_user_message_with("/review src/main.rs", UserMessageOptions::new().expand_prompt_templates())
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi throws, when `expand_prompt_templates` is asked
+    /// of a pi older than 0.84.2 (nothing is sent: that pi would send the
+    /// text as a plain message), or when the connection to pi is gone.
+    pub async fn send_user_message_with(
+        &self,
+        text: impl Into<String>,
+        options: UserMessageOptions,
+    ) -> Result<(), ApiError> {
+        let mut opts = serde_json::Map::new();
+        if let Some(d) = options.deliver_as {
+            opts.insert("deliverAs".into(), json!(d));
+        }
+        if options.expand_prompt_templates {
+            opts.insert("expandPromptTemplates".into(), Value::Bool(true));
+        }
+        let opts = (!opts.is_empty()).then_some(Value::Object(opts));
         self.call("sendUserMessage", json!([text.into(), opts]))
             .await
             .map(drop)
@@ -441,6 +554,19 @@ impl Api {
         self.call("setThinkingLevel", json!([level]))
             .await
             .map(drop)
+    }
+
+    /// pi's effective settings (`pi.getSettings()`: global and project
+    /// settings merged, overrides applied; pi 1.x, not 0.73.1). The settings
+    /// pi has long had are typed; every other one is kept in
+    /// [`PiSettings::extra`] as pi gave it.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] on a pi without `getSettings` (0.73.1; the message says
+    /// so), or when the connection to pi is gone.
+    pub async fn pi_settings(&self) -> Result<PiSettings, ApiError> {
+        decode("getSettings", self.call("getSettings", json!([])).await?)
     }
 
     /// The value of a command-line flag this extension registered

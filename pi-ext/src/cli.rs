@@ -4,6 +4,7 @@
 //! <bin>                    serve the protocol on stdin/stdout (what the bridge runs)
 //! <bin> --pi-manifest      print the manifest as JSON and exit
 //! <bin> --pi-settings-schema  print the settings' JSON Schema and exit
+//! <bin> --pi-prepare-arguments TOOL  run TOOL's prepare_arguments on the JSON on stdin (the bridge does)
 //! <bin> install            write the pi bridge to $PI_CODING_AGENT_DIR/extensions/<name>/
 //! <bin> install --project  write it to ./.pi/extensions/<name>/ instead
 //! <bin> install --dev      …and switch to a rebuilt binary while pi runs (hot reload)
@@ -71,6 +72,8 @@ enum Invocation {
     Serve,
     Manifest,
     SettingsSchema,
+    /// `--pi-prepare-arguments TOOL` (hidden: the bridge runs it).
+    PrepareArguments(String),
     Install {
         target: InstallTarget,
         dev: bool,
@@ -131,6 +134,9 @@ fn parse(
         let next = match arg {
             Long("pi-manifest") => Invocation::Manifest,
             Long("pi-settings-schema") => Invocation::SettingsSchema,
+            Long("pi-prepare-arguments") => Invocation::PrepareArguments(
+                parser.value().and_then(|v| v.string()).map_err(|e| e.to_string())?,
+            ),
             Short('h') | Long("help") => return Ok(Invocation::Print(top_help(bin, reg))),
             Short('V') | Long("version") => {
                 return Ok(Invocation::Print(format!("{} {}", bin.bin, bin.version)))
@@ -250,6 +256,7 @@ fn run_registry_with_args(
     };
     match invocation {
         Invocation::Serve => serve(registry),
+        Invocation::PrepareArguments(tool) => prepare_arguments(&registry, &tool),
         Invocation::Print(text) => {
             println!("{text}");
             ExitCode::SUCCESS
@@ -313,6 +320,39 @@ fn run_registry_with_args(
                 }
             }
         }
+    }
+}
+
+/// `--pi-prepare-arguments TOOL`: the raw arguments on stdin, the prepared
+/// ones on stdout; a failure's message on stderr, exit code 1.
+fn prepare_arguments(registry: &Registry, tool: &str) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("{message}");
+        ExitCode::FAILURE
+    };
+    let Some(prepare) = registry.tools.get(tool).and_then(|t| t.prepare_arguments) else {
+        return fail(format!(
+            "this extension has no tool `{tool}` with prepare_arguments"
+        ));
+    };
+    let args: serde_json::Value = match serde_json::from_reader(std::io::stdin().lock()) {
+        Ok(v) => v,
+        Err(e) => return fail(format!("the arguments are not JSON: {e}")),
+    };
+    // A panic is the function's failure, told as one line.
+    match std::panic::catch_unwind(|| prepare(args)) {
+        Ok(Ok(prepared)) => {
+            let mut out = std::io::stdout().lock();
+            let written = serde_json::to_writer(&mut out, &prepared)
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.flush());
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(format!("could not write the prepared arguments: {e}")),
+            }
+        }
+        Ok(Err(message)) => fail(message),
+        Err(_) => fail(format!("prepare_arguments of tool `{tool}` panicked")),
     }
 }
 
@@ -542,6 +582,7 @@ mod tests {
             ),
             (&["install", "--pi-manifest"], "--pi-manifest"),
             (&["--pi-manifest", "install"], "one of"),
+            (&["--pi-prepare-arguments"], "--pi-prepare-arguments"),
         ];
         for (args, says) in cases {
             match parsed(args) {

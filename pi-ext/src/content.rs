@@ -61,6 +61,15 @@ pub struct ToolResult {
     /// says so). Set it with [`ToolResult::terminate`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub terminate: bool,
+    /// Machine-readable result for programmatic callers, matching the
+    /// tool's output schema (pi's `structuredContent`, pi ≥ 0.99.0; not
+    /// sent to the model). Set it with [`ToolResult::with_structured`].
+    #[serde(
+        default,
+        rename = "structuredContent",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub structured_content: Option<Value>,
 }
 
 impl ToolResult {
@@ -70,6 +79,7 @@ impl ToolResult {
             content: vec![Content::text(text)],
             details: Value::Object(Default::default()),
             terminate: false,
+            structured_content: None,
         }
     }
 
@@ -79,6 +89,7 @@ impl ToolResult {
             content,
             details: Value::Object(Default::default()),
             terminate: false,
+            structured_content: None,
         }
     }
 
@@ -93,6 +104,19 @@ impl ToolResult {
     /// Append a content block.
     pub fn with_content(mut self, content: Content) -> Self {
         self.content.push(content);
+        self
+    }
+
+    /// Set `structuredContent` (pi ≥ 0.99.0): the data programmatic callers
+    /// (codemode scripts, [`crate::Ctx::execute_tool`]) get instead of the
+    /// text. Declare its type with `#[tool(output = T)]` or
+    /// [`crate::tool::ToolBuilder::output`]. A value that fails to serialize
+    /// becomes `{"serializationError": "<message>"}`.
+    pub fn with_structured<T: Serialize>(mut self, data: T) -> Self {
+        self.structured_content = Some(
+            serde_json::to_value(data)
+                .unwrap_or_else(|e| serde_json::json!({ "serializationError": e.to_string() })),
+        );
         self
     }
 

@@ -15,8 +15,72 @@ pub use crate::connection::Mode;
 use crate::connection::{Peer, Session, Shared};
 use crate::content::ToolResult;
 use crate::session::{Entry, SessionCopy, SyncAnswer};
+use crate::tool::ToolCallOutcome;
 use crate::ui::Ui;
 use crate::wire::{from_raw, CallRef};
+
+/// How deep [`Ctx::execute_tool`] calls nest: a call at this depth (a tool
+/// run by a tool run by … the model's call, this many times) cannot run
+/// another tool.
+pub const MAX_TOOL_DEPTH: usize = 8;
+
+/// A model scoped to the session (pi's `ScopedModel`), from
+/// [`Ctx::scoped_models`].
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ScopedModel {
+    /// The model, without its `headers`.
+    pub model: crate::models::ModelInfo,
+    /// The thinking level its pattern pinned (`anthropic/*:high`), if any.
+    #[serde(default)]
+    pub thinking_level: Option<String>,
+}
+
+/// pi's base system-prompt inputs (`BuildSystemPromptOptions`), from
+/// [`CommandCtx::system_prompt_options`]. The fields pi has had since
+/// 0.78.1 are typed; the rest stays in `extra`.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SystemPromptOptions {
+    /// pi's working directory.
+    pub cwd: String,
+    /// A custom system prompt replacing the default prefix (`--system-prompt`).
+    #[serde(default)]
+    pub custom_prompt: Option<String>,
+    /// The tools the prompt lists.
+    #[serde(default)]
+    pub selected_tools: Option<Vec<String>>,
+    /// One-line tool snippets, by tool name.
+    #[serde(default)]
+    pub tool_snippets: Option<std::collections::BTreeMap<String, String>>,
+    /// Extra guideline bullets.
+    #[serde(default)]
+    pub prompt_guidelines: Option<Vec<String>>,
+    /// Text appended from the user's configuration (`--append-system-prompt`).
+    #[serde(default)]
+    pub append_system_prompt: Option<String>,
+    /// The context files (`AGENTS.md`, …) with their contents.
+    #[serde(default)]
+    pub context_files: Option<Vec<ContextFile>>,
+    /// The loaded skills, as pi has them.
+    #[serde(default)]
+    pub skills: Option<Vec<Value>>,
+    /// Fields this version does not type (`toolGuidelines`, `sections`, …).
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, Value>,
+}
+
+/// A context file of the system prompt.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ContextFile {
+    /// Its path.
+    pub path: String,
+    /// Its contents.
+    pub content: String,
+}
 
 /// Which call from pi a [`Ctx`] belongs to.
 #[derive(Debug)]
@@ -484,6 +548,92 @@ impl Ctx {
         self.ctx_get("getSystemPrompt", json!([])).await
     }
 
+    /// The models scoped to this session (pi's `ctx.scopedModels`, pi ≥
+    /// 0.83.0): the set `/scoped-models` shows, resolved from `--models`
+    /// and the `enabledModels` setting. Empty when nothing is scoped (every
+    /// available model is usable). Without the models' `headers`.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] on a pi older than 0.83.0 (the message names the
+    /// version), or when the connection to pi is gone.
+    pub async fn scoped_models(&self) -> Result<Vec<ScopedModel>, ApiError> {
+        self.ctx_get("getScopedModels", json!([])).await
+    }
+
+    /// The current thinking level (pi's `ctx.thinkingLevel`: `"off"`,
+    /// `"minimal"`, … `"max"`), `None` when pi does not give one (pi 0.73.1
+    /// never does; [`Api::thinking_level`] works there).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when the connection to pi is gone.
+    pub async fn thinking_level(&self) -> Result<Option<String>, ApiError> {
+        self.ctx_get("getCtxThinkingLevel", json!([])).await
+    }
+
+    /// Whether project-local trust is active (pi's `ctx.isProjectTrusted()`,
+    /// pi ≥ 0.79.1): check it before honouring project-local configuration.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] on a pi older than 0.79.1 (the message names the
+    /// version), or when the connection to pi is gone.
+    pub async fn is_project_trusted(&self) -> Result<bool, ApiError> {
+        self.ctx_get("isProjectTrusted", json!([])).await
+    }
+
+    /// The tools [`Ctx::execute_tool`] can call (pi's `ctx.tools`, pi ≥
+    /// 0.99.0, inside a tool call).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] outside a tool call, on a pi older than 0.99.0, or when
+    /// the connection to pi is gone.
+    pub async fn tools(&self) -> Result<Vec<crate::api::ToolInfo>, ApiError> {
+        self.ctx_get("getTools", json!([])).await
+    }
+
+    /// Run another tool, built-in or not, from inside a tool (pi's
+    /// `ctx.executeTool`, pi ≥ 0.99.0): the call goes through pi's argument
+    /// validation and `tool_call`/`tool_result` hooks like the model's, its
+    /// events carry `parentToolCallId`, and it does not appear in the
+    /// transcript. A tool failure (unknown tool, bad arguments, a blocked
+    /// call, an error) comes back as an outcome with `is_error`; read a
+    /// structured result with [`ToolCallOutcome::structured`]. The call is
+    /// cancelled with this one.
+    ///
+    /// Calls nest at most [`MAX_TOOL_DEPTH`] deep, so a tool that calls
+    /// itself cannot recurse forever.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] outside a tool call, beyond [`MAX_TOOL_DEPTH`], on a pi
+    /// older than 0.99.0, or when the connection to pi is gone.
+    pub async fn execute_tool(
+        &self,
+        name: &str,
+        args: impl serde::Serialize,
+    ) -> Result<ToolCallOutcome, ApiError> {
+        let fail = |message: String| ApiError {
+            method: "executeTool".into(),
+            message,
+        };
+        let id = self
+            .tool_call_id()
+            .ok_or_else(|| fail("only a tool can run another tool".into()))?;
+        // pi names a nested call `<calling id>/<n>`.
+        let depth = id.matches('/').count() + 1;
+        if depth > MAX_TOOL_DEPTH {
+            return Err(fail(format!(
+                "tool `{name}` not run: tool calls nest at most {MAX_TOOL_DEPTH} deep (this call, {id}, is {} deep)",
+                depth - 1
+            )));
+        }
+        let args = serde_json::to_value(args).map_err(|e| fail(e.to_string()))?;
+        self.ctx_get("executeTool", json!([name, args])).await
+    }
+
     /// The state of the extension whose type is `T` (what a `&MyExtension`
     /// argument of a tool, hook or command receives), for code that only
     /// has the context, such as a built-in tool's operations. `None` when
@@ -615,6 +765,17 @@ impl CommandCtx {
     /// The plain context.
     pub fn ctx(&self) -> &Ctx {
         &self.ctx
+    }
+
+    /// The current base system-prompt inputs (pi's
+    /// `ctx.getSystemPromptOptions()`, pi ≥ 0.78.1, commands only).
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] on a pi older than 0.78.1 (the message names the
+    /// version), or when the connection to pi is gone.
+    pub async fn system_prompt_options(&self) -> Result<SystemPromptOptions, ApiError> {
+        self.ctx_get("getSystemPromptOptions", json!([])).await
     }
 
     /// Wait until the agent is idle.

@@ -205,6 +205,63 @@ pub trait ParamsSlot {
     type Params: ToolParams;
 }
 
+/// What the type of `#[tool(output = T)]` must be.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's output type",
+    label = "needs `schemars::JsonSchema`",
+    note = "pi gets the JSON Schema of the results' structured content from it: derive it, `#[derive(serde::Serialize, pi_ext::schemars::JsonSchema)]` with `#[schemars(crate = \"pi_ext::schemars\")]`, and return the data with `Structured(value)` or `ToolResult::with_structured`"
+)]
+pub trait ToolOutput {
+    /// `Self`, seen with the bound the schema needs.
+    type Schema: schemars::JsonSchema;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: schemars::JsonSchema> ToolOutput for T {
+    type Schema = T;
+}
+
+/// The output type of one tool (see the slots above).
+pub trait OutputSlot {
+    /// The output type.
+    type Output: ToolOutput;
+}
+
+/// The portable schema of a tool's output type.
+pub fn output_schema<S: OutputSlot>() -> Result<Value, SchemaError> {
+    crate::schema::portable_schema_for::<<S::Output as ToolOutput>::Schema>()
+}
+
+/// What `#[tool(prepare_arguments = f)]`'s `f` must be.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot prepare a tool's arguments",
+    label = "not `fn(serde_json::Value) -> serde_json::Value`",
+    note = "write `fn name(args: serde_json::Value) -> serde_json::Value` (or `-> Result<serde_json::Value, E>` with `E: Display`): pi calls it with the raw arguments before it validates them, in a short run of the binary, so it has no context or state"
+)]
+pub trait PrepareArgumentsFn<R> {
+    /// Prepare `args`.
+    fn prepare(&self, args: Value) -> Result<Value, String>;
+}
+
+impl<F: Fn(Value) -> Value> PrepareArgumentsFn<Value> for F {
+    fn prepare(&self, args: Value) -> Result<Value, String> {
+        Ok(self(args))
+    }
+}
+
+impl<F: Fn(Value) -> Result<Value, E>, E: std::fmt::Display> PrepareArgumentsFn<Result<Value, E>>
+    for F
+{
+    fn prepare(&self, args: Value) -> Result<Value, String> {
+        self(args).map_err(|e| e.to_string())
+    }
+}
+
+/// Run a `prepare_arguments` function.
+pub fn prepare_with<F: PrepareArgumentsFn<R>, R>(f: F, args: Value) -> Result<Value, String> {
+    f.prepare(args)
+}
+
 /// What a plain tool argument's type must be.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument",

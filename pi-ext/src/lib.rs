@@ -167,9 +167,13 @@ pub struct ReadmeSnippets;
 
 pub use connection::Mode;
 pub use content::{Content, ToolResult};
-pub use context::{CommandCtx, Ctx};
+pub use context::{CommandCtx, ContextFile, Ctx, ScopedModel, SystemPromptOptions, MAX_TOOL_DEPTH};
 pub use error::Error;
-pub use tool::{IntoToolResult, Params, ToolBuilder, ToolDef};
+pub use tool::{
+    ConstrainedSampling, IntoToolResult, NestedToolCall, Params, PrepareArguments,
+    SamplingStrictness, Structured, ToolAnnotations, ToolBuilder, ToolCallOutcome, ToolDef,
+    ToolExposure, ToolNamespace, ToolOptions,
+};
 // For `install`, which names them `crate::Manifest`, `crate::Registry`.
 use registry::Manifest;
 #[cfg(test)]

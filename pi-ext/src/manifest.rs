@@ -164,6 +164,31 @@ pub struct ToolManifest {
     /// time (pi's `executionMode`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub execution_mode: Option<String>,
+    /// Portable JSON Schema of the results' `structuredContent` (pi ≥ 0.99.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// Hints about what the tool does (pi ≥ 0.99.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<crate::tool::ToolAnnotations>,
+    /// Whether registering it activates it (pi ≥ 1.4.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_active: Option<bool>,
+    /// How the model reaches it (pi ≥ 0.99.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposure: Option<crate::tool::ToolExposure>,
+    /// The group of tools it belongs to (pi ≥ 0.99.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<crate::tool::ToolNamespace>,
+    /// Provider-side constrained sampling of its arguments (pi ≥ 0.82.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constrained_sampling: Option<crate::tool::ConstrainedSampling>,
+    /// `"all"`: a call may reach every tool (pi's `reachesTools`, pi ≥ 1.2.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaches_tools: Option<String>,
+    /// The extension rewrites raw arguments before pi validates them
+    /// (`<bin> --pi-prepare-arguments <tool>`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepare_arguments: bool,
 }
 
 /// The rows of a tool the extension renders (pi's `renderCall`, `renderResult`).

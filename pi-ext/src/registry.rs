@@ -173,9 +173,57 @@ pub struct ToolEntry {
     pub call: fn(Ctx, Value) -> ToolFuture,
     /// `render = …`: how its rows look in pi's terminal.
     pub render: Option<fn() -> crate::tui::ToolRenderer>,
+    /// `output = T`: the schema of the results' structured content.
+    pub output_schema: Option<fn() -> Result<Value, SchemaError>>,
+    /// `read_only_hint`, `destructive_hint`, `idempotent_hint`, `open_world_hint`.
+    pub annotations: [Option<bool>; 4],
+    /// `default_active = …`.
+    pub default_active: Option<bool>,
+    /// `exposure = "…"` (checked by the macro).
+    pub exposure: Option<&'static str>,
+    /// `namespace = "…"`.
+    pub namespace: Option<&'static str>,
+    /// `constrained_sampling = "prefer" | "require"`.
+    pub constrained_sampling: Option<&'static str>,
+    /// `reaches_all_tools`.
+    pub reaches_all_tools: bool,
+    /// `prepare_arguments = f`.
+    pub prepare_arguments: Option<crate::tool::PrepareArguments>,
 }
 
 impl ToolEntry {
+    /// The definition fields of `#[tool(...)]`'s keys.
+    fn options(&self) -> crate::tool::ToolOptions {
+        use crate::tool::{ConstrainedSampling, SamplingStrictness, ToolAnnotations};
+        let [read_only, destructive, idempotent, open_world] = self.annotations;
+        let mut options = crate::tool::ToolOptions::default();
+        if self.annotations.iter().any(Option::is_some) {
+            let mut a = ToolAnnotations::new();
+            a.read_only_hint = read_only;
+            a.destructive_hint = destructive;
+            a.idempotent_hint = idempotent;
+            a.open_world_hint = open_world;
+            options.annotations = Some(a);
+        }
+        options.default_active = self.default_active;
+        // The macro accepts only pi's names, so these decode.
+        options.exposure = self
+            .exposure
+            .and_then(|e| serde_json::from_value(Value::String(e.into())).ok());
+        options.namespace = self.namespace.map(crate::tool::ToolNamespace::new);
+        options.constrained_sampling =
+            self.constrained_sampling
+                .map(|s| ConstrainedSampling::JsonSchema {
+                    strict: if s == "require" {
+                        SamplingStrictness::Require
+                    } else {
+                        SamplingStrictness::Prefer
+                    },
+                });
+        options.reaches_all_tools = self.reaches_all_tools;
+        options
+    }
+
     /// The definition `#[tool]` registered.
     pub(crate) fn to_def(&'static self) -> ToolDef {
         let entry = self;
@@ -194,6 +242,9 @@ impl ToolEntry {
             overrides_builtin: entry.overrides_builtin,
             render: entry.render.map(|make| make()),
             sequential: entry.sequential,
+            output_schema: entry.output_schema.map(|make| make()),
+            options: entry.options(),
+            prepare_arguments: entry.prepare_arguments,
             handler: std::sync::Arc::new(entry.call),
         }
     }
@@ -811,6 +862,13 @@ impl Registry {
         if let Err(e) = &tool.parameters {
             self.problems
                 .push(format!("tool `{}` skipped: {e}", tool.name));
+            return;
+        }
+        if let Some(Err(e)) = &tool.output_schema {
+            self.problems.push(format!(
+                "tool `{}` skipped: its output schema: {e}",
+                tool.name
+            ));
             return;
         }
         if self.tools.contains_key(&tool.name) {

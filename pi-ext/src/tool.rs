@@ -75,6 +75,36 @@ impl<T: IntoToolResult, E: Into<Error>> IntoToolResult for Result<T, E> {
     }
 }
 
+/// A structured result: the model gets `T` as JSON text, programmatic
+/// callers (codemode scripts, [`Ctx::execute_tool`]) get it as
+/// `structuredContent` (pi ≥ 0.99.0). Pair it with `#[tool(output = T)]`.
+///
+/// ```
+/// use pi_ext::prelude::*;
+/// use pi_ext::Structured;
+///
+/// #[derive(serde::Serialize, pi_ext::schemars::JsonSchema)]
+/// #[schemars(crate = "pi_ext::schemars")]
+/// struct Sum { total: i64 }
+///
+/// /// Add two numbers.
+/// #[tool(output = Sum)]
+/// async fn add(a: i64, b: i64) -> Structured<Sum> {
+///     Structured(Sum { total: a + b })
+/// }
+/// # fn main() {}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Structured<T>(pub T);
+
+impl<T: Serialize> IntoToolResult for Structured<T> {
+    fn into_tool_result(self) -> Result<ToolResult, Error> {
+        let value = serde_json::to_value(&self.0)
+            .map_err(|e| Error::new(format!("the tool's result does not serialize: {e}")))?;
+        Ok(ToolResult::text(value.to_string()).with_structured(value))
+    }
+}
+
 /// The outcome of one tool call as it goes on the wire (and as
 /// [`crate::testing::TestHost::call`] returns it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -90,6 +120,14 @@ pub struct ToolOutcome {
     /// `terminate`, see [`ToolResult::terminate`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub terminate: bool,
+    /// Machine-readable result matching the tool's output schema (pi's
+    /// `structuredContent`, see [`ToolResult::with_structured`]).
+    #[serde(
+        default,
+        rename = "structuredContent",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub structured_content: Option<Value>,
 }
 
 impl ToolOutcome {
@@ -100,6 +138,7 @@ impl ToolOutcome {
             details: Value::Object(Default::default()),
             is_error: true,
             terminate: false,
+            structured_content: None,
         }
     }
 
@@ -123,9 +162,85 @@ impl ToolOutcome {
                 details: r.details,
                 is_error: false,
                 terminate: r.terminate,
+                structured_content: r.structured_content,
             },
             Err(e) => Self::error(e.message()),
         }
+    }
+}
+
+/// What [`Ctx::execute_tool`] returns: pi's `AgentToolCallOutcome`, the
+/// nested call's final result after hooks ran.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolCallOutcome {
+    /// The nested call as pi made it (its id is `<calling id>/<n>`).
+    pub tool_call: NestedToolCall,
+    /// Its content blocks (the error message for failures).
+    pub content: Vec<Content>,
+    /// Its `details`.
+    #[serde(default)]
+    pub details: Value,
+    /// Its `structuredContent`, for tools that declare an output schema.
+    #[serde(default)]
+    pub structured_content: Option<Value>,
+    /// Whether it failed (unknown tool, invalid arguments, blocked, an error).
+    pub is_error: bool,
+    /// Whether the tool asked the agent to stop after the batch.
+    #[serde(default)]
+    pub terminate: bool,
+    /// How long the tool ran, in milliseconds (`None`: it did not run).
+    #[serde(default)]
+    pub duration_ms: Option<f64>,
+}
+
+/// The call [`ToolCallOutcome`] is about.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
+pub struct NestedToolCall {
+    /// pi's id of the nested call.
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// Its arguments (as prepared by pi).
+    #[serde(default)]
+    pub arguments: Value,
+}
+
+impl ToolCallOutcome {
+    /// The text of all text blocks, joined by newlines.
+    pub fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|c| match c {
+                Content::Text { text } => Some(text.as_str()),
+                Content::Image { .. } => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The structured result decoded as `T`.
+    ///
+    /// # Errors
+    ///
+    /// When the call failed (the error is its text), gave no
+    /// `structuredContent`, or it does not decode as `T`.
+    pub fn structured<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        let name = &self.tool_call.name;
+        if self.is_error {
+            return Err(Error::new(format!("tool `{name}` failed: {}", self.text())));
+        }
+        let value = self
+            .structured_content
+            .clone()
+            .ok_or_else(|| Error::new(format!("tool `{name}` gave no structured content")))?;
+        serde_json::from_value(value).map_err(|e| {
+            Error::new(format!(
+                "the structured content of tool `{name}` does not decode: {e}"
+            ))
+        })
     }
 }
 
@@ -199,8 +314,190 @@ pub struct ToolDef {
     /// call at a time (pi's `executionMode: "sequential"`); batches run in
     /// parallel otherwise.
     pub sequential: bool,
+    /// Portable JSON Schema of the results' `structuredContent` (pi's
+    /// `outputSchema`, pi ≥ 0.99.0; 0.73.1 ignores it), or why it could not
+    /// be made. See [`ToolBuilder::output`].
+    pub output_schema: Option<Result<Value, SchemaError>>,
+    /// pi's definition fields that only say how the tool is reached or
+    /// what it does (`annotations`, `defaultActive`, `exposure`,
+    /// `namespace`, `constrainedSampling`, `reachesTools`).
+    pub options: ToolOptions,
+    /// Rewrites the raw arguments before pi validates them (pi's
+    /// `prepareArguments`). See [`ToolBuilder::prepare_arguments`].
+    pub prepare_arguments: Option<PrepareArguments>,
     /// The handler.
     pub handler: ToolHandler,
+}
+
+/// A tool's `prepareArguments`: the raw arguments of a call (as the model,
+/// or an older session, wrote them) → the arguments pi validates against
+/// the parameter schema, or why they cannot be prepared (the model gets
+/// that as the call's error).
+pub type PrepareArguments = fn(Value) -> Result<Value, String>;
+
+/// How the model reaches a tool (pi's `ToolExposure`, pi ≥ 0.99.0; pi
+/// 0.73.1 ignores it and declares every tool to the model). "Callable"
+/// means callable from other tools with [`Ctx::execute_tool`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ToolExposure {
+    /// Declared to the model while active, and callable while active (pi's default).
+    Direct,
+    /// Declared to the model while active, never callable.
+    ModelOnly,
+    /// Callable whenever registered; not declared to the model unless
+    /// activated; listed by codemode tools.
+    Codemode,
+    /// Like `Codemode`, but codemode tools do not list it; tool search finds it.
+    Deferred,
+    /// Registered but unreachable.
+    Hidden,
+}
+
+/// Hints about what a tool does, with the meaning of MCP tool annotations
+/// (pi's `ToolAnnotations`, pi ≥ 0.99.0; 0.73.1 ignores them). pi does not
+/// check them; permission extensions read them from `pi.getAllTools()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolAnnotations {
+    /// The tool does not modify its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// It may delete or overwrite data, not only add to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Repeating a call with the same arguments has no further effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// It reaches an open world of external entities (the web).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// No hints.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Set `readOnlyHint`.
+    pub fn read_only(mut self, hint: bool) -> Self {
+        self.read_only_hint = Some(hint);
+        self
+    }
+    /// Set `destructiveHint`.
+    pub fn destructive(mut self, hint: bool) -> Self {
+        self.destructive_hint = Some(hint);
+        self
+    }
+    /// Set `idempotentHint`.
+    pub fn idempotent(mut self, hint: bool) -> Self {
+        self.idempotent_hint = Some(hint);
+        self
+    }
+    /// Set `openWorldHint`.
+    pub fn open_world(mut self, hint: bool) -> Self {
+        self.open_world_hint = Some(hint);
+        self
+    }
+}
+
+/// A group of related tools, such as the tools of one MCP server (pi's
+/// `ToolNamespace`, pi ≥ 0.99.0; `aliases` pi ≥ 1.2.0; 0.73.1 ignores it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolNamespace {
+    /// Its name, e.g. `mcp__docs`.
+    pub name: String,
+    /// Other names tools look it up by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// Short summary shown with the group in tool listings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Longer usage guidance, returned on request (codemode's `describeNamespace()`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
+impl ToolNamespace {
+    /// A namespace with this name.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            aliases: Vec::new(),
+            description: None,
+            instructions: None,
+        }
+    }
+    /// Add an alias.
+    pub fn alias(mut self, alias: impl Into<String>) -> Self {
+        self.aliases.push(alias.into());
+        self
+    }
+    /// Set the summary.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+    /// Set the usage guidance.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+}
+
+/// Provider-side constrained sampling of a tool's arguments (pi-ai's
+/// `ConstrainedSamplingConfig`, pi ≥ 0.82.0; 0.73.1 ignores it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ConstrainedSampling {
+    /// Sample arguments that match the parameter schema (`strict` in
+    /// OpenAI's terms).
+    JsonSchema {
+        /// `Prefer`: where the provider supports it; `Require`: fail otherwise.
+        strict: SamplingStrictness,
+    },
+    /// Sample arguments from a grammar, given per provider format.
+    Grammar {
+        /// The grammar in each format (`openai_lark`, `openai_regex`).
+        variants: std::collections::BTreeMap<String, String>,
+    },
+}
+
+/// How strictly [`ConstrainedSampling::JsonSchema`] is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum SamplingStrictness {
+    /// Where the provider supports it.
+    Prefer,
+    /// Always; a provider that cannot fails the request.
+    Require,
+}
+
+/// pi's tool definition fields about how the tool is reached and what it
+/// does; all unset by default (pi's defaults apply). pi 0.73.1 ignores them
+/// (the bridge says so once per field).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ToolOptions {
+    /// pi's `annotations` (pi ≥ 0.99.0).
+    pub annotations: Option<ToolAnnotations>,
+    /// pi's `defaultActive` (`Some(false)`: registered inactive; pi ≥ 1.4.0).
+    pub default_active: Option<bool>,
+    /// pi's `exposure` (pi ≥ 0.99.0).
+    pub exposure: Option<ToolExposure>,
+    /// pi's `namespace` (pi ≥ 0.99.0).
+    pub namespace: Option<ToolNamespace>,
+    /// pi's `constrainedSampling` (pi ≥ 0.82.0).
+    pub constrained_sampling: Option<ConstrainedSampling>,
+    /// pi's `reachesTools` returning `"all"`: a call of this tool may reach
+    /// every tool (for tools that call others, pi ≥ 1.2.0).
+    pub reaches_all_tools: bool,
 }
 
 impl std::fmt::Debug for ToolDef {
@@ -244,6 +541,9 @@ impl ToolDef {
             overrides_builtin: false,
             render: None,
             sequential: false,
+            output_schema: None,
+            options: ToolOptions::default(),
+            prepare_arguments: None,
         }
     }
 }
@@ -261,9 +561,67 @@ pub struct ToolBuilder {
     overrides_builtin: bool,
     render: Option<crate::tui::ToolRenderer>,
     sequential: bool,
+    output_schema: Option<Result<Value, SchemaError>>,
+    options: ToolOptions,
+    prepare_arguments: Option<PrepareArguments>,
 }
 
 impl ToolBuilder {
+    /// Declare the type of the results' `structuredContent`: pi gets its
+    /// portable JSON Schema as the tool's `outputSchema` (pi ≥ 0.99.0;
+    /// 0.73.1 ignores it). Return the data with
+    /// [`ToolResult::with_structured`] (or [`Structured`]): programmatic
+    /// callers (codemode scripts, [`Ctx::execute_tool`]) get it instead of
+    /// the text.
+    pub fn output<T: JsonSchema>(mut self) -> Self {
+        self.output_schema = Some(portable_schema_for::<T>());
+        self
+    }
+    /// pi's `annotations`: hints about what the tool does (pi ≥ 0.99.0).
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.options.annotations = Some(annotations);
+        self
+    }
+    /// pi's `defaultActive`: `false` registers the tool inactive
+    /// (`--tools`, the `defaultTools` setting or [`Api::set_active_tools`]
+    /// activates it; pi ≥ 1.4.0).
+    pub fn default_active(mut self, active: bool) -> Self {
+        self.options.default_active = Some(active);
+        self
+    }
+    /// pi's `exposure`: how the model reaches the tool (pi ≥ 0.99.0).
+    pub fn exposure(mut self, exposure: ToolExposure) -> Self {
+        self.options.exposure = Some(exposure);
+        self
+    }
+    /// pi's `namespace`: the group of tools it belongs to (pi ≥ 0.99.0).
+    pub fn namespace(mut self, namespace: ToolNamespace) -> Self {
+        self.options.namespace = Some(namespace);
+        self
+    }
+    /// pi's `constrainedSampling` of the arguments (pi ≥ 0.82.0).
+    pub fn constrained_sampling(mut self, sampling: ConstrainedSampling) -> Self {
+        self.options.constrained_sampling = Some(sampling);
+        self
+    }
+    /// pi's `reachesTools` answering `"all"`: a call may reach any tool
+    /// (for a tool that calls others, pi ≥ 1.2.0).
+    pub fn reaches_all_tools(mut self) -> Self {
+        self.options.reaches_all_tools = true;
+        self
+    }
+    /// pi's `prepareArguments`: rewrite a call's raw arguments before pi
+    /// validates them, e.g. to accept the shape an older session recorded
+    /// while the schema stays strict. pi calls it synchronously, so the
+    /// bridge runs it in a short run of the binary
+    /// (`<bin> --pi-prepare-arguments <tool>`): it is a plain function,
+    /// without the extension's state. Only for tools registered when the
+    /// binary starts (`#[tool]`, [`crate::registry::Registry`]), not with
+    /// [`Api::register_tool`]. pi 0.73.1 has it too.
+    pub fn prepare_arguments(mut self, prepare: PrepareArguments) -> Self {
+        self.prepare_arguments = Some(prepare);
+        self
+    }
     /// How the tool's rows look in pi's terminal (see [`crate::tui::ToolRender`]).
     pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
         self.render = Some(crate::tui::ToolRenderer::new(render));
@@ -338,6 +696,9 @@ impl ToolBuilder {
             overrides_builtin: self.overrides_builtin,
             render: self.render,
             sequential: self.sequential,
+            output_schema: self.output_schema,
+            options: self.options,
+            prepare_arguments: self.prepare_arguments,
             handler,
         }
     }
@@ -364,6 +725,17 @@ impl ToolDef {
                     result: true,
                 }),
             execution_mode: self.sequential.then(|| "sequential".to_string()),
+            output_schema: self
+                .output_schema
+                .as_ref()
+                .and_then(|s| s.as_ref().ok().cloned()),
+            annotations: self.options.annotations,
+            default_active: self.options.default_active,
+            exposure: self.options.exposure,
+            namespace: self.options.namespace.clone(),
+            constrained_sampling: self.options.constrained_sampling.clone(),
+            reaches_tools: self.options.reaches_all_tools.then(|| "all".to_string()),
+            prepare_arguments: self.prepare_arguments.is_some(),
         }
     }
 }
@@ -423,6 +795,15 @@ impl Api {
             return Err(fail(format!("invalid tool name `{}`", tool.name)));
         }
         let parameters = tool.parameters.clone().map_err(|e| fail(e.to_string()))?;
+        if let Some(Err(e)) = &tool.output_schema {
+            return Err(fail(format!("its output schema: {e}")));
+        }
+        if tool.prepare_arguments.is_some() {
+            return Err(fail(format!(
+                "tool `{}` has prepare_arguments, which only tools registered when the binary starts can have (`#[tool]`, the registry)",
+                tool.name
+            )));
+        }
         let manifest = tool.manifest(parameters);
         self.shared
             .dynamic_tools

@@ -3,6 +3,8 @@
 // and `ui/call` methods (ctx.ui.*). Lookups go through a Map and a Set, so
 // a method name such as "constructor" or "__proto__" finds nothing.
 
+import { olderThan } from "./features.js";
+import { modelInfo } from "./models.js";
 import { runtimeProviderConfig } from "./provider.js";
 import { sanitize } from "./tui-render.js";
 
@@ -110,8 +112,66 @@ function userMessageOptions(c) {
  */
 function mcp(c, method) {
   const pi = /** @type {any} */ (c.pi);
-  if (typeof pi[method] !== "function") throw new Error(`pi.${method} needs pi ≥ 0.99.0; this pi is ${c.piVersion || "older"}`);
+  if (typeof pi[method] !== "function") throw needsPi(c, `pi.${method}`, "0.99.0");
   return pi;
+}
+
+/**
+ * The error of a member this pi lacks: which pi added it, and this one's
+ * version (an older pi has neither the member nor a useful answer).
+ * @param {ApiCall} c
+ * @param {string} what
+ * @param {string} since
+ */
+export function needsPi(c, what, since) {
+  const host = c.piVersion ? `this pi is ${c.piVersion}` : "this pi does not have it";
+  return new Error(`${what} needs pi ≥ ${since}; ${host}`);
+}
+
+/**
+ * `sendUserMessage`'s options with `expandPromptTemplates` checked: a pi
+ * before 0.84.2 would send a command's text to the model as a plain
+ * message, so the message is refused instead.
+ * @param {ApiCall} c
+ */
+function checkedUserMessageOptions(c) {
+  const options = userMessageOptions(c);
+  if (options?.expandPromptTemplates === true && c.piVersion && olderThan(c.piVersion, "0.84.2")) {
+    throw new Error(`${needsPi(c, "sendUserMessage's expandPromptTemplates", "0.84.2").message}: the message was not sent`);
+  }
+  return options;
+}
+
+/**
+ * pi's `ctx.executeTool` outcome as JSON: the nested call's id, name and
+ * arguments, its result (content, details, structuredContent, isError) and duration.
+ * @param {any} outcome
+ */
+function toolOutcome(outcome) {
+  const call = outcome?.toolCall ?? {};
+  const result = outcome?.result ?? {};
+  return {
+    toolCall: { id: String(call.id ?? ""), name: String(call.name ?? ""), arguments: call.arguments ?? {} },
+    content: Array.isArray(result.content) ? result.content : [],
+    details: result.details ?? null,
+    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    isError: outcome?.isError === true,
+    ...(result.terminate === true ? { terminate: true } : {}),
+    ...(typeof outcome?.durationMs === "number" ? { durationMs: outcome.durationMs } : {}),
+  };
+}
+
+/**
+ * A tool call's context with `executeTool` (pi ≥ 0.99.0, tools only).
+ * @param {ApiCall} c
+ * @param {string} what
+ * @returns {any}
+ */
+function toolCtx(c, what) {
+  const ctx = /** @type {any} */ (c.ctx());
+  if (typeof ctx.executeTool === "function") return ctx;
+  if (c.piVersion && olderThan(c.piVersion, "0.99.0")) throw needsPi(c, what, "0.99.0");
+  throw new Error(`${what} is only available to tools (inside a tool call)`);
 }
 
 /** @type {Map<string, ApiMethod>} */
@@ -126,7 +186,7 @@ export const API = new Map([
       return (replaced(c) ?? c.pi).sendMessage(c.args[0], options);
     },
   ],
-  ["sendUserMessage", (c) => (replaced(c) ?? c.pi).sendUserMessage(c.args[0], userMessageOptions(c))],
+  ["sendUserMessage", (c) => (replaced(c) ?? c.pi).sendUserMessage(c.args[0], checkedUserMessageOptions(c))],
   ["appendEntry", (c) => c.pi.appendEntry(c.args[0], c.args[1])],
   ["getSessionName", (c) => c.pi.getSessionName() ?? null],
   // pi shows both (the name in its footer and the terminal's title, labels in /tree).
@@ -137,7 +197,18 @@ export const API = new Map([
   ["setActiveTools", (c) => c.pi.setActiveTools(c.args[0] ?? [])],
   [
     "getAllTools",
-    (c) => c.pi.getAllTools().map(({ name, description, parameters, sourceInfo }) => ({ name, description, parameters, sourceInfo })),
+    (c) =>
+      c.pi.getAllTools().map((/** @type {any} */ { name, description, parameters, sourceInfo, exposure, namespace, annotations, reachesTools }) => ({
+        name,
+        description,
+        parameters,
+        sourceInfo,
+        // pi ≥ 0.99.0 (reachesTools: whether the tool declares it).
+        ...(exposure !== undefined ? { exposure } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(annotations !== undefined ? { annotations } : {}),
+        ...(typeof reachesTools === "function" ? { reachesTools: true } : {}),
+      })),
   ],
   [
     "getCommands",
@@ -155,6 +226,14 @@ export const API = new Map([
   ["getThinkingLevel", (c) => c.pi.getThinkingLevel()],
   ["setThinkingLevel", (c) => c.pi.setThinkingLevel(c.args[0])],
   ["getFlag", (c) => c.pi.getFlag(c.args[0]) ?? null],
+  [
+    "getSettings",
+    (c) => {
+      const pi = /** @type {any} */ (c.pi);
+      if (typeof pi.getSettings !== "function") throw new Error(`pi.getSettings() needs a newer pi (1.6.0 has it); ${c.piVersion ? `this pi is ${c.piVersion}` : "this pi does not have it"}`);
+      return pi.getSettings();
+    },
+  ],
   ["emit", (c) => c.pi.events.emit(String(c.args[0]), c.args[1])],
   ["subscribe", (c) => c.subscribe(String(c.args[0]))],
   [
@@ -205,7 +284,53 @@ export const API = new Map([
       ),
   ],
   ["getSystemPrompt", (c) => c.ctx().getSystemPrompt()],
+  [
+    "getScopedModels",
+    (c) => {
+      const scoped = /** @type {any} */ (c.ctx()).scopedModels;
+      if (!Array.isArray(scoped)) throw needsPi(c, "ctx.scopedModels", "0.83.0");
+      // Without the models' headers, which may hold credentials.
+      return scoped.map((s) => ({ model: modelInfo(s?.model), ...(s?.thinkingLevel ? { thinkingLevel: s.thinkingLevel } : {}) }));
+    },
+  ],
+  ["getCtxThinkingLevel", (c) => /** @type {any} */ (c.ctx()).thinkingLevel ?? null],
+  [
+    "isProjectTrusted",
+    (c) => {
+      const ctx = /** @type {any} */ (c.ctx());
+      if (typeof ctx.isProjectTrusted !== "function") throw needsPi(c, "ctx.isProjectTrusted()", "0.79.1");
+      return ctx.isProjectTrusted();
+    },
+  ],
+  // ExtensionToolContext (tools only)
+  [
+    "getTools",
+    (c) =>
+      (toolCtx(c, "ctx.tools").tools ?? []).map((/** @type {any} */ { name, label, description, parameters }) => ({
+        name,
+        label,
+        description,
+        parameters,
+      })),
+  ],
+  [
+    "executeTool",
+    async (c) => {
+      const ctx = toolCtx(c, "ctx.executeTool()");
+      return toolOutcome(await ctx.executeTool(String(c.args[0] ?? ""), c.args[1] ?? {}, { signal: c.signal }));
+    },
+  ],
   // ExtensionCommandContext (commands only)
+  [
+    "getSystemPromptOptions",
+    (c) => {
+      const ctx = /** @type {any} */ (c.ctx());
+      if (typeof ctx.getSystemPromptOptions !== "function" && c.piVersion && olderThan(c.piVersion, "0.78.1")) {
+        throw needsPi(c, "ctx.getSystemPromptOptions()", "0.78.1");
+      }
+      return /** @type {any} */ (commandCtx(ctx, "getSystemPromptOptions")).getSystemPromptOptions();
+    },
+  ],
   ["waitForIdle", (c) => commandCtx(c.ctx(), "waitForIdle").waitForIdle()],
   ["newSession", (c) => commandCtx(c.ctx(), "newSession").newSession(sessionOptions(c, c.args[0]))],
   ["fork", (c) => commandCtx(c.ctx(), "fork").fork(c.args[0], sessionOptions(c, c.args[1]))],

@@ -13,7 +13,8 @@ import { hookResult, sameMeta, shortUpdate, slimMeta, slimUpdate, STREAMING_EVEN
 import { jsonText } from "./json.js";
 import { ModelCalls } from "./models.js";
 import { providerIdleMs, providerMaxBytes } from "./provider.js";
-import { userBashResult } from "./tools.js";
+import { ignoredToolFields } from "./features.js";
+import { prepareArgumentsSync, userBashResult } from "./tools.js";
 import { ListMirror, PayloadMirror } from "./mirror.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
@@ -92,6 +93,10 @@ export class Bridge {
     this.unavailable = new Map();
     /** @type {Map<string, ToolManifest>} every tool registered with pi */
     this.tools = new Map();
+    /** @type {Set<string>} tool definition fields already told to be ignored by this pi */
+    this.ignoredTold = new Set();
+    /** @type {string[]} notices for the user, until a session shows them */
+    this.notices = [];
     /** @type {Map<string, ChildConnection>} tools registered at run time → the process that did */
     this.runtimeTools = new Map();
     /**
@@ -177,7 +182,8 @@ export class Bridge {
    * @private
    */
   async handshake(child, snapshots) {
-    const { protocol, mode, limits } = this.o;
+    const { protocol, limits } = this.o;
+    const mode = this.hostMode();
     const { id, promise } = child.request("initialize", {
       protocol,
       bridge: BRIDGE_VERSION,
@@ -320,6 +326,24 @@ export class Bridge {
   }
 
   // --- pi's session ----------------------------------------------------------
+
+  /**
+   * How pi runs, for the extension: pi's own `ctx.mode` (pi ≥ 0.78.1;
+   * `"tui"` is the protocol's `"interactive"`) once a session is there,
+   * else what the bridge derived from pi's command line.
+   * @returns {import("./manifest.js").Mode}
+   */
+  hostMode() {
+    let reported;
+    try {
+      reported = /** @type {any} */ (this.session.ctx)?.mode;
+    } catch {
+      // A stale context: the command line's.
+    }
+    if (reported === "tui") return "interactive";
+    if (reported === "rpc" || reported === "json" || reported === "print") return reported;
+    return this.o.mode;
+  }
 
   /**
    * pi started a session: calls from now on belong to a new generation.
@@ -508,9 +532,56 @@ export class Bridge {
       ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
       ...this.tui.toolRenderers(tool),
       ...(tool.executionMode === "sequential" ? { executionMode: "sequential" } : {}),
+      ...this.definitionFields(tool),
       execute: (toolCallId, params, signal, onUpdate, ctx) =>
         this.callTool(tool.name, toolCallId, params, signal, /** @type {Call["onUpdate"]} */ (onUpdate), ctx),
     });
+  }
+
+  /**
+   * The definition fields of pi ≥ 0.82 a tool sets (pi 0.73.1 ignores
+   * them: the user is told once per field), and `prepareArguments`, which
+   * pi calls synchronously: it runs the extension's function in a short
+   * run of the binary (`--pi-prepare-arguments`).
+   * @param {ToolManifest} tool
+   * @private
+   */
+  definitionFields(tool) {
+    /** @type {Record<string, unknown>} */
+    const fields = {};
+    if (tool.outputSchema && typeof tool.outputSchema === "object") fields.outputSchema = tool.outputSchema;
+    if (tool.annotations && typeof tool.annotations === "object") fields.annotations = tool.annotations;
+    if (typeof tool.defaultActive === "boolean") fields.defaultActive = tool.defaultActive;
+    if (typeof tool.exposure === "string") fields.exposure = tool.exposure;
+    if (tool.namespace && typeof tool.namespace === "object") fields.namespace = tool.namespace;
+    if (tool.constrainedSampling !== undefined) fields.constrainedSampling = tool.constrainedSampling;
+    if (tool.reachesTools === "all") fields.reachesTools = () => "all";
+    for (const notice of ignoredToolFields(tool.name, Object.keys(fields), this.o.piVersion(), this.ignoredTold)) {
+      const line = `pi-ext extension "${this.o.name}": ${notice}`;
+      this.log.line("warn", line);
+      if (!this.session.ctx) this.notices.push(line);
+      else {
+        try {
+          this.session.ctx.ui.notify(line, "warning");
+        } catch {
+          // Showing a notice must never become a problem.
+        }
+      }
+    }
+    if (tool.prepareArguments === true) {
+      const { binary, env, log } = this.o;
+      fields.prepareArguments = (/** @type {unknown} */ args) =>
+        prepareArgumentsSync({ binary, env: { ...env, PI_EXT_BRIDGE: BRIDGE_VERSION }, tool: tool.name, args, log });
+    }
+    return fields;
+  }
+
+  /**
+   * Notices for the user not shown yet (pi's session shows them).
+   * @returns {string[]}
+   */
+  takeNotices() {
+    return this.notices.splice(0);
   }
 
   /**
@@ -564,7 +635,12 @@ export class Bridge {
         .join("\n");
       throw new Error(text || "tool failed");
     }
-    return { content, details: result?.details ?? {}, ...(result?.terminate === true ? { terminate: true } : {}) };
+    return {
+      content,
+      details: result?.details ?? {},
+      ...(result?.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+      ...(result?.terminate === true ? { terminate: true } : {}),
+    };
   }
 
   /**
@@ -944,7 +1020,7 @@ export class Bridge {
         withSession: (handle, fresh) =>
           this.call(child, "session/with", { handle, session: this.session.generation }, { ctx: fresh, what: "the withSession call" }),
         loadPi: async () => /** @type {any} */ (await this.o.loadPi()),
-        mode: this.o.mode,
+        mode: this.hostMode(),
         piVersion: this.o.piVersion(),
       });
       child.respond(id, result, `pi's answer to ${p.method}`);

@@ -95,3 +95,40 @@ export function versionNotice(piVersion) {
   }
   return undefined;
 }
+
+/**
+ * The first pi version that reads each tool definition field pi 0.73.1
+ * ignores (pi 1.6.0's CHANGELOG.md; `defaultActive` is first named in
+ * 1.4.0's, it may be older).
+ * @type {ReadonlyMap<string, string>}
+ */
+export const TOOL_FIELD_SINCE = new Map([
+  ["constrainedSampling", "0.82.0"],
+  ["outputSchema", "0.99.0"],
+  ["annotations", "0.99.0"],
+  ["exposure", "0.99.0"],
+  ["namespace", "0.99.0"],
+  ["defaultActive", "1.4.0"],
+  ["reachesTools", "1.2.0"],
+]);
+
+/**
+ * A notice for each field of `tool` the host pi ignores, once per field
+ * name: `warned` holds the names already told.
+ * @param {string} tool the tool's name
+ * @param {Iterable<string>} fields the definition fields it sets
+ * @param {string} piVersion "" when unknown (no notices then)
+ * @param {Set<string>} warned
+ * @returns {string[]}
+ */
+export function ignoredToolFields(tool, fields, piVersion, warned) {
+  /** @type {string[]} */
+  const notices = [];
+  for (const field of fields) {
+    const since = TOOL_FIELD_SINCE.get(field);
+    if (since === undefined || warned.has(field) || !olderThan(piVersion, since)) continue;
+    warned.add(field);
+    notices.push(`tool \`${tool}\` sets \`${field}\`, which needs pi ≥ ${since}; this pi is ${piVersion} and ignores it`);
+  }
+  return notices;
+}

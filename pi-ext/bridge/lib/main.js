@@ -170,6 +170,7 @@ export async function activate(pi, options) {
     };
     show(problems, "error");
     show(missingUnshown.splice(0), "warning");
+    show(bridge.takeNotices(), "warning");
     const warn = (/** @type {Manifest | undefined} */ m) => {
       const fresh = warningsOf(m).filter((p) => !shown.has(p));
       for (const p of fresh) {

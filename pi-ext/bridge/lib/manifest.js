@@ -16,6 +16,14 @@ import * as path from "node:path";
  * @property {number} [timeoutMs] the bridge fails a call that takes longer
  * @property {{ call?: boolean, result?: boolean, shell?: "default" | "self" }} [render] which rows the extension renders
  * @property {"sequential"} [executionMode] pi runs a batch with this tool one call at a time
+ * @property {any} [outputSchema] JSON Schema of `structuredContent` (pi ≥ 0.99.0)
+ * @property {Record<string, boolean>} [annotations] MCP-style hints (pi ≥ 0.99.0)
+ * @property {boolean} [defaultActive] registering it activates it (pi ≥ 1.4.0)
+ * @property {string} [exposure] how the model reaches it (pi ≥ 0.99.0)
+ * @property {Record<string, unknown>} [namespace] its group of tools (pi ≥ 0.99.0)
+ * @property {unknown} [constrainedSampling] provider-side constrained sampling (pi ≥ 0.82.0)
+ * @property {"all"} [reachesTools] a call may reach every tool (pi ≥ 1.2.0)
+ * @property {boolean} [prepareArguments] the extension rewrites raw arguments (`--pi-prepare-arguments`)
  */
 
 /**

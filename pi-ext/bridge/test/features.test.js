@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 
-import { EVENT_SINCE, PI_TESTED, missingEvents, olderThan, versionNotice } from "../lib/features.js";
+import { EVENT_SINCE, PI_TESTED, TOOL_FIELD_SINCE, ignoredToolFields, missingEvents, olderThan, versionNotice } from "../lib/features.js";
 import { detectPiVersion } from "../lib/manifest.js";
 import { fakeCtx, manifestWith, startBridge, tempDir, toolManifest } from "./helpers.js";
 
@@ -109,4 +109,48 @@ test("the README's support policy is the tested range, whose newest is the pinne
   // The warning it quotes is the bridge's.
   const quoted = /`(pi 0\.70\.0 is older than [^`]*?) …`/.exec(policy);
   assert.ok(quoted && versionNotice("0.70.0")?.startsWith(quoted[1]), policy);
+});
+
+test("a tool definition field this pi ignores is named once, with the version it needs", () => {
+  const told = new Set();
+  assert.deepEqual(ignoredToolFields("add", ["outputSchema", "label", "outputSchema", "constrainedSampling"], "0.73.1", told), [
+    "tool `add` sets `outputSchema`, which needs pi ≥ 0.99.0; this pi is 0.73.1 and ignores it",
+    "tool `add` sets `constrainedSampling`, which needs pi ≥ 0.82.0; this pi is 0.73.1 and ignores it",
+  ]);
+  assert.deepEqual(ignoredToolFields("mul", ["outputSchema"], "0.73.1", told), []);
+  assert.deepEqual(ignoredToolFields("add", [...TOOL_FIELD_SINCE.keys()], "1.6.0", new Set()), []);
+  assert.deepEqual(ignoredToolFields("add", ["exposure"], "", new Set()), []);
+});
+
+test("tools with fields the host pi ignores are told at session start; pi gets the fields anyway", async () => {
+  const tools = [
+    { ...toolManifest("add"), outputSchema: { type: "object", properties: {} }, exposure: "codemode", reachesTools: "all" },
+    { ...toolManifest("mul"), exposure: "direct" },
+  ];
+  const old = await startBridge(manifestWith({ tools }), { piVersion: "0.73.1" });
+  const { ctx, notes } = fakeCtx();
+  await old.startSession(ctx);
+  assert.deepEqual(
+    notes.map((n) => n.message),
+    [
+      'pi-ext extension "fake": tool `add` sets `outputSchema`, which needs pi ≥ 0.99.0; this pi is 0.73.1 and ignores it',
+      'pi-ext extension "fake": tool `add` sets `exposure`, which needs pi ≥ 0.99.0; this pi is 0.73.1 and ignores it',
+      'pi-ext extension "fake": tool `add` sets `reachesTools`, which needs pi ≥ 1.2.0; this pi is 0.73.1 and ignores it',
+    ],
+  );
+  const add = /** @type {any} */ (old.fake.tools.get("add"));
+  assert.equal(add.exposure, "codemode");
+  assert.equal(add.reachesTools({}), "all");
+});
+
+test("the mode the extension is told is pi's own ctx.mode once a session is there", async () => {
+  const b = await startBridge(manifestWith({}), { mode: "interactive" });
+  assert.equal(b.bridge.hostMode(), "interactive");
+  b.bridge.session.ctx = /** @type {any} */ ({ mode: "print" });
+  assert.equal(b.bridge.hostMode(), "print");
+  b.bridge.session.ctx = /** @type {any} */ ({ mode: "tui" });
+  assert.equal(b.bridge.hostMode(), "interactive");
+  // pi 0.73.1 has no ctx.mode: the command line's.
+  b.bridge.session.ctx = /** @type {any} */ ({});
+  assert.equal(b.bridge.hostMode(), "interactive");
 });
