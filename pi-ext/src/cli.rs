@@ -135,7 +135,10 @@ fn parse(
             Long("pi-manifest") => Invocation::Manifest,
             Long("pi-settings-schema") => Invocation::SettingsSchema,
             Long("pi-prepare-arguments") => Invocation::PrepareArguments(
-                parser.value().and_then(|v| v.string()).map_err(|e| e.to_string())?,
+                parser
+                    .value()
+                    .and_then(|v| v.string())
+                    .map_err(|e| e.to_string())?,
             ),
             Short('h') | Long("help") => return Ok(Invocation::Print(top_help(bin, reg))),
             Short('V') | Long("version") => {

@@ -855,10 +855,13 @@ pub enum ToolCallAction {
     Block {
         /// Shown to the model.
         reason: String,
-        /// pi ≥ 0.84.1: stop the run after this batch of tool calls instead
-        /// of asking the model again, when every result of the batch says so
-        /// (older pi ignores it).
-        terminate: bool,
+    },
+    /// Block it, and stop the run after this batch of tool calls instead of
+    /// asking the model again (pi ≥ 0.84.1, when every result of the batch
+    /// says so; older pi treats it as [`Block`](Self::Block)).
+    BlockAndStop {
+        /// Shown to the model.
+        reason: String,
     },
 }
 
@@ -867,7 +870,6 @@ impl ToolCallAction {
     pub fn block(reason: impl Into<String>) -> Self {
         ToolCallAction::Block {
             reason: reason.into(),
-            terminate: false,
         }
     }
 
@@ -875,9 +877,8 @@ impl ToolCallAction {
     /// when every result of the batch is terminating; older pi asks the
     /// model again).
     pub fn block_and_stop(reason: impl Into<String>) -> Self {
-        ToolCallAction::Block {
+        ToolCallAction::BlockAndStop {
             reason: reason.into(),
-            terminate: true,
         }
     }
 
@@ -943,14 +944,12 @@ impl HookOutput for ToolCallAction {
         match self {
             ToolCallAction::Continue => Value::Null,
             ToolCallAction::ReplaceInput(input) => serde_json::json!({ "input": input }),
-            ToolCallAction::Block {
-                reason,
-                terminate: false,
-            } => serde_json::json!({ "block": true, "reason": reason }),
-            ToolCallAction::Block {
-                reason,
-                terminate: true,
-            } => serde_json::json!({ "block": true, "reason": reason, "terminate": true }),
+            ToolCallAction::Block { reason } => {
+                serde_json::json!({ "block": true, "reason": reason })
+            }
+            ToolCallAction::BlockAndStop { reason } => {
+                serde_json::json!({ "block": true, "reason": reason, "terminate": true })
+            }
         }
     }
 }

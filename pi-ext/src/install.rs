@@ -43,11 +43,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("transcript.js", include_str!("../bridge/lib/transcript.js")),
     ("tui-editor.js", include_str!("../bridge/lib/tui-editor.js")),
     ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
+    ("tui-query.js", include_str!("../bridge/lib/tui-query.js")),
     (
         "tui-registrations.js",
         include_str!("../bridge/lib/tui-registrations.js"),
     ),
-    ("tui-query.js", include_str!("../bridge/lib/tui-query.js")),
     ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
     ("tui.js", include_str!("../bridge/lib/tui.js")),
 ];
