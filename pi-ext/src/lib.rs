@@ -125,6 +125,7 @@ mod mirror;
 // 3. Host calls.
 pub mod api;
 mod bus;
+pub mod model_kinds;
 pub mod models;
 pub mod tui;
 pub mod ui;
@@ -137,7 +138,9 @@ pub mod command;
 mod conversation;
 pub mod events;
 mod hook_io;
+pub mod oauth;
 pub mod provider;
+pub mod virtual_model;
 pub mod session_change;
 mod stream;
 mod tool;
@@ -382,6 +385,17 @@ macro_rules! provider {
                 module: ::core::module_path!(),
                 make: $make,
             }
+        }
+    };
+}
+
+/// Register a virtual model: `fn` returning a
+/// [`virtual_model::VirtualModelDef`] (see [`mod@virtual_model`]).
+#[macro_export]
+macro_rules! virtual_model {
+    ($make:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::VirtualModelEntry { make: $make }
         }
     };
 }

@@ -16,6 +16,7 @@ pub use crate::manifest::{
     RenderManifest, ToolManifest,
 };
 use crate::provider::ProviderDef;
+use crate::virtual_model::VirtualModelDef;
 use crate::schema::SchemaError;
 pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
 use crate::tool::{ToolDef, ToolFuture};
@@ -282,6 +283,14 @@ pub struct ProviderEntry {
 
 inventory::collect!(ProviderEntry);
 
+/// A [`crate::virtual_model!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct VirtualModelEntry {
+    pub make: fn() -> VirtualModelDef,
+}
+
+inventory::collect!(VirtualModelEntry);
+
 /// A [`crate::builtin_tool!`] registration. Not for direct use.
 #[doc(hidden)]
 pub struct BuiltinToolEntry {
@@ -352,6 +361,8 @@ pub struct Registry {
     pub(crate) providers: BTreeMap<String, ProviderDef>,
     /// The crate each provider was declared in ([`crate::provider!`] only).
     provider_crates: BTreeMap<String, &'static str>,
+    /// Virtual models by `provider/id`.
+    pub(crate) virtual_models: BTreeMap<String, VirtualModelDef>,
     /// pi's built-in tools with Rust operations, by name.
     pub(crate) builtin_tools: BTreeMap<String, BuiltinTool>,
     /// The crate each was declared in ([`crate::builtin_tool!`] only).
@@ -437,6 +448,7 @@ impl Registry {
             message_renderers: BTreeMap::new(),
             providers: BTreeMap::new(),
             provider_crates: BTreeMap::new(),
+            virtual_models: BTreeMap::new(),
             builtin_tools: BTreeMap::new(),
             builtin_crates: BTreeMap::new(),
             problems: Vec::new(),
@@ -473,6 +485,14 @@ impl Registry {
     /// out, and the problem recorded.
     pub fn provider(mut self, provider: ProviderDef) -> Self {
         self.add_provider(provider);
+        self
+    }
+
+    /// Serve a virtual model (see [`mod@crate::virtual_model`]). One
+    /// without a route, or a second one with the same `provider/id`, is
+    /// skipped with a problem.
+    pub fn virtual_model(mut self, model: VirtualModelDef) -> Self {
+        self.add_virtual_model(model);
         self
     }
 
@@ -576,6 +596,9 @@ impl Registry {
                 .insert(provider.name.clone(), crate_of(entry.module));
             reg.add_provider(provider);
         }
+        for entry in inventory::iter::<VirtualModelEntry>() {
+            reg.add_virtual_model((entry.make)());
+        }
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
             reg.tool_crates
@@ -675,6 +698,21 @@ impl Registry {
             return;
         }
         self.builtin_tools.insert(name.to_string(), tool);
+    }
+
+    fn add_virtual_model(&mut self, model: VirtualModelDef) {
+        if let Some(problem) = model.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        let key = model.full_id();
+        if self.virtual_models.contains_key(&key) {
+            self.problems.push(format!(
+                "virtual model `{key}` is registered twice; keeping the first"
+            ));
+            return;
+        }
+        self.virtual_models.insert(key, model);
     }
 
     fn add_provider(&mut self, provider: ProviderDef) {
@@ -804,6 +842,11 @@ impl Registry {
                 .values()
                 .filter(|p| !self.provider_crates.get(&p.name).is_some_and(|m| out(m)))
                 .map(ProviderDef::manifest)
+                .collect(),
+            virtual_models: self
+                .virtual_models
+                .values()
+                .map(|v| v.manifest.clone())
                 .collect(),
             builtin_tools: self
                 .builtin_tools

@@ -103,6 +103,7 @@ impl TestHost {
                 flags: Vec::new(),
                 message_renderers: Vec::new(),
                 providers: Vec::new(),
+                virtual_models: Vec::new(),
                 builtin_tools: Vec::new(),
                 problems: Vec::new(),
             },
