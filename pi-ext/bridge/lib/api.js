@@ -165,6 +165,14 @@ export const API = new Map([
     },
   ],
   ["unregisterProvider", (c) => c.pi.unregisterProvider(String(c.args[0]))],
+  [
+    "unregisterVirtualModel",
+    (c) => {
+      const pi = /** @type {any} */ (c.pi);
+      if (typeof pi.unregisterVirtualModel !== "function") throw new Error("virtual models need pi ≥ 0.99 (pi.unregisterVirtualModel)");
+      pi.unregisterVirtualModel(String(c.args[0]), String(c.args[1]));
+    },
+  ],
   // ctx.* (ExtensionContext)
   ["getEntries", (c) => c.ctx().sessionManager.getEntries()],
   ["getBranch", (c) => c.ctx().sessionManager.getBranch(c.args[0])],

@@ -51,6 +51,7 @@ import * as path from "node:path";
  * @property {FlagManifest[]} [flags]
  * @property {string[]} [messageRenderers] custom message types the extension renders
  * @property {import("./provider.js").ProviderManifest[]} [providers]
+ * @property {import("./virtual-models.js").VirtualModelManifest[]} [virtualModels] routed in the extension (pi ≥ 0.99)
  * @property {import("./tools.js").BuiltinToolManifest[]} [builtinTools]
  * @property {string[]} [problems]
  */
