@@ -36,6 +36,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
     ("provider.js", include_str!("../bridge/lib/provider.js")),
     (
+        "virtual-models.js",
+        include_str!("../bridge/lib/virtual-models.js"),
+    ),
+    (
         "streaming-json.js",
         include_str!("../bridge/lib/streaming-json.js"),
     ),
