@@ -140,10 +140,10 @@ pub mod events;
 mod hook_io;
 pub mod oauth;
 pub mod provider;
-pub mod virtual_model;
 pub mod session_change;
 mod stream;
 mod tool;
+pub mod virtual_model;
 // 6. Registration.
 pub mod registry;
 // 7. Lifecycle and settings.

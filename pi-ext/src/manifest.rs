@@ -246,7 +246,11 @@ impl ModelDef {
     /// A classifier model served by pi's implementation of `api` (e.g.
     /// `"typesafe-system-one"`), found with
     /// [`crate::models::Models::find_of_type`] (pi ≥ 0.99).
-    pub fn classifier(id: impl Into<String>, name: impl Into<String>, api: impl Into<String>) -> Self {
+    pub fn classifier(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        api: impl Into<String>,
+    ) -> Self {
         Self {
             kind: crate::model_kinds::ModelKind::Classifier,
             api: Some(api.into()),

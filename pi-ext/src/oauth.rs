@@ -198,7 +198,10 @@ impl OAuthLogin {
         let call = self.ctx.call_id();
         self.ctx
             .peer()
-            .request("oauth/ui", json!({ "call": call, "kind": kind, "args": args }))
+            .request(
+                "oauth/ui",
+                json!({ "call": call, "kind": kind, "args": args }),
+            )
             .await
             .map_err(|e| e.message)
     }
@@ -235,7 +238,10 @@ impl OAuthLogin {
     /// The user cancelled, or as [`OAuthLogin::auth`].
     pub async fn prompt(&self, message: &str, placeholder: Option<&str>) -> Result<String, String> {
         let v = self
-            .ui("prompt", json!({ "message": message, "placeholder": placeholder }))
+            .ui(
+                "prompt",
+                json!({ "message": message, "placeholder": placeholder }),
+            )
             .await?;
         v.as_str()
             .map(str::to_owned)
@@ -259,7 +265,11 @@ impl OAuthLogin {
     /// # Errors
     ///
     /// As [`OAuthLogin::auth`].
-    pub async fn select(&self, message: &str, options: &[(&str, &str)]) -> Result<Option<String>, String> {
+    pub async fn select(
+        &self,
+        message: &str,
+        options: &[(&str, &str)],
+    ) -> Result<Option<String>, String> {
         let options: Vec<Value> = options
             .iter()
             .map(|(id, label)| json!({ "id": id, "label": label }))
@@ -334,8 +344,9 @@ pub(crate) fn provider_call(
         "refreshToken" => {
             let refresh = provider.oauth.as_ref()?.refresh.clone();
             Some(Box::pin(async move {
-                let old: OAuthCredentials = serde_json::from_value(args)
-                    .map_err(|e| format!("pi's stored credentials do not read as OAuth credentials: {e}"))?;
+                let old: OAuthCredentials = serde_json::from_value(args).map_err(|e| {
+                    format!("pi's stored credentials do not read as OAuth credentials: {e}")
+                })?;
                 refresh(old, cancel).await.and_then(json)
             }))
         }

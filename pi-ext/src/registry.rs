@@ -16,10 +16,10 @@ pub use crate::manifest::{
     RenderManifest, ToolManifest,
 };
 use crate::provider::ProviderDef;
-use crate::virtual_model::VirtualModelDef;
 use crate::schema::SchemaError;
 pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
 use crate::tool::{ToolDef, ToolFuture};
+use crate::virtual_model::VirtualModelDef;
 use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
 
 /// What `on_load` returns, type-erased.

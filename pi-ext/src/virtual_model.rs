@@ -203,9 +203,7 @@ impl<S> ModelRoute<S> {
 /// A route function with its state type erased: the request's JSON in, the
 /// route's JSON out.
 pub(crate) type RouteFn = Arc<
-    dyn Fn(Value, Ctx) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send>>
-        + Send
-        + Sync,
+    dyn Fn(Value, Ctx) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send>> + Send + Sync,
 >;
 
 /// A virtual model, ready to register with pi: its catalog entry and route
@@ -253,7 +251,11 @@ pub struct VirtualModelManifest {
 impl VirtualModelDef {
     /// A virtual model `provider/id` named `name`; it needs
     /// [`VirtualModelDef::route`].
-    pub fn new(provider: impl Into<String>, id: impl Into<String>, name: impl Into<String>) -> Self {
+    pub fn new(
+        provider: impl Into<String>,
+        id: impl Into<String>,
+        name: impl Into<String>,
+    ) -> Self {
         Self {
             manifest: VirtualModelManifest {
                 provider: provider.into(),
@@ -274,7 +276,10 @@ impl VirtualModelDef {
     }
 
     /// The thinking levels offered for selection (`"off"`, `"low"`, …).
-    pub fn thinking_levels<I: IntoIterator<Item = L>, L: Into<String>>(mut self, levels: I) -> Self {
+    pub fn thinking_levels<I: IntoIterator<Item = L>, L: Into<String>>(
+        mut self,
+        levels: I,
+    ) -> Self {
         self.manifest.thinking_levels = levels.into_iter().map(Into::into).collect();
         self
     }
@@ -343,8 +348,9 @@ impl VirtualModelDef {
                     "thinkingLevel": route.thinking_level,
                 });
                 if let Some(state) = route.state {
-                    answer["state"] = serde_json::to_value(state)
-                        .map_err(|e| format!("virtual model {name}: router state is not JSON: {e}"))?;
+                    answer["state"] = serde_json::to_value(state).map_err(|e| {
+                        format!("virtual model {name}: router state is not JSON: {e}")
+                    })?;
                 }
                 Ok(answer)
             })
@@ -409,6 +415,8 @@ mod tests {
             json!({"provider": "jev", "id": "auto", "name": "Auto",
                    "thinkingLevels": ["low", "high"], "contextWindow": 272000})
         );
-        assert!(VirtualModelDef::new("jev", "auto", "Auto").problem().is_some());
+        assert!(VirtualModelDef::new("jev", "auto", "Auto")
+            .problem()
+            .is_some());
     }
 }

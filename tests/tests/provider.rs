@@ -680,7 +680,11 @@ fn jev_run(rust: bool) -> Routed {
     model.push_classifier(json!({"complexity": {"type": "choice", "choice": "complex",
         "probabilities": {"complex": 0.8, "standard": 0.2}, "confidence": 0.9}}));
     model.push_all([
-        Reply::tool("w1", "write", json!({"path": "plan.md", "content": "the plan"})),
+        Reply::tool(
+            "w1",
+            "write",
+            json!({"path": "plan.md", "content": "the plan"}),
+        ),
         Reply::text("written"),
         Reply::text("implemented"),
     ]);
@@ -714,7 +718,11 @@ fn jev_run(rust: bool) -> Routed {
         .map(|e| e["data"].clone())
         .collect();
     Routed {
-        requested: model.requests().iter().map(|b| b["model"].clone()).collect(),
+        requested: model
+            .requests()
+            .iter()
+            .map(|b| b["model"].clone())
+            .collect(),
         classified: model.classifier_requests(),
         answered,
         states,
@@ -728,13 +736,33 @@ fn the_jev_router_port_routes_each_request_like_the_typescript_original() {
     // Planning on Sol (Jev said complex) up to the write, then Luna.
     assert_eq!(
         original.requested,
-        [json!("gpt-5.6-sol"), json!("gpt-5.6-luna"), json!("gpt-5.6-luna")],
+        [
+            json!("gpt-5.6-sol"),
+            json!("gpt-5.6-luna"),
+            json!("gpt-5.6-luna")
+        ],
         "{original:?}"
     );
     assert_eq!(original.classified.len(), 1, "{original:?}");
     assert_eq!(original.states.len(), 2, "{original:?}");
-    assert_same("requested models", &json!(port.requested), &json!(original.requested));
-    assert_same("classifier calls", &json!(port.classified), &json!(original.classified));
-    assert_same("assistant messages", &json!(port.answered), &json!(original.answered));
-    assert_same("router state entries", &json!(port.states), &json!(original.states));
+    assert_same(
+        "requested models",
+        &json!(port.requested),
+        &json!(original.requested),
+    );
+    assert_same(
+        "classifier calls",
+        &json!(port.classified),
+        &json!(original.classified),
+    );
+    assert_same(
+        "assistant messages",
+        &json!(port.answered),
+        &json!(original.answered),
+    );
+    assert_same(
+        "router state entries",
+        &json!(port.states),
+        &json!(original.states),
+    );
 }

@@ -50,7 +50,11 @@ async fn route_to(
     id: &str,
     state: Option<JevState>,
 ) -> Result<ModelRoute<JevState>, String> {
-    let found = ctx.models().find(PROVIDER, id).await.map_err(|e| e.to_string())?;
+    let found = ctx
+        .models()
+        .find(PROVIDER, id)
+        .await
+        .map_err(|e| e.to_string())?;
     if found.is_none() {
         return Err(format!("Model {PROVIDER}/{id} is not in the catalog"));
     }
@@ -89,13 +93,24 @@ async fn choose_planning_model(request: &JevRequest, ctx: &Ctx) -> Result<&'stat
         ClassifierQuestion::choice(
             "How demanding is the software engineering work requested in `prompt`?",
             [
-                ("standard", "Ordinary features, fixes, reviews, or questions"),
-                ("complex", "Subtle design, cross-cutting changes, or hard debugging"),
+                (
+                    "standard",
+                    "Ordinary features, fixes, reviews, or questions",
+                ),
+                (
+                    "complex",
+                    "Subtle design, cross-cutting changes, or hard debugging",
+                ),
             ],
         ),
     );
-    let result = models.classify(&jev, context).await.map_err(|e| e.to_string())?;
-    let complex = result.choice_probability("complexity", "complex").unwrap_or(0.0);
+    let result = models
+        .classify(&jev, context)
+        .await
+        .map_err(|e| e.to_string())?;
+    let complex = result
+        .choice_probability("complexity", "complex")
+        .unwrap_or(0.0);
     Ok(if complex >= 0.5 { SOL } else { TERRA })
 }
 
@@ -105,12 +120,18 @@ async fn route(request: JevRequest, ctx: Ctx) -> Result<ModelRoute<JevState>, St
     }
     let Some(state) = request.state.clone() else {
         let model = choose_planning_model(&request, &ctx).await?;
-        let state = JevState { phase: Phase::Planning, model: model.into() };
+        let state = JevState {
+            phase: Phase::Planning,
+            model: model.into(),
+        };
         return route_to(&request, &ctx, model, Some(state)).await;
     };
     // The planning model made the first edit: hand the rest to Luna.
     if state.phase == Phase::Planning && request.tool_succeeded_this_turn(EDIT_TOOLS) {
-        let state = JevState { phase: Phase::Implementation, model: LUNA.into() };
+        let state = JevState {
+            phase: Phase::Implementation,
+            model: LUNA.into(),
+        };
         return route_to(&request, &ctx, LUNA, Some(state)).await;
     }
     route_to(&request, &ctx, &state.model, None).await
