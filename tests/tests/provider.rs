@@ -766,3 +766,40 @@ fn the_jev_router_port_routes_each_request_like_the_typescript_original() {
         &json!(original.states),
     );
 }
+
+#[test]
+fn a_rust_login_is_refreshed_in_rust_and_its_key_sent_and_a_builtin_name_is_refused() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "provider-login");
+    // A stored login whose access token has expired.
+    std::fs::write(
+        env.agent_dir().join("auth.json"),
+        json!({"corp": {"type": "oauth", "refresh": "r0", "access": "a0", "expires": 0}}).to_string(),
+    )
+    .unwrap();
+    let pi = env.pi().installed(&dir).start();
+    set_model(&pi, "corp", "corp-1");
+    let events = pi.prompt("which key?");
+    // pi called the Rust refresh, stored its credentials, and sent their `access`.
+    assert_eq!(final_assistant_text(&events), "key=refreshed-from-a0", "{events:?}");
+    let stored: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.agent_dir().join("auth.json")).unwrap())
+            .unwrap();
+    assert_eq!(stored["corp"]["access"], "refreshed-from-a0", "{stored}");
+    assert_eq!(stored["corp"]["refresh"], "r0");
+    // The provider named like pi's built-in one is not registered, and says why.
+    let models = pi.call(json!({"type": "get_available_models"}));
+    let ids: Vec<&str> = models["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    assert!(!ids.contains(&"claude-impostor"), "{ids:?}");
+    let told = pi
+        .events()
+        .iter()
+        .any(|e| e["method"] == "notify" && e["message"].as_str().is_some_and(|m| m.contains("provider `anthropic` not registered")));
+    assert!(told, "{:?}", pi.events());
+}
