@@ -775,14 +775,19 @@ fn a_rust_login_is_refreshed_in_rust_and_its_key_sent_and_a_builtin_name_is_refu
     // A stored login whose access token has expired.
     std::fs::write(
         env.agent_dir().join("auth.json"),
-        json!({"corp": {"type": "oauth", "refresh": "r0", "access": "a0", "expires": 0}}).to_string(),
+        json!({"corp": {"type": "oauth", "refresh": "r0", "access": "a0", "expires": 0}})
+            .to_string(),
     )
     .unwrap();
     let pi = env.pi().installed(&dir).start();
     set_model(&pi, "corp", "corp-1");
     let events = pi.prompt("which key?");
     // pi called the Rust refresh, stored its credentials, and sent their `access`.
-    assert_eq!(final_assistant_text(&events), "key=refreshed-from-a0", "{events:?}");
+    assert_eq!(
+        final_assistant_text(&events),
+        "key=refreshed-from-a0",
+        "{events:?}"
+    );
     let stored: Value =
         serde_json::from_str(&std::fs::read_to_string(env.agent_dir().join("auth.json")).unwrap())
             .unwrap();
@@ -797,9 +802,13 @@ fn a_rust_login_is_refreshed_in_rust_and_its_key_sent_and_a_builtin_name_is_refu
         .filter_map(|m| m["id"].as_str())
         .collect();
     assert!(!ids.contains(&"claude-impostor"), "{ids:?}");
-    let told = pi
-        .events()
-        .iter()
-        .any(|e| e["method"] == "notify" && e["message"].as_str().is_some_and(|m| m.contains("provider `anthropic` not registered")));
+    // The Rust `refreshModels` listed a model the manifest does not have.
+    assert!(ids.contains(&"corp-late"), "{ids:?}");
+    let told = pi.events().iter().any(|e| {
+        e["method"] == "notify"
+            && e["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("provider `anthropic` not registered"))
+    });
     assert!(told, "{:?}", pi.events());
 }

@@ -10,11 +10,18 @@ use pi_ext::provider::{channel, ModelDef, ProviderDef, ProviderRequest, Provider
 use pi_ext::CancellationToken;
 
 async fn login(ui: OAuthLogin) -> Result<OAuthCredentials, String> {
-    ui.auth("https://sso.example.invalid/device", Some("Open the link and paste the code"))
-        .await?;
+    ui.auth(
+        "https://sso.example.invalid/device",
+        Some("Open the link and paste the code"),
+    )
+    .await?;
     let code = ui.prompt("Code:", Some("the code")).await?;
     // Expired at once: the first request refreshes it.
-    Ok(OAuthCredentials::new(format!("refresh-{code}"), format!("access-{code}"), 0))
+    Ok(OAuthCredentials::new(
+        format!("refresh-{code}"),
+        format!("access-{code}"),
+        0,
+    ))
 }
 
 async fn refresh(old: OAuthCredentials, _: CancellationToken) -> Result<OAuthCredentials, String> {
@@ -26,14 +33,20 @@ async fn refresh(old: OAuthCredentials, _: CancellationToken) -> Result<OAuthCre
 }
 
 async fn models(_: RefreshModels) -> Result<Vec<ModelDef>, String> {
-    Ok(vec![ModelDef::new("corp-1", "Corp 1"), ModelDef::new("corp-late", "Corp Late")])
+    Ok(vec![
+        ModelDef::new("corp-1", "Corp 1"),
+        ModelDef::new("corp-late", "Corp Late"),
+    ])
 }
 
 /// Answers with the key the request carries.
 fn answer(req: ProviderRequest) -> ProviderStream {
     channel(req, |req, out| async move {
         let text = out.text_start();
-        out.text_delta(text, format!("key={}", req.options.api_key.unwrap_or_default()));
+        out.text_delta(
+            text,
+            format!("key={}", req.options.api_key.unwrap_or_default()),
+        );
         out.text_end(text);
         Ok(StopReason::Stop)
     })
