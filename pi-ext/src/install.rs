@@ -36,10 +36,6 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("protocol.js", include_str!("../bridge/lib/protocol.js")),
     ("provider.js", include_str!("../bridge/lib/provider.js")),
     (
-        "virtual-models.js",
-        include_str!("../bridge/lib/virtual-models.js"),
-    ),
-    (
         "streaming-json.js",
         include_str!("../bridge/lib/streaming-json.js"),
     ),
@@ -49,6 +45,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("tui-keys.js", include_str!("../bridge/lib/tui-keys.js")),
     ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
     ("tui.js", include_str!("../bridge/lib/tui.js")),
+    (
+        "virtual-models.js",
+        include_str!("../bridge/lib/virtual-models.js"),
+    ),
 ];
 
 /// The bridge as `install` writes it: the entry module with the modules it
