@@ -100,6 +100,8 @@ pub(crate) enum CallKind {
     },
     Command,
     Hook,
+    /// A provider's or virtual model's call (a route, a login, a refresh).
+    Provider,
 }
 
 struct Inner {
@@ -319,6 +321,11 @@ impl Ctx {
             call: self.call_ref(),
             shared: self.inner.shared.clone(),
         }
+    }
+
+    /// The bridge's request id of the call this context belongs to.
+    pub(crate) fn call_id(&self) -> Option<u64> {
+        self.inner.call.as_ref().map(|c| c.request_id)
     }
 
     fn call_ref(&self) -> CallRef {

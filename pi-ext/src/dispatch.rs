@@ -190,6 +190,26 @@ struct ProviderStreamParams {
 }
 
 #[derive(Deserialize)]
+struct RouteParams {
+    provider: String,
+    id: String,
+    #[serde(default)]
+    session: Option<u64>,
+    request: Value,
+}
+
+#[derive(Deserialize)]
+struct ProviderCallParams {
+    provider: String,
+    /// `"login"`, `"refreshToken"` or `"refreshModels"`.
+    op: String,
+    #[serde(default)]
+    session: Option<u64>,
+    #[serde(default)]
+    args: Value,
+}
+
+#[derive(Deserialize)]
 struct ModelEventParams {
     id: u64,
     #[serde(default)]
@@ -420,6 +440,14 @@ impl Dispatcher {
             "provider/stream" => match from_raw::<ProviderStreamParams>(&params) {
                 Ok(p) => self.start_provider_stream(id, p),
                 Err(e) => self.respond::<Value>(id, Err(bad_params("provider/stream", e))),
+            },
+            "provider/call" => match from_raw::<ProviderCallParams>(&params) {
+                Ok(p) => self.start_provider_call(id, p),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("provider/call", e))),
+            },
+            "virtual/route" => match from_raw::<RouteParams>(&params) {
+                Ok(p) => self.start_route(id, p),
+                Err(e) => self.respond::<Value>(id, Err(bad_params("virtual/route", e))),
             },
             other => self.respond::<Value>(
                 id,
@@ -1026,6 +1054,65 @@ impl Dispatcher {
                 format!("{name} panicked: {msg}"),
             )),
             Err(CallFailure::Cancelled) => Err(cancelled(&name)),
+        });
+    }
+
+    fn start_route(self: &Arc<Self>, id: u64, p: RouteParams) {
+        let key = format!("{}/{}", p.provider, p.id);
+        let Some(route) = self
+            .registry
+            .virtual_models
+            .get(&key)
+            .and_then(|v| v.route.clone())
+        else {
+            return self.respond::<Value>(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!(
+                        "extension `{}` has no virtual model `{key}`",
+                        self.registry.name
+                    ),
+                )),
+            );
+        };
+        let token = CancellationToken::new();
+        let ctx = self.new_ctx(id, CallKind::Provider, p.session, &token);
+        let name = format!("the route of virtual model `{key}`");
+        let fut = route(p.request, ctx);
+        self.run_call(id, name.clone(), token, fut, move |outcome| {
+            handler_answer(&name, outcome)
+        });
+    }
+
+    fn start_provider_call(self: &Arc<Self>, id: u64, p: ProviderCallParams) {
+        let Some(provider) = self.registry.providers.get(&p.provider).cloned() else {
+            return self.respond::<Value>(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!(
+                        "extension `{}` has no provider `{}`",
+                        self.registry.name, p.provider
+                    ),
+                )),
+            );
+        };
+        let token = CancellationToken::new();
+        let ctx = self.new_ctx(id, CallKind::Provider, p.session, &token);
+        let name = format!("`{}` of provider `{}`", p.op, p.provider);
+        let Some(fut) = crate::oauth::provider_call(&provider, &p.op, p.args, ctx, token.clone())
+        else {
+            return self.respond::<Value>(
+                id,
+                Err(RpcError::new(
+                    codes::METHOD_NOT_FOUND,
+                    format!("provider `{}` has no `{}`", p.provider, p.op),
+                )),
+            );
+        };
+        self.run_call(id, name.clone(), token, fut, move |outcome| {
+            handler_answer(&name, outcome)
         });
     }
 

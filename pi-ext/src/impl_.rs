@@ -13,7 +13,7 @@ pub use crate::lifecycle::{LoadReturn, UnloadReturn};
 pub use crate::registry::{
     BinInfo, BuiltinToolEntry, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry,
     HandlerFuture, HookEntry, HookFuture, LoadFuture, ProviderEntry, SettingsDecl, ToolEntry,
-    UnloadFuture,
+    UnloadFuture, VirtualModelEntry,
 };
 pub use crate::tool::ToolFuture;
 

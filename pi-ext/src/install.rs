@@ -50,6 +50,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ),
     ("tui-render.js", include_str!("../bridge/lib/tui-render.js")),
     ("tui.js", include_str!("../bridge/lib/tui.js")),
+    (
+        "virtual-models.js",
+        include_str!("../bridge/lib/virtual-models.js"),
+    ),
 ];
 
 /// The bridge as `install` writes it: the entry module with the modules it

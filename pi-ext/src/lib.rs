@@ -126,6 +126,7 @@ mod mirror;
 // 3. Host calls.
 pub mod api;
 mod bus;
+pub mod model_kinds;
 pub mod models;
 pub mod tui;
 pub mod ui;
@@ -138,10 +139,12 @@ pub mod command;
 mod conversation;
 pub mod events;
 mod hook_io;
+pub mod oauth;
 pub mod provider;
 pub mod session_change;
 mod stream;
 mod tool;
+pub mod virtual_model;
 // 6. Registration.
 pub mod registry;
 // 7. Lifecycle and settings.
@@ -387,6 +390,17 @@ macro_rules! provider {
                 module: ::core::module_path!(),
                 make: $make,
             }
+        }
+    };
+}
+
+/// Register a virtual model: `fn` returning a
+/// [`virtual_model::VirtualModelDef`] (see [`mod@virtual_model`]).
+#[macro_export]
+macro_rules! virtual_model {
+    ($make:path) => {
+        $crate::impl_::inventory::submit! {
+            $crate::impl_::VirtualModelEntry { make: $make }
         }
     };
 }

@@ -124,6 +124,9 @@ pub struct Manifest {
     /// Model providers (pi registers them while it starts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub providers: Vec<ProviderManifest>,
+    /// Virtual models (pi ≥ 0.99 registers them while it starts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub virtual_models: Vec<crate::virtual_model::VirtualModelManifest>,
     /// pi's built-in tools with Rust operations.
     #[serde(
         default,
@@ -204,6 +207,14 @@ pub struct RenderManifest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelDef {
+    /// Chat (the default, left out of the manifest), image or classifier
+    /// (pi ≥ 0.99's `type`; an older pi takes every model as chat).
+    #[serde(rename = "type", default, skip_serializing_if = "is_chat")]
+    pub kind: crate::model_kinds::ModelKind,
+    /// The API of this model, if not the provider's (an image or classifier
+    /// model names its own, e.g. `"typesafe-system-one"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<String>,
     /// The model's id (`--model <id>`).
     pub id: String,
     /// Its display name.
@@ -225,6 +236,13 @@ pub struct ModelDef {
     /// [`crate::models::ModelInfo::compat`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compat: Option<serde_json::Value>,
+    /// What an image model produces (`"text"`, `"image"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output: Vec<String>,
+}
+
+fn is_chat(kind: &crate::model_kinds::ModelKind) -> bool {
+    *kind == crate::model_kinds::ModelKind::Chat
 }
 
 /// A model's prices, in dollars per million tokens (a price pi does not
@@ -246,6 +264,9 @@ impl ModelDef {
     /// A text model with a 128k context window, answering up to 16k tokens, free.
     pub fn new(id: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
+            kind: crate::model_kinds::ModelKind::Chat,
+            api: None,
+            output: Vec::new(),
             id: id.into(),
             name: name.into(),
             reasoning: false,
@@ -254,6 +275,32 @@ impl ModelDef {
             context_window: 128_000,
             max_tokens: 16_384,
             compat: None,
+        }
+    }
+
+    /// A classifier model served by pi's implementation of `api` (e.g.
+    /// `"typesafe-system-one"`), found with
+    /// [`crate::models::Models::find_of_type`] (pi ≥ 0.99).
+    pub fn classifier(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        api: impl Into<String>,
+    ) -> Self {
+        Self {
+            kind: crate::model_kinds::ModelKind::Classifier,
+            api: Some(api.into()),
+            ..Self::new(id, name)
+        }
+    }
+
+    /// An image model served by pi's implementation of `api` (e.g.
+    /// `"openrouter-images"`), producing images (pi ≥ 0.99).
+    pub fn image(id: impl Into<String>, name: impl Into<String>, api: impl Into<String>) -> Self {
+        Self {
+            kind: crate::model_kinds::ModelKind::Image,
+            api: Some(api.into()),
+            output: vec!["image".into()],
+            ..Self::new(id, name)
         }
     }
 
@@ -325,6 +372,15 @@ pub struct ProviderManifest {
     /// bridge registers no `streamSimple`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub config_only: bool,
+    /// A `/login` (the bridge calls the Rust login and refresh).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<crate::oauth::OAuthManifest>,
+    /// The models are refreshed in Rust (pi's `refreshModels`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refresh_models: bool,
+    /// It may take the name of one of pi's built-in providers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replaces_builtin: bool,
 }
 
 /// One of pi's built-in tools with Rust operations, in the manifest.

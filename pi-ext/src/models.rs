@@ -445,7 +445,7 @@ impl Models {
         p
     }
 
-    async fn get<T: serde::de::DeserializeOwned>(
+    pub(crate) async fn get<T: serde::de::DeserializeOwned>(
         &self,
         method: &str,
         p: Value,

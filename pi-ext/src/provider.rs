@@ -135,6 +135,9 @@ pub struct ProviderDef {
     pub(crate) auth_header: bool,
     pub(crate) models: Vec<ModelDef>,
     pub(crate) stream: Option<StreamFn>,
+    pub(crate) oauth: Option<crate::oauth::OAuthDef>,
+    pub(crate) refresh_models: Option<crate::oauth::RefreshModelsFn>,
+    pub(crate) replaces_builtin: bool,
 }
 
 impl std::fmt::Debug for ProviderDef {
@@ -159,7 +162,23 @@ impl ProviderDef {
             auth_header: false,
             models: Vec::new(),
             stream: None,
+            oauth: None,
+            refresh_models: None,
+            replaces_builtin: false,
         }
+    }
+
+    /// Allow the name of one of pi's built-in providers (`anthropic`,
+    /// `openai`, …) for a provider with a Rust stream or a login. Without
+    /// it the bridge refuses such a provider with an error: pi would hand
+    /// the Rust stream the key it stores for the built-in provider
+    /// (`auth.json`, `ANTHROPIC_API_KEY`, …), and a Rust login would replace
+    /// the built-in's. A provider that is only configuration (a new
+    /// `base_url` for a built-in's models) needs no opt-in: pi's own code
+    /// sends the request, as for a TypeScript override.
+    pub fn replaces_builtin(mut self) -> Self {
+        self.replaces_builtin = true;
+        self
     }
 
     /// The provider's name.
@@ -283,12 +302,15 @@ impl ProviderDef {
                 .base_url
                 .clone()
                 .unwrap_or_else(|| format!("pi-ext:{}", self.name)),
-            // pi requires a key setting for models; without one, a literal
-            // that is no environment variable's name.
-            api_key: self
-                .api_key
-                .clone()
-                .unwrap_or_else(|| "pi-ext-no-key".into()),
+            // pi requires a key setting for models unless there is a login;
+            // without one, a literal that is no environment variable's name.
+            api_key: self.api_key.clone().unwrap_or_else(|| {
+                if self.oauth.is_some() {
+                    String::new()
+                } else {
+                    "pi-ext-no-key".into()
+                }
+            }),
             api: self
                 .api
                 .clone()
@@ -297,6 +319,9 @@ impl ProviderDef {
             auth_header: self.auth_header,
             models: self.models.clone(),
             config_only: self.stream.is_none(),
+            oauth: self.oauth.as_ref().map(|o| o.manifest.clone()),
+            refresh_models: self.refresh_models.is_some(),
+            replaces_builtin: self.replaces_builtin,
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::provider::ProviderDef;
 use crate::schema::SchemaError;
 pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
 use crate::tool::{ToolDef, ToolFuture};
+use crate::virtual_model::VirtualModelDef;
 use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
 
 /// What `on_load` returns, type-erased.
@@ -361,6 +362,14 @@ pub struct ProviderEntry {
 
 inventory::collect!(ProviderEntry);
 
+/// A [`crate::virtual_model!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct VirtualModelEntry {
+    pub make: fn() -> VirtualModelDef,
+}
+
+inventory::collect!(VirtualModelEntry);
+
 /// A [`crate::builtin_tool!`] registration. Not for direct use.
 #[doc(hidden)]
 pub struct BuiltinToolEntry {
@@ -440,6 +449,8 @@ pub struct Registry {
     pub(crate) providers: BTreeMap<String, ProviderDef>,
     /// The crate each provider was declared in ([`crate::provider!`] only).
     provider_crates: BTreeMap<String, &'static str>,
+    /// Virtual models by `provider/id`.
+    pub(crate) virtual_models: BTreeMap<String, VirtualModelDef>,
     /// pi's built-in tools with Rust operations, by name.
     pub(crate) builtin_tools: BTreeMap<String, BuiltinTool>,
     /// The crate each was declared in ([`crate::builtin_tool!`] only).
@@ -528,6 +539,7 @@ impl Registry {
             markdown_transformer: None,
             providers: BTreeMap::new(),
             provider_crates: BTreeMap::new(),
+            virtual_models: BTreeMap::new(),
             builtin_tools: BTreeMap::new(),
             builtin_crates: BTreeMap::new(),
             problems: Vec::new(),
@@ -564,6 +576,14 @@ impl Registry {
     /// out, and the problem recorded.
     pub fn provider(mut self, provider: ProviderDef) -> Self {
         self.add_provider(provider);
+        self
+    }
+
+    /// Serve a virtual model (see [`mod@crate::virtual_model`]). One
+    /// without a route, or a second one with the same `provider/id`, is
+    /// skipped with a problem.
+    pub fn virtual_model(mut self, model: VirtualModelDef) -> Self {
+        self.add_virtual_model(model);
         self
     }
 
@@ -694,6 +714,9 @@ impl Registry {
             reg.provider_crates
                 .insert(provider.name.clone(), crate_of(entry.module));
             reg.add_provider(provider);
+        }
+        for entry in inventory::iter::<VirtualModelEntry>() {
+            reg.add_virtual_model((entry.make)());
         }
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
@@ -832,6 +855,21 @@ impl Registry {
             return;
         }
         self.builtin_tools.insert(name.to_string(), tool);
+    }
+
+    fn add_virtual_model(&mut self, model: VirtualModelDef) {
+        if let Some(problem) = model.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        let key = model.full_id();
+        if self.virtual_models.contains_key(&key) {
+            self.problems.push(format!(
+                "virtual model `{key}` is registered twice; keeping the first"
+            ));
+            return;
+        }
+        self.virtual_models.insert(key, model);
     }
 
     fn add_provider(&mut self, provider: ProviderDef) {
@@ -984,6 +1022,11 @@ impl Registry {
                 .values()
                 .filter(|p| !self.provider_crates.get(&p.name).is_some_and(|m| out(m)))
                 .map(ProviderDef::manifest)
+                .collect(),
+            virtual_models: self
+                .virtual_models
+                .values()
+                .map(|v| v.manifest.clone())
                 .collect(),
             builtin_tools: self
                 .builtin_tools

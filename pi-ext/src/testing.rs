@@ -106,6 +106,7 @@ impl TestHost {
                 tool_renderers: Vec::new(),
                 markdown_transformer: None,
                 providers: Vec::new(),
+                virtual_models: Vec::new(),
                 builtin_tools: Vec::new(),
                 problems: Vec::new(),
             },

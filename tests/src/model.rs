@@ -175,6 +175,10 @@ struct ModelState {
     closed: Vec<usize>,
     /// The model ids `GET …/models` lists ([`ScriptedModel::serve_models`]).
     models: Option<Vec<String>>,
+    /// Answers to `POST …/systemone` (classifier calls), in order.
+    classifier_answers: VecDeque<Value>,
+    /// Bodies of the classifier calls received.
+    classifier_requests: Vec<Value>,
 }
 
 struct ModelShared {
@@ -313,6 +317,19 @@ impl ScriptedModel {
     /// recorded in [`ScriptedModel::other_requests`].
     pub fn serve_models<S: Into<String>>(&self, ids: impl IntoIterator<Item = S>) {
         self.shared.lock().models = Some(ids.into_iter().map(Into::into).collect());
+    }
+
+    /// Answer the next `POST …/systemone` (a System One classifier call, as
+    /// pi-ai's `typesafe-system-one` API sends it) with `{"answers": answers}`;
+    /// without one queued, it is answered with 404. The request bodies are in
+    /// [`ScriptedModel::classifier_requests`].
+    pub fn push_classifier(&self, answers: Value) {
+        self.shared.lock().classifier_answers.push_back(answers);
+    }
+
+    /// The bodies of the classifier calls received, in order.
+    pub fn classifier_requests(&self) -> Vec<Value> {
+        self.shared.lock().classifier_requests.clone()
     }
 
     /// Request lines of requests to any other endpoint (answered with 404,
@@ -509,6 +526,27 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                 http_response_with(status, &headers, body.as_bytes())
             } else {
                 render_reply(&reply, &model, chunk_id)
+            }
+        } else if request.method == "POST" && request.path.ends_with("/systemone") {
+            let body = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+            let mut state = shared.lock();
+            state.classifier_requests.push(body);
+            let answer = state.classifier_answers.pop_front();
+            drop(state);
+            shared.changed.notify_all();
+            match answer {
+                Some(answers) => http_response(
+                    200,
+                    "application/json",
+                    json!({ "answers": answers }).to_string().as_bytes(),
+                ),
+                None => http_response(
+                    404,
+                    "application/json",
+                    json!({"error": {"message": "no scripted classifier answer"}})
+                        .to_string()
+                        .as_bytes(),
+                ),
             }
         } else {
             let mut state = shared.lock();

@@ -624,3 +624,191 @@ fn a_provider_that_is_only_configuration_lists_asks_and_answers_like_its_typescr
         &json!(twin.1),
     );
 }
+
+/// What one run of a jev router (the TS original or the Rust port) did:
+/// the model each chat request asked for, the classifier calls, and the
+/// session's assistant messages and router state entries.
+#[derive(Debug)]
+struct Routed {
+    requested: Vec<Value>,
+    classified: Vec<Value>,
+    answered: Vec<Value>,
+    states: Vec<Value>,
+}
+
+/// A planning → edit → implementation run of `jev/auto`: Jev rates the
+/// first prompt complex, the planning model writes a file, the next request
+/// of the turn and a second prompt go to the implementation model.
+fn jev_run(rust: bool) -> Routed {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    // pi's built-in openai-codex and typesafe providers, pointed at the
+    // scripted endpoint by models.json (the ids jev-router.ts names).
+    let chat = |id: &str| {
+        json!({"id": id, "name": id, "api": "openai-completions", "reasoning": false, "input": ["text"],
+               "contextWindow": 272000, "maxTokens": 4096,
+               "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}})
+    };
+    let base = model.base_url();
+    env.edit_models(|m| {
+        m["providers"]["openai-codex"] = json!({
+            "baseUrl": base, "api": "openai-completions", "apiKey": "sk-codex",
+            "compat": m["providers"]["fake"]["compat"].clone(),
+            "models": [chat("gpt-5.6-sol"), chat("gpt-5.6-terra"), chat("gpt-5.6-luna")],
+        });
+        m["providers"]["typesafe"] = json!({
+            "baseUrl": base, "apiKey": "sk-typesafe",
+            "models": [{"type": "classifier", "id": "jev-latest", "name": "Jev", "api": "typesafe-system-one",
+                        "input": ["text"], "contextWindow": 16000,
+                        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}],
+        });
+    });
+    let builder = if rust {
+        let dir = install_example(&env, "jev-router");
+        env.pi().installed(dir)
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(pi_ext_e2e::pi_example("jev-router.ts"))
+    };
+    let sessions = env.root().join("sessions");
+    let pi = builder.session_dir(&sessions).start();
+    set_model(&pi, "jev", "auto");
+    let state = pi.call(json!({"type": "get_state"}));
+    assert_eq!(state["model"]["provider"], "jev", "{state}");
+
+    model.push_classifier(json!({"complexity": {"type": "choice", "choice": "complex",
+        "probabilities": {"complex": 0.8, "standard": 0.2}, "confidence": 0.9}}));
+    model.push_all([
+        Reply::tool(
+            "w1",
+            "write",
+            json!({"path": "plan.md", "content": "the plan"}),
+        ),
+        Reply::text("written"),
+        Reply::text("implemented"),
+    ]);
+    let first = pi.prompt("Redesign the parser across modules");
+    assert_eq!(final_assistant_text(&first), "written", "{first:?}");
+    let second = pi.prompt("Now finish it");
+    assert_eq!(final_assistant_text(&second), "implemented");
+    drop(pi);
+
+    let entries: Vec<Value> = pi_ext_e2e::session::session_files(&sessions)
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let answered = entries
+        .iter()
+        .filter(|e| e["type"] == "message" && e["message"]["role"] == "assistant")
+        .map(|e| {
+            let m = &e["message"];
+            json!({"provider": m["provider"], "model": m["model"], "stopReason": m["stopReason"]})
+        })
+        .collect();
+    let states = entries
+        .iter()
+        .filter(|e| e["customType"] == "pi.virtual-model-state")
+        .map(|e| e["data"].clone())
+        .collect();
+    Routed {
+        requested: model
+            .requests()
+            .iter()
+            .map(|b| b["model"].clone())
+            .collect(),
+        classified: model.classifier_requests(),
+        answered,
+        states,
+    }
+}
+
+#[test]
+fn the_jev_router_port_routes_each_request_like_the_typescript_original() {
+    let original = jev_run(false);
+    let port = jev_run(true);
+    // Planning on Sol (Jev said complex) up to the write, then Luna.
+    assert_eq!(
+        original.requested,
+        [
+            json!("gpt-5.6-sol"),
+            json!("gpt-5.6-luna"),
+            json!("gpt-5.6-luna")
+        ],
+        "{original:?}"
+    );
+    assert_eq!(original.classified.len(), 1, "{original:?}");
+    assert_eq!(original.states.len(), 2, "{original:?}");
+    assert_same(
+        "requested models",
+        &json!(port.requested),
+        &json!(original.requested),
+    );
+    assert_same(
+        "classifier calls",
+        &json!(port.classified),
+        &json!(original.classified),
+    );
+    assert_same(
+        "assistant messages",
+        &json!(port.answered),
+        &json!(original.answered),
+    );
+    assert_same(
+        "router state entries",
+        &json!(port.states),
+        &json!(original.states),
+    );
+}
+
+#[test]
+fn a_rust_login_is_refreshed_in_rust_and_its_key_sent_and_a_builtin_name_is_refused() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "provider-login");
+    // A stored login whose access token has expired.
+    std::fs::write(
+        env.agent_dir().join("auth.json"),
+        json!({"corp": {"type": "oauth", "refresh": "r0", "access": "a0", "expires": 0}})
+            .to_string(),
+    )
+    .unwrap();
+    let pi = env.pi().installed(&dir).start();
+    set_model(&pi, "corp", "corp-1");
+    let events = pi.prompt("which key?");
+    // pi called the Rust refresh, stored its credentials, and sent their `access`.
+    assert_eq!(
+        final_assistant_text(&events),
+        "key=refreshed-from-a0",
+        "{events:?}"
+    );
+    let stored: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.agent_dir().join("auth.json")).unwrap())
+            .unwrap();
+    assert_eq!(stored["corp"]["access"], "refreshed-from-a0", "{stored}");
+    assert_eq!(stored["corp"]["refresh"], "r0");
+    // The provider named like pi's built-in one is not registered, and says why.
+    let models = pi.call(json!({"type": "get_available_models"}));
+    let ids: Vec<&str> = models["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    assert!(!ids.contains(&"claude-impostor"), "{ids:?}");
+    // The Rust `refreshModels` listed a model the manifest does not have.
+    assert!(ids.contains(&"corp-late"), "{ids:?}");
+    let told = pi.events().iter().any(|e| {
+        e["method"] == "notify"
+            && e["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("provider `anthropic` not registered"))
+    });
+    assert!(told, "{:?}", pi.events());
+}

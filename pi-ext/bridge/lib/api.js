@@ -261,6 +261,14 @@ export const API = new Map([
   ["registerMcpServer", (c) => mcp(c, "registerMcpServer").registerMcpServer(String(c.args[0]), c.args[1] ?? {})],
   ["unregisterMcpServer", (c) => mcp(c, "unregisterMcpServer").unregisterMcpServer(String(c.args[0]))],
   ["getMcpServers", (c) => mcp(c, "getMcpServers").getMcpServers()],
+  [
+    "unregisterVirtualModel",
+    (c) => {
+      const pi = /** @type {any} */ (c.pi);
+      if (typeof pi.unregisterVirtualModel !== "function") throw needsPi(c, "pi.unregisterVirtualModel", "0.99.0");
+      pi.unregisterVirtualModel(String(c.args[0]), String(c.args[1]));
+    },
+  ],
   // ctx.* (ExtensionContext)
   ["getEntries", (c) => c.ctx().sessionManager.getEntries()],
   ["getBranch", (c) => c.ctx().sessionManager.getBranch(c.args[0])],

@@ -35,6 +35,7 @@ import { TuiHost } from "./tui.js";
  * @property {((update: { content: unknown[], details: unknown }) => void) | undefined} onUpdate
  * @property {Deadline | undefined} pausable a hook's deadline, paused while a dialog of the call is open
  * @property {((events: unknown) => void) | undefined} [onEvents] a provider stream's `provider/event`s
+ * @property {import("@mariozechner/pi-ai").OAuthLoginCallbacks} [login] pi's UI of a provider's login (`oauth/ui`)
  */
 
 /**
@@ -44,6 +45,7 @@ import { TuiHost } from "./tui.js";
  * @property {Call["onUpdate"]} [onUpdate]
  * @property {string} [raw] params already as JSON text
  * @property {string} [what] names the request in errors
+ * @property {Call["login"]} [login]
  * @property {number} [timeoutMs]
  * @property {boolean} [pausable] the deadline pauses while a dialog of the call is open
  * @property {() => Error} [onTimeout] the error a deadline settles the call with
@@ -412,7 +414,14 @@ export class Bridge {
   call(child, method, params, o) {
     if (o.signal?.aborted) return Promise.reject(new CallAborted("aborted"));
     /** @type {Call} */
-    const call = { ctx: o.ctx, generation: this.session.generation, onUpdate: o.onUpdate, pausable: undefined, onEvents: o.onEvents };
+    const call = {
+      ctx: o.ctx,
+      generation: this.session.generation,
+      onUpdate: o.onUpdate,
+      pausable: undefined,
+      onEvents: o.onEvents,
+      login: o.login,
+    };
     let id = 0;
     /** @param {Error} err */
     const giveUp = (err) => {
@@ -488,7 +497,67 @@ export class Bridge {
       idleMs: providerIdleMs(this.o.env),
       maxBytes: providerMaxBytes(this.o.env),
       log: this.log,
+      providerCall: async (provider, op, args, o) => {
+        const child = await this.connect();
+        return this.call(child, "provider/call", { provider, op, args, session: this.session.generation }, {
+          what: `the ${op} of provider ${provider}`,
+          signal: o.signal,
+          login: o.login,
+          ctx: this.session.ctx,
+        });
+      },
     };
+  }
+
+  /**
+   * What a virtual model's route (lib/virtual-models.js) needs of the bridge.
+   * @returns {import("./virtual-models.js").RouteCall}
+   */
+  routeCall() {
+    return async (params, o) => {
+      const child = await this.connect();
+      return this.call(child, "virtual/route", { ...params, session: this.session.generation }, {
+        what: `the route of virtual model ${params.provider}/${params.id}`,
+        signal: o.signal,
+        ctx: o.ctx,
+      });
+    };
+  }
+
+  /**
+   * `oauth/ui`: a provider login's prompt, link, device code, progress or
+   * choice, shown by pi's login UI (the callbacks pi gave the login).
+   * @param {ChildConnection} child
+   * @param {number} id
+   * @param {any} p
+   * @private
+   */
+  async oauthUi(child, id, p) {
+    const login = typeof p.call === "number" ? child.calls.get(p.call)?.login : undefined;
+    if (!login) return child.respondError(id, codes.INVALID_PARAMS, "oauth/ui: no login of this call is running");
+    const a = p.args ?? {};
+    /** @type {unknown} */
+    let result = null;
+    switch (p.kind) {
+      case "auth":
+        login.onAuth({ url: String(a.url ?? ""), ...(typeof a.instructions === "string" ? { instructions: a.instructions } : {}) });
+        break;
+      case "deviceCode":
+        login.onDeviceCode({ userCode: String(a.userCode ?? ""), verificationUri: String(a.verificationUri ?? "") });
+        break;
+      case "prompt":
+        result = await login.onPrompt({ message: String(a.message ?? ""), ...(typeof a.placeholder === "string" ? { placeholder: a.placeholder } : {}) });
+        break;
+      case "progress":
+        login.onProgress?.(String(a.message ?? ""));
+        break;
+      case "select":
+        result = (await login.onSelect({ message: String(a.message ?? ""), options: Array.isArray(a.options) ? a.options : [] })) ?? null;
+        break;
+      default:
+        return child.respondError(id, codes.INVALID_PARAMS, `oauth/ui: unknown kind ${JSON.stringify(p.kind)}`);
+    }
+    child.respond(id, result, "pi's login UI");
   }
 
   /**
@@ -973,8 +1042,14 @@ export class Bridge {
         case "models/complete":
         case "models/serialize":
         case "models/convert":
+        case "models/classify":
+        case "models/images":
           if (id === undefined) return fail(codes.INVALID_REQUEST, `${method} must be a request`);
           this.modelCall(child, id, method, params).catch(failWith);
+          return;
+        case "oauth/ui":
+          if (id === undefined) return fail(codes.INVALID_REQUEST, "oauth/ui must be a request");
+          this.oauthUi(child, id, params).catch(failWith);
           return;
         case "session/sync":
           if (id === undefined) return fail(codes.INVALID_REQUEST, "session/sync must be a request");

@@ -25,6 +25,37 @@ export const EVENT_SINCE = new Map([
 ]);
 
 /**
+ * The first pi version with each registration pi 0.73.1 lacks; the bridge
+ * skips what the host cannot register and tells the user once
+ * (`missingApi`).
+ * @type {ReadonlyMap<string, string>}
+ */
+export const API_SINCE = new Map([
+  ["registerEntryRenderer", "0.80.4"],
+  ["registerMarkdownTransformer", "0.84.0"],
+  ["registerToolRenderer", "1.0.1"],
+  ["registerVirtualModel", "0.99.0"],
+  ["refreshModels", "0.99.0"],
+  ["classifier and image models", "0.99.0"],
+]);
+
+/**
+ * The notice for `feature` (a key of API_SINCE) on a host pi too old for
+ * it, once: `warned` holds the features already told.
+ * @param {string} feature
+ * @param {string} what the extension's items that need it
+ * @param {string} piVersion "" when unknown (no notice then)
+ * @param {Set<string>} warned
+ * @returns {string | undefined}
+ */
+export function missingApi(feature, what, piVersion, warned) {
+  const since = API_SINCE.get(feature);
+  if (since === undefined || warned.has(feature) || !olderThan(piVersion, since)) return undefined;
+  warned.add(feature);
+  return `${what} needs pi ≥ ${since} (${feature}); this pi is ${piVersion}: it is not registered`;
+}
+
+/**
  * `major.minor.patch` as numbers (a pre-release suffix is ignored), or
  * undefined when `version` is not one.
  * @param {string} version

@@ -19,11 +19,12 @@ import { launchProcess } from "./child.js";
 import { systemClock } from "./clock.js";
 import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
-import { EVENT_SINCE, missingEvents, versionNotice } from "./features.js";
+import { EVENT_SINCE, missingApi, missingEvents, olderThan, versionNotice } from "./features.js";
 import { Registrations } from "./tui-registrations.js";
 import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
-import { providerConfig } from "./provider.js";
+import { builtinClash, providerConfig } from "./provider.js";
+import { virtualModelDefinition } from "./virtual-models.js";
 import { builtinToolDefinition } from "./tools.js";
 import { locateBinary } from "./platform.js";
 import { messageOf } from "./protocol.js";
@@ -215,12 +216,45 @@ export async function activate(pi, options) {
   if (manifest?.providers?.length) {
     try {
       bridge.ai = await (options.loadAi ?? (() => import("@mariozechner/pi-ai")))();
+      const ai = /** @type {any} */ (bridge.ai);
+      /** @type {string[]} */
+      const builtins = typeof ai.getProviders === "function" ? ai.getProviders() : [];
+      const piVersion = bridge.o.piVersion();
       for (const p of manifest.providers) {
-        attempt(`provider ${p.name}`, () => pi.registerProvider(p.name, providerConfig(p, () => bridge.providerHost(), bridge.o.piVersion())));
+        const clash = builtinClash(p, builtins);
+        if (clash) {
+          problems.push(`${label}: ${clash}`);
+          continue;
+        }
+        // pi < 0.99 has chat models only and no refreshModels: told once, the rest registered.
+        const old = olderThan(piVersion, "0.99.0");
+        const kinds = p.models.some((m) => m.type !== undefined && m.type !== "chat");
+        for (const [feature, needed] of /** @type {[string, boolean][]} */ ([["refreshModels", !!p.refreshModels], ["classifier and image models", kinds]])) {
+          const notice = needed ? missingApi(feature, `provider ${p.name}`, piVersion, missingTold) : undefined;
+          if (notice) {
+            log.line("warn", `${label}: ${notice}`);
+            missingUnshown.push(`${label}: ${notice}`);
+          }
+        }
+        const given = old ? { ...p, refreshModels: false, models: p.models.filter((m) => m.type === undefined || m.type === "chat") } : p;
+        attempt(`provider ${p.name}`, () => pi.registerProvider(p.name, providerConfig(given, () => bridge.providerHost(), piVersion)));
       }
     } catch (err) {
       problems.push(`${label}: could not load pi-ai for its providers: ${messageOf(err)}`);
     }
+  }
+  // Virtual models (pi ≥ 0.99): routed in the extension.
+  for (const vm of manifest?.virtualModels ?? []) {
+    const register = /** @type {any} */ (pi).registerVirtualModel;
+    if (typeof register !== "function") {
+      const notice = missingApi("registerVirtualModel", `virtual model ${vm.provider}/${vm.id}`, bridge.o.piVersion(), missingTold);
+      if (notice) {
+        log.line("warn", `${label}: ${notice}`);
+        missingUnshown.push(`${label}: ${notice}`);
+      }
+      continue;
+    }
+    attempt(`virtual model ${vm.provider}/${vm.id}`, () => register.call(pi, virtualModelDefinition(vm, () => bridge.routeCall())));
   }
   for (const flag of manifest?.flags ?? []) {
     attempt(`flag --${flag.name}`, () =>

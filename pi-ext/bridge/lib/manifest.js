@@ -62,6 +62,7 @@ import * as path from "node:path";
  * @property {string[]} [toolRenderers] other tools whose rows the extension draws (pi ≥ 1.0.1)
  * @property {string[]} [markdownTransformer] the surfaces of its Markdown transformer (pi ≥ 0.84)
  * @property {import("./provider.js").ProviderManifest[]} [providers]
+ * @property {import("./virtual-models.js").VirtualModelManifest[]} [virtualModels] routed in the extension (pi ≥ 0.99)
  * @property {import("./tools.js").BuiltinToolManifest[]} [builtinTools]
  * @property {string[]} [problems]
  */

@@ -125,7 +125,29 @@ export class ModelCalls {
       case "models/find": {
         const ctx = live(r.ctx);
         if (r.params.current === true) return modelInfo(ctx.model);
-        return modelInfo(registryOf(r.ctx).find(String(r.params.provider), String(r.params.id)));
+        const registry = registryOf(r.ctx);
+        const type = r.params.type;
+        if (typeof type === "string" && type !== "chat") {
+          // pi < 0.99 has chat models only.
+          const found = typeof registry.findOfType === "function" ? registry.findOfType(/** @type {any} */ (type), String(r.params.provider), String(r.params.id)) : undefined;
+          return modelInfo(/** @type {any} */ (found));
+        }
+        return modelInfo(registry.find(String(r.params.provider), String(r.params.id)));
+      }
+      case "models/classify":
+      case "models/images": {
+        const classify = r.method === "models/classify";
+        const registry = /** @type {any} */ (registryOf(r.ctx));
+        const run = classify ? registry.classify : registry.generateImages;
+        if (typeof run !== "function") {
+          throw new RpcError(codes.INTERNAL_ERROR, `${classify ? "classifier" : "image"} models need pi ≥ 0.99 (modelRegistry.${classify ? "classify" : "generateImages"})`);
+        }
+        const { provider, id } = r.params.model ?? {};
+        const model = registry.findOfType(classify ? "classifier" : "image", String(provider), String(id));
+        if (!model) {
+          throw new RpcError(codes.UNKNOWN_MODEL, `pi has no ${classify ? "classifier" : "image"} model ${provider}/${id}`);
+        }
+        return await run.call(registry, model, r.params.context ?? {}, { signal: r.signal });
       }
       case "models/auth": {
         const model = resolve(r.ctx, r.params.model);

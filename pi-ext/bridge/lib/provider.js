@@ -38,6 +38,23 @@ import { olderThan } from "./features.js";
  * @property {boolean} [authHeader]
  * @property {any[]} models
  * @property {boolean} [configOnly] no stream: pi's own implementation of `api` answers
+ * @property {OAuthManifest} [oauth] a `/login` whose login and refresh run in the extension
+ * @property {boolean} [refreshModels] the extension lists the models at run time (pi ≥ 0.99)
+ * @property {boolean} [replacesBuiltin] it may take the name of a pi built-in provider
+ */
+
+/**
+ * @typedef {object} OAuthManifest
+ * @property {string} name
+ * @property {boolean} [isSubscription]
+ * @property {boolean} [usesCallbackServer]
+ * @property {string} apiKeyField the credentials' field pi sends as the key
+ */
+
+/**
+ * A call of a provider's callback in the extension (`provider/call`).
+ * @typedef {(provider: string, op: "login" | "refreshToken" | "refreshModels", args: unknown,
+ *   o: { signal?: AbortSignal, login?: import("@mariozechner/pi-ai").OAuthLoginCallbacks }) => Promise<unknown>} ProviderCall
  */
 
 /** Options pi passes that are JSON: the rest (functions, the signal) stay here. */
@@ -83,6 +100,7 @@ export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
  * @property {number | undefined} idleMs PI_EXT_PROVIDER_IDLE_MS, if set (it wins over pi's `timeoutMs` option)
  * @property {number} maxBytes PI_EXT_PROVIDER_MAX_BYTES: the most deltas one answer may stream
  * @property {import("./log.js").Log} log
+ * @property {ProviderCall} [providerCall] the provider's login, refresh and model list (lib/bridge.js)
  */
 
 /**
@@ -97,11 +115,12 @@ export function providerConfig(p, host, piVersion = "") {
   const config = {
     ...(p.displayName ? { name: p.displayName } : {}),
     baseUrl: p.baseUrl,
-    apiKey: hostConfigValue(p.apiKey, piVersion),
+    ...(p.apiKey ? { apiKey: hostConfigValue(p.apiKey, piVersion) } : {}),
     api: p.api,
     ...(p.headers && Object.keys(p.headers).length ? { headers: p.headers } : {}),
     ...(p.authHeader ? { authHeader: true } : {}),
     models: p.models,
+    ...callbacks(p, host),
   };
   if (p.configOnly === true) return config;
   return {
@@ -113,6 +132,77 @@ export function providerConfig(p, host, piVersion = "") {
      */
     streamSimple: (model, context, options) => new ProviderStream(p.name, host(), model, options).start(legacyContext(context)),
   };
+}
+
+/**
+ * The parts of pi's configuration that call the extension back: `oauth`
+ * (login and refresh; `getApiKey` is synchronous in pi, so it reads a field
+ * of the credentials here) and `refreshModels`.
+ * @param {ProviderManifest} p
+ * @param {() => StreamHost} host
+ */
+export function callbacks(p, host) {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  /** @type {ProviderCall} */
+  const call = (provider, op, args, o) => {
+    const c = host().providerCall;
+    if (!c) return Promise.reject(new Error(`pi-ext provider \`${p.name}\`: no extension process to ${op}`));
+    return c(provider, op, args, o);
+  };
+  if (p.oauth) {
+    const o = p.oauth;
+    const field = o.apiKeyField || "access";
+    out.oauth = {
+      name: o.name,
+      ...(o.isSubscription ? { isSubscription: true } : {}),
+      ...(o.usesCallbackServer ? { usesCallbackServer: true } : {}),
+      /** @param {import("@mariozechner/pi-ai").OAuthLoginCallbacks} callbacks */
+      login: (callbacks) => call(p.name, "login", null, { signal: callbacks.signal, login: callbacks }),
+      /** @param {unknown} credentials @param {AbortSignal} [signal] */
+      refreshToken: (credentials, signal) => call(p.name, "refreshToken", credentials, { signal }),
+      /** @param {Record<string, unknown>} credentials */
+      getApiKey: (credentials) => {
+        const key = credentials?.[field];
+        if (typeof key !== "string") throw new Error(`pi-ext provider \`${p.name}\`: the stored login has no \`${field}\` to send as the key`);
+        return key;
+      },
+    };
+  }
+  if (p.refreshModels) {
+    /** @param {any} context */
+    out.refreshModels = async (context) => {
+      const models = await call(
+        p.name,
+        "refreshModels",
+        { allowNetwork: context?.allowNetwork !== false, force: context?.force === true, credential: context?.credential ?? null },
+        { signal: context?.signal },
+      );
+      if (!Array.isArray(models)) throw new Error(`pi-ext provider \`${p.name}\`: refreshModels did not return a list of models`);
+      return models;
+    };
+  }
+  return out;
+}
+
+/**
+ * Why pi must not register `p` under its name, if it must not: a Rust
+ * stream or login under the name of one of pi's built-in providers would
+ * receive (or replace) the key pi stores for that provider, unless the
+ * extension says it means to (`replacesBuiltin`). A provider that is only
+ * configuration keeps pi's own code sending the request.
+ * @param {ProviderManifest} p
+ * @param {readonly string[]} builtins pi's built-in provider names
+ * @returns {string | undefined}
+ */
+export function builtinClash(p, builtins) {
+  if (p.replacesBuiltin || !builtins.includes(p.name)) return undefined;
+  const what = p.oauth ? "a login" : p.configOnly === true ? undefined : "a Rust stream";
+  if (!what) return undefined;
+  return (
+    `provider \`${p.name}\` not registered: it has the name of pi's built-in provider and ${what}, which would get the key pi stores for \`${p.name}\`; ` +
+    "rename it, or opt in with `ProviderDef::replaces_builtin()`"
+  );
 }
 
 /**

@@ -7,19 +7,12 @@
 // extension otherwise, and repaints when the answer comes.
 
 import * as piTui from "@mariozechner/pi-tui";
-import { olderThan } from "./features.js";
+import { API_SINCE, olderThan } from "./features.js";
 import { messageOf } from "./protocol.js";
 import { sanitize, ViewComponent } from "./tui-render.js";
 
 /** @typedef {import("./tui.js").TuiHost} TuiHost */
 /** @typedef {import("./tui-render.js").WireView} WireView */
-
-/** The first pi with each registration (pi 1.6.0's CHANGELOG.md). */
-export const API_SINCE = new Map([
-  ["registerEntryRenderer", "0.80.4"],
-  ["registerMarkdownTransformer", "0.84.0"],
-  ["registerToolRenderer", "1.0.1"],
-]);
 
 /** pi's default Markdown surfaces; others need pi ≥ 1.5.1. */
 const DEFAULT_SURFACES = ["user", "assistant", "assistant-thinking"];
