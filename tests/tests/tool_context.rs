@@ -1,6 +1,6 @@
 //! pi 1.6's context members and tool definition fields from Rust
 //! (issue 21, item 4), in one RPC run of the real pi with
-//! `examples/tool-context`: `Ctx::execute_tool` on a built-in, a codemode
+//! `tests/extensions/tool-context`: `Ctx::execute_tool` on a built-in, a codemode
 //! and an inactive tool, `Ctx::tools`, the nesting bound, structured
 //! output (`#[tool(output = T)]`), `prepare_arguments`, exposure,
 //! `default_active`, annotations, namespaces, `reaches_all_tools`, the
