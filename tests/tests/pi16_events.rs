@@ -2,7 +2,7 @@
 //! `pi16-events` probe, each hook reporting what pi gave it, compared with
 //! what pi shows (the model's requests, the session file, RPC events).
 
-use pi_ext_e2e::json::{last_user_text, notifications, tool_result};
+use pi_ext_e2e::json::{last_user_text, notifications, of_type, tool_result};
 use pi_ext_e2e::session::session_files;
 use pi_ext_e2e::{install_example, wait_until, PiEnv, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
@@ -160,4 +160,99 @@ fn pi_16_events_and_results_reach_rust_hooks() {
             end["willRetry"]
         ),
     );
+
+    // tool_result's patch with structured content, then agent_before_settle's
+    // result: a message for the model and one more request, once.
+    model.push(Reply::tool(
+        "b4",
+        "bash",
+        json!({"command": "echo restructure"}),
+    ));
+    model.push(Reply::text("restructured"));
+    model.push(Reply::text("continued"));
+    let before = model.request_count();
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "restructure it"}));
+    let mut settled = String::new();
+    wait_until("the run settles", || {
+        let ends = notifications(&pi.events_since(mark))
+            .into_iter()
+            .find(|n| n.starts_with("ends: ") && n.contains("agent_settled"));
+        settled = ends.unwrap_or_default();
+        !settled.is_empty()
+    });
+    let requests = model.requests();
+    assert_eq!(requests.len(), before + 3, "{settled}");
+    // What the hook set is what pi keeps, sends and reports.
+    assert_eq!(
+        tool_result(&requests[before + 1], "b4").as_deref(),
+        Some("patched by pi16-events")
+    );
+    let events = pi.events_since(mark);
+    let end = pi_ext_e2e::json::tool_end(&events, "b4");
+    assert_eq!(
+        end["result"]["structuredContent"]["patchedBy"], "pi16-events",
+        "{end:#}"
+    );
+    assert_eq!(
+        pi_ext_e2e::json::tool_end_text(&events, "b4"),
+        "patched by pi16-events"
+    );
+    // The continuation: one context-only request that carries the hook's message.
+    assert_eq!(
+        last_user_text(&requests[before + 2]).as_deref(),
+        Some("SETTLE-NOTE from pi16-events"),
+    );
+    assert_eq!(
+        last_user_text(&requests[before + 1]).as_deref(),
+        Some("restructure it")
+    );
+    let entries = session_entries(&sessions);
+    let notes: Vec<&Value> = entries
+        .iter()
+        .filter(|e| e["type"] == "custom_message" && e["customType"] == "pi16-settle")
+        .collect();
+    assert_eq!(notes.len(), 1, "{entries:#?}");
+    assert_eq!(
+        settled,
+        "ends: agent_end, agent_before_settle(completed), agent_end, agent_before_settle(completed), agent_settled(aborted false)"
+    );
+
+    // before_agent_start's union: a run a custom message started (pi ≥ 1.2).
+    model.push(Reply::text("nudged"));
+    let before = model.request_count();
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "/nudge"}));
+    told(mark, "before_agent_start: custom pi16-nudge");
+    let requests = model.wait_requests(before + 1, DEFAULT_TIMEOUT);
+    assert_eq!(
+        last_user_text(&requests[before]).as_deref(),
+        Some("NUDGE from pi16-events")
+    );
+    told(
+        mark,
+        "ends: agent_end, agent_before_settle(completed), agent_settled(aborted false)",
+    );
+
+    // send_user_message while pi starts a run (pi ≥ 1.2 is busy then): a
+    // follow-up the same run takes after its answer, not an error.
+    model.push(Reply::text("first"));
+    model.push(Reply::text("second"));
+    let before = model.request_count();
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "busy-check"}));
+    told(mark, "before_agent_start: user busy-check");
+    told(mark, "sent while starting: Ok(())");
+    let requests = model.wait_requests(before + 2, DEFAULT_TIMEOUT);
+    assert_eq!(
+        last_user_text(&requests[before]).as_deref(),
+        Some("busy-check")
+    );
+    assert_eq!(
+        last_user_text(&requests[before + 1]).as_deref(),
+        Some("FOLLOW-UP from pi16-events")
+    );
+    let events = pi.events_since(mark);
+    let errors = of_type(&events, "extension_error");
+    assert!(errors.is_empty(), "{errors:#?}");
 }

@@ -3,7 +3,9 @@
 //! with what pi shows: `turn_end`'s boundary, `context_with_system`,
 //! `before_provider_headers`, `tool_call`'s `terminate`,
 //! `tool_execution_end`'s duration, `ui_prompt_*`, `session_info_changed`,
-//! compaction's `reason`, and the order of the settle events.
+//! compaction's `reason`, the order of the settle events, a `tool_result`
+//! patch with structured content and an `agent_before_settle` result.
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use pi_ext::events::*;
@@ -164,13 +166,46 @@ async fn ended(_event: AgentEndEvent) {
     ENDS.lock().unwrap().push("agent_end".into());
 }
 
-/// agent_before_settle: the outcome pi proposes.
+/// Set by [`restructure`]: the run's settle asks for one more request.
+static SETTLE_MORE: AtomicBool = AtomicBool::new(false);
+
+/// tool_result: a bash call with `restructure` gets new content and
+/// structured content (and the run one more request when it settles).
+#[hook]
+async fn restructure(event: ToolResultEvent) -> ToolResultPatch {
+    if !event.input["command"]
+        .as_str()
+        .is_some_and(|c| c.contains("restructure"))
+    {
+        return ToolResultPatch::default();
+    }
+    SETTLE_MORE.store(true, Ordering::SeqCst);
+    ToolResultPatch {
+        content: Some(vec![pi_ext::Content::text("patched by pi16-events")]),
+        structured_content: Some(
+            json!({"patchedBy": "pi16-events", "was": event.structured_content}),
+        ),
+        ..ToolResultPatch::default()
+    }
+}
+
+/// agent_before_settle: the outcome pi proposes; after [`restructure`], a
+/// message for the model and one more request (once).
 #[hook]
 async fn before_settle(event: AgentBeforeSettleEvent) -> BoundaryResult {
     ENDS.lock()
         .unwrap()
         .push(format!("agent_before_settle({})", event.outcome));
-    BoundaryResult::keep()
+    if !SETTLE_MORE.swap(false, Ordering::SeqCst) {
+        return BoundaryResult::keep();
+    }
+    let mut entries = event.entries.clone();
+    entries.push(EntryDraft::custom_message(
+        "pi16-settle",
+        "SETTLE-NOTE from pi16-events",
+        false,
+    ));
+    BoundaryResult::keep().entries(entries).continue_run(true)
 }
 
 /// agent_settled: the run's end events so far, then a fresh list.
@@ -180,6 +215,37 @@ async fn settled(ctx: &Ctx, event: AgentSettledEvent) {
     ends.push(format!("agent_settled(aborted {})", event.aborted));
     ctx.ui()
         .notify(format!("ends: {}", ends.join(", ")), Level::Info);
+}
+
+/// before_agent_start: what started the run (pi 1.2's union); a
+/// `busy-check` prompt sends a user message while pi starts the run, when
+/// pi ≥ 1.2 takes it only with a delivery.
+#[hook]
+async fn starting(ctx: &Ctx, event: BeforeAgentStartEvent) -> BeforeAgentStart {
+    let by = match &event.started_by {
+        StartedBy::User { prompt, .. } => format!("user {prompt}"),
+        StartedBy::Custom(message) => format!("custom {}", message.custom_type),
+        other => format!("{other:?}"),
+    };
+    ctx.ui()
+        .notify(format!("before_agent_start: {by}"), Level::Info);
+    if event.prompt() == Some("busy-check") {
+        let sent = ctx
+            .api()
+            .send_user_message("FOLLOW-UP from pi16-events", None)
+            .await;
+        ctx.ui()
+            .notify(format!("sent while starting: {sent:?}"), Level::Info);
+    }
+    BeforeAgentStart::default()
+}
+
+/// Send a custom message that starts a run.
+#[command(name = "nudge")]
+async fn nudge(ctx: &CommandCtx, _args: String) -> Result<(), Error> {
+    let message = CustomMessage::new("pi16-nudge", "NUDGE from pi16-events");
+    ctx.api().send_message(message, true, None).await?;
+    Ok(())
 }
 
 #[extension(name = "pi16-events")]

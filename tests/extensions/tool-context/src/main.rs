@@ -3,7 +3,10 @@
 //! tools (`Ctx::execute_tool`, `Ctx::tools`), one that calls itself until
 //! the depth bound stops it, a tool with a structured output, prepared
 //! arguments and annotations, a codemode-only and an inactive tool, and a
-//! command that reports `ctx.*` and `pi.getSettings()`.
+//! command that reports `ctx.*` and `pi.getSettings()`. pi 0.73.1 loads it
+//! too (`tests/tests/old_pi.rs`): the hooks on `agent_settled` and
+//! `project_trust` and the entry renderer are there for its notices.
+use pi_ext::events::{AgentSettledEvent, ProjectTrust, ProjectTrustEvent};
 use pi_ext::prelude::*;
 use pi_ext::serde_json::{json, Value};
 use pi_ext::{Structured, ToolCallOutcome};
@@ -43,8 +46,9 @@ fn legacy_args(args: Value) -> Result<Value, String> {
     }
 }
 
-/// Multiply two integers (only other tools can call it).
-#[tool(exposure = "codemode")]
+/// Multiply two integers (only other tools can call it). Annotated as `add`
+/// is: one notice for both on older pi.
+#[tool(exposure = "codemode", read_only_hint = true)]
 async fn multiply(a: i64, b: i64) -> String {
     (a * b).to_string()
 }
@@ -147,6 +151,44 @@ async fn ctx_facts(ctx: &CommandCtx, _args: String) -> Result<(), Error> {
     ctx.ui().notify(facts.to_string(), Level::Info);
     Ok(())
 }
+
+/// The thinking level as `ctx.thinkingLevel` and `pi.getThinkingLevel()`
+/// give it (short enough for one terminal row).
+#[command(name = "thinking")]
+async fn thinking(ctx: &CommandCtx, _args: String) -> Result<(), Error> {
+    let ctx_level = match ctx.thinking_level().await {
+        Ok(level) => level.unwrap_or_else(|| "none".into()),
+        Err(e) => format!("error {e}"),
+    };
+    let api_level = match ctx.api().thinking_level().await {
+        Ok(level) => level,
+        Err(e) => format!("error {e}"),
+    };
+    ctx.ui().notify(
+        format!("thinking: ctx={ctx_level} api={api_level}"),
+        Level::Info,
+    );
+    Ok(())
+}
+
+/// pi ≥ 0.80.4 only: nothing to do, the hook's notice on older pi is the point.
+#[hook]
+async fn settled(_event: AgentSettledEvent) {}
+
+/// pi ≥ 0.79 only: leaves the decision to pi.
+#[hook]
+async fn trust(_event: ProjectTrustEvent) -> ProjectTrust {
+    ProjectTrust::Undecided
+}
+
+/// `tool-context-note` entries (pi ≥ 0.80.4 draws them with this).
+fn note(
+    entry: &pi_ext::tui::RenderedEntry<Value>,
+    _opts: pi_ext::tui::EntryOpts<'_>,
+) -> pi_ext::tui::View {
+    pi_ext::tui::View::text(format!("NOTE {}", entry.data.clone().unwrap_or_default()))
+}
+pi_ext::entry_renderer!("tool-context-note", note);
 
 /// Send `args` as a user message that pi expands like typed input.
 #[command(name = "expand")]
