@@ -266,13 +266,18 @@ impl OAuthLogin {
     ///
     /// As [`OAuthLogin::auth`].
     pub async fn progress(&self, message: &str) -> Result<(), String> {
-        self.ui("progress", json!({ "message": sanitize(message, Keep::Lines) }))
-            .await
-            .map(drop)
+        self.ui(
+            "progress",
+            json!({ "message": sanitize(message, Keep::Lines) }),
+        )
+        .await
+        .map(drop)
     }
 
     /// Ask the user to choose (`onSelect`): the chosen option's id, `None`
-    /// when dismissed. `options` are `(id, label)`.
+    /// when dismissed. `options` are `(id, label)`. pi 1.x's terminal ends
+    /// the login instead when the choice is dismissed (an error here, and
+    /// pi goes back to its provider list when the login returns it).
     ///
     /// # Errors
     ///
@@ -465,7 +470,10 @@ mod tests {
             shown,
             [
                 // (an object's fields in name order)
-                ("auth", vec![SHOWN.into(), format!("https://x.invalid/{SHOWN}")]),
+                (
+                    "auth",
+                    vec![SHOWN.into(), format!("https://x.invalid/{SHOWN}")]
+                ),
                 ("deviceCode", vec![SHOWN.into(), SHOWN.into()]),
                 ("progress", vec![format!("{SHOWN}\nline two")]),
                 ("select", vec![SHOWN.into(), id.clone(), SHOWN.into()]),

@@ -7,7 +7,9 @@
 
 use std::path::Path;
 
-use pi_ext_e2e::{install_example, pi_example, wait_until, Key, PiEnv, PiTerminal, ScriptedModel, Screen};
+use pi_ext_e2e::{
+    install_example, pi_example, wait_until, Key, PiEnv, PiTerminal, Screen, ScriptedModel,
+};
 use serde_json::{json, Value};
 
 const COLS: u16 = 120;
@@ -54,12 +56,11 @@ struct Outcome {
     project_loaded: bool,
 }
 
-/// A world whose cwd needs trust (`.pi/extensions`, plus an `AGENTS.md`),
-/// with `which` installed as a global extension.
+/// A world whose cwd needs trust (it has `.pi/extensions`), with `which`
+/// installed as a global extension.
 fn world(model: &ScriptedModel, which: Original) -> PiEnv {
     let env = PiEnv::new(model);
     env.write_cwd_file(".pi/extensions/project-probe.ts", PROJECT_EXTENSION);
-    env.write_cwd_file("AGENTS.md", "Project instructions.\n");
     match which {
         Original::Ts => {
             env.install_extension("project-trust", pi_example("project-trust.ts"));
@@ -75,7 +76,7 @@ fn normalized(env: &PiEnv, text: &str) -> String {
     let canonical = |p: &Path| std::fs::canonicalize(p).unwrap().display().to_string();
     text.replace(&canonical(&env.cwd()), "<cwd>")
         .replace(&env.cwd().display().to_string(), "<cwd>")
-        .replace(&canonical(&env.root()), "<root>")
+        .replace(&canonical(env.root()), "<root>")
         .replace(&env.root().display().to_string(), "<root>")
 }
 
@@ -143,7 +144,10 @@ fn run(which: Original, dialogs: &[(&str, Answer)]) -> Outcome {
 fn side_by_side(dialogs: &[(&str, Answer)]) -> Outcome {
     let ts = run(Original::Ts, dialogs);
     let rust = run(Original::Rust, dialogs);
-    assert_eq!(ts, rust, "the TypeScript original (left) and the Rust port (right) differ");
+    assert_eq!(
+        ts, rust,
+        "the TypeScript original (left) and the Rust port (right) differ"
+    );
     ts
 }
 
@@ -157,7 +161,11 @@ fn trust_and_remember_is_saved_and_loads_the_project() {
     let outcome = side_by_side(&[(ASKED, Answer::Pick("Trust and remember"))]);
     assert_eq!(outcome.trust_store, json!({"<cwd>": true}), "{outcome:#?}");
     assert!(outcome.project_loaded, "{outcome:#?}");
-    assert_eq!(outcome.notices, [format!("{STARTED} <cwd>")], "{outcome:#?}");
+    assert_eq!(
+        outcome.notices,
+        [format!("{STARTED} <cwd>")],
+        "{outcome:#?}"
+    );
 }
 
 #[test]
@@ -177,7 +185,11 @@ fn do_not_trust_this_session_saves_nothing_and_skips_the_project() {
     let outcome = side_by_side(&[(ASKED, Answer::Pick("Do not trust this session"))]);
     assert_eq!(outcome.trust_store, Value::Null, "{outcome:#?}");
     assert!(!outcome.project_loaded, "{outcome:#?}");
-    assert_eq!(outcome.notices, [format!("{STARTED} <cwd>")], "{outcome:#?}");
+    assert_eq!(
+        outcome.notices,
+        [format!("{STARTED} <cwd>")],
+        "{outcome:#?}"
+    );
 }
 
 #[test]

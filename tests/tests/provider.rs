@@ -838,9 +838,21 @@ fn a_rust_login_runs_in_pis_login_dialog() {
     pi.type_text("Corp");
     pi.wait_for("Corp (SSO) selected", |s| s.contains("→ Corp (SSO)"));
     pi.press(Key::Enter);
+    // Dismissing the Rust login's choice cancels the login quietly: pi
+    // goes back to its list of providers.
+    pi.wait_for_text("Region:");
+    pi.press(Key::Escape);
+    let screen = pi.wait_for_text("Select provider to configure:");
+    assert!(!screen.contains("Failed to login"), "{screen}");
+    pi.type_text("Corp");
+    pi.wait_for("Corp (SSO) selected", |s| s.contains("→ Corp (SSO)"));
+    pi.press(Key::Enter);
     // The Rust login's choice, in pi's selector.
     let screen = pi.wait_for_text("Region:");
-    assert!(screen.contains("→ Europe") && screen.contains("United States"), "{screen}");
+    assert!(
+        screen.contains("→ Europe") && screen.contains("United States"),
+        "{screen}"
+    );
     pi.press(Key::Down);
     pi.press(Key::Enter);
     // Its link and instructions, its progress and its prompt, in one dialog.
@@ -866,7 +878,9 @@ fn a_rust_login_runs_in_pis_login_dialog() {
     pi.press(Key::Enter);
     pi.type_text("corp-1");
     pi.wait_for("corp-1 selected", |s| {
-        s.rows().iter().any(|r| r.contains('→') && r.contains("corp-1"))
+        s.rows()
+            .iter()
+            .any(|r| r.contains('→') && r.contains("corp-1"))
     });
     pi.press(Key::Enter);
     pi.wait_for("corp-1 in the footer", |s| {

@@ -40,11 +40,7 @@ async fn load(_ctx: LoadCtx) -> ProjectTrustExample {
 /// project_trust: ask, when the trust context can. The first hook that
 /// answers yes or no decides and pi shows no trust prompt of its own.
 #[hook]
-async fn trust(
-    ctx: &Ctx,
-    state: &ProjectTrustExample,
-    event: ProjectTrustEvent,
-) -> ProjectTrust {
+async fn trust(ctx: &Ctx, state: &ProjectTrustExample, event: ProjectTrustEvent) -> ProjectTrust {
     ctx.ui().notify(
         format!(
             "project_trust fired for {} (mode: {}, load: {})",
