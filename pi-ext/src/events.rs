@@ -337,8 +337,9 @@ event! {
     ///
     /// pi gives this hook a limited context: of [`Ctx`](crate::Ctx), only
     /// `cwd()` and `ui()`'s `select`, `confirm`, `input` and `notify` work
-    /// (pi's trust prompt UI: in the terminal before its TUI starts; no UI
-    /// in RPC or print mode, where `notify` goes to stderr). Every other call
+    /// (pi's trust prompt UI: in the terminal before its TUI starts, where
+    /// pi shows no `notify`; no UI in RPC or print mode, where `notify` goes
+    /// to stderr). Every other call
     /// fails with an error that says so. Use `has_ui` and `mode` below, which
     /// are this context's (the session's [`Ctx::has_ui`](crate::Ctx::has_ui)
     /// says whether the session has one).

@@ -50,6 +50,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::context::Ctx;
 use crate::provider::{ModelDef, ProviderDef};
+use crate::tui::{sanitize, Keep};
 
 /// OAuth credentials as pi stores them (pi-ai's `OAuthCredentials`).
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
@@ -186,7 +187,10 @@ impl OAuthDef {
 }
 
 /// pi's login UI for one login (pi-ai's `OAuthLoginCallbacks`): each call
-/// goes to pi, which shows it in the terminal or to an RPC client.
+/// goes to pi, which shows it in the terminal or to an RPC client. Text is
+/// sent without control characters (pi's login dialog paints it as given,
+/// so an escape sequence would reach the terminal); a select's ids are
+/// sent as given.
 #[derive(Debug, Clone)]
 pub struct OAuthLogin {
     ctx: Ctx,
@@ -212,6 +216,8 @@ impl OAuthLogin {
     ///
     /// The login is over (cancelled, pi gone).
     pub async fn auth(&self, url: &str, instructions: Option<&str>) -> Result<(), String> {
+        let instructions = instructions.map(|i| sanitize(i, Keep::Lines));
+        let url = sanitize(url, Keep::Line);
         self.ui("auth", json!({ "url": url, "instructions": instructions }))
             .await
             .map(drop)
@@ -225,7 +231,10 @@ impl OAuthLogin {
     pub async fn device_code(&self, user_code: &str, verification_uri: &str) -> Result<(), String> {
         self.ui(
             "deviceCode",
-            json!({ "userCode": user_code, "verificationUri": verification_uri }),
+            json!({
+                "userCode": sanitize(user_code, Keep::Line),
+                "verificationUri": sanitize(verification_uri, Keep::Line),
+            }),
         )
         .await
         .map(drop)
@@ -240,7 +249,10 @@ impl OAuthLogin {
         let v = self
             .ui(
                 "prompt",
-                json!({ "message": message, "placeholder": placeholder }),
+                json!({
+                    "message": sanitize(message, Keep::Lines),
+                    "placeholder": placeholder.map(|p| sanitize(p, Keep::Line)),
+                }),
             )
             .await?;
         v.as_str()
@@ -254,13 +266,18 @@ impl OAuthLogin {
     ///
     /// As [`OAuthLogin::auth`].
     pub async fn progress(&self, message: &str) -> Result<(), String> {
-        self.ui("progress", json!({ "message": message }))
-            .await
-            .map(drop)
+        self.ui(
+            "progress",
+            json!({ "message": sanitize(message, Keep::Lines) }),
+        )
+        .await
+        .map(drop)
     }
 
     /// Ask the user to choose (`onSelect`): the chosen option's id, `None`
-    /// when dismissed. `options` are `(id, label)`.
+    /// when dismissed. `options` are `(id, label)`. pi 1.x's terminal ends
+    /// the login instead when the choice is dismissed (an error here, and
+    /// pi goes back to its provider list when the login returns it).
     ///
     /// # Errors
     ///
@@ -272,10 +289,13 @@ impl OAuthLogin {
     ) -> Result<Option<String>, String> {
         let options: Vec<Value> = options
             .iter()
-            .map(|(id, label)| json!({ "id": id, "label": label }))
+            .map(|(id, label)| json!({ "id": id, "label": sanitize(label, Keep::Line) }))
             .collect();
         let v = self
-            .ui("select", json!({ "message": message, "options": options }))
+            .ui(
+                "select",
+                json!({ "message": sanitize(message, Keep::Lines), "options": options }),
+            )
             .await?;
         Ok(v.as_str().map(str::to_owned))
     }
@@ -365,5 +385,106 @@ pub(crate) fn provider_call(
             }))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+
+    use super::{OAuthCredentials, OAuthDef, OAuthLogin};
+    use crate::provider::{ModelDef, ProviderDef};
+    use crate::registry::Registry;
+    use crate::testing::TestHost;
+
+    /// OSC 0 (a window title), CSI 2J (clear screen), C1 CSI (0x9b).
+    const HOSTILE: &str = "a\x1b]0;pwned\x07b\x1b[2Jc\u{9b}31md";
+    const SHOWN: &str = "a]0;pwnedb[2Jc31md";
+
+    async fn login(ui: OAuthLogin) -> Result<OAuthCredentials, String> {
+        ui.auth(&format!("https://x.invalid/{HOSTILE}"), Some(HOSTILE))
+            .await?;
+        ui.device_code(HOSTILE, HOSTILE).await?;
+        ui.progress(&format!("{HOSTILE}\nline two")).await?;
+        let id = ui.select(HOSTILE, &[("id\x1b", HOSTILE)]).await?;
+        let code = ui.prompt(HOSTILE, Some(HOSTILE)).await?;
+        Ok(OAuthCredentials::new(format!("{id:?}"), code, 0))
+    }
+
+    async fn refresh(
+        old: OAuthCredentials,
+        _: crate::CancellationToken,
+    ) -> Result<OAuthCredentials, String> {
+        Ok(old)
+    }
+
+    /// Every string in `v`.
+    fn strings(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+            Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn a_login_shows_text_without_control_characters_and_answers_as_given() {
+        let provider = ProviderDef::new("corp")
+            .api("openai-completions")
+            .base_url("http://127.0.0.1:9/v1")
+            .model(ModelDef::new("m", "M"))
+            .oauth(OAuthDef::new("Corp", login, refresh));
+        let host = TestHost::with_registry(Registry::new("t", "0").provider(provider));
+        host.send_line(&crate::wire::request_line(
+            7,
+            "provider/call",
+            &json!({"provider": "corp", "op": "login", "args": null}),
+        ));
+        let mut shown = Vec::new();
+        let answer = loop {
+            let msg = host
+                .next_message(Duration::from_secs(10))
+                .expect("the login's messages");
+            if msg["method"] == "oauth/ui" {
+                let p = &msg["params"];
+                let kind = p["kind"].as_str().unwrap().to_owned();
+                let mut texts = Vec::new();
+                strings(&p["args"], &mut texts);
+                shown.push((kind.clone(), texts));
+                let reply = match kind.as_str() {
+                    "select" => json!("id\x1b"),
+                    "prompt" => json!("the code"),
+                    _ => Value::Null,
+                };
+                let id = msg["id"].as_u64().unwrap();
+                host.send_line(format!(r#"{{"id":{id},"result":{reply}}}"#).as_bytes());
+            } else if msg["id"] == 7 {
+                break msg;
+            }
+        };
+        let id = "id\x1b".to_string();
+        assert_eq!(
+            shown,
+            [
+                // (an object's fields in name order)
+                (
+                    "auth",
+                    vec![SHOWN.into(), format!("https://x.invalid/{SHOWN}")]
+                ),
+                ("deviceCode", vec![SHOWN.into(), SHOWN.into()]),
+                ("progress", vec![format!("{SHOWN}\nline two")]),
+                ("select", vec![SHOWN.into(), id.clone(), SHOWN.into()]),
+                ("prompt", vec![SHOWN.into(), SHOWN.into()]),
+            ]
+            .map(|(k, t)| (k.to_string(), t))
+            .to_vec(),
+            "{answer}"
+        );
+        // The ids and the answers are the login's own, unchanged.
+        assert_eq!(answer["result"]["refresh"], format!("{:?}", Some(id)));
+        assert_eq!(answer["result"]["access"], "the code");
     }
 }

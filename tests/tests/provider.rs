@@ -10,7 +10,7 @@ use std::path::Path;
 
 use pi_ext_e2e::json::{assert_same, final_assistant_text, system_prompt, tool_result};
 use pi_ext_e2e::{
-    install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
+    install_example, wait_until, Key, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
 };
 use serde_json::{json, Value};
 
@@ -811,4 +811,84 @@ fn a_rust_login_is_refreshed_in_rust_and_its_key_sent_and_a_builtin_name_is_refu
                 .is_some_and(|m| m.contains("provider `anthropic` not registered"))
     });
     assert!(told, "{:?}", pi.events());
+}
+
+/// `/login` in pi's terminal runs the Rust login: its link, choice,
+/// progress and prompt show in pi's login dialog, the answers reach Rust,
+/// pi stores what Rust returned, and the next request carries the key
+/// (refreshed in Rust, as the login's token has expired at once).
+#[test]
+fn a_rust_login_runs_in_pis_login_dialog() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "provider-login");
+    let pi = env.pi().installed(&dir).terminal(120, 40);
+    let auth = || {
+        std::fs::read_to_string(env.agent_dir().join("auth.json"))
+            .map(|t| serde_json::from_str::<Value>(&t).unwrap())
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(auth()["corp"], Value::Null, "no login yet");
+    pi.type_text("/login");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Sign in with an account");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Corp (SSO)");
+    // Pick the provider by filtering the list down to it.
+    pi.type_text("Corp");
+    pi.wait_for("Corp (SSO) selected", |s| s.contains("→ Corp (SSO)"));
+    pi.press(Key::Enter);
+    // Dismissing the Rust login's choice cancels the login quietly: pi
+    // goes back to its list of providers.
+    pi.wait_for_text("Region:");
+    pi.press(Key::Escape);
+    let screen = pi.wait_for_text("Select provider to configure:");
+    assert!(!screen.contains("Failed to login"), "{screen}");
+    pi.type_text("Corp");
+    pi.wait_for("Corp (SSO) selected", |s| s.contains("→ Corp (SSO)"));
+    pi.press(Key::Enter);
+    // The Rust login's choice, in pi's selector.
+    let screen = pi.wait_for_text("Region:");
+    assert!(
+        screen.contains("→ Europe") && screen.contains("United States"),
+        "{screen}"
+    );
+    pi.press(Key::Down);
+    pi.press(Key::Enter);
+    // Its link and instructions, its progress and its prompt, in one dialog.
+    let screen = pi.wait_for_text("Code:");
+    for shown in [
+        "Login to Corp (SSO)",
+        "https://sso.example.invalid/device",
+        "Open the link and paste the code",
+        "Signing in to the us tenant",
+        "e.g., the code",
+    ] {
+        assert!(screen.contains(shown), "{shown:?} not shown:\n{screen}");
+    }
+    pi.type_text("c0de");
+    pi.press(Key::Enter);
+    pi.wait_for_text("Logged in to Corp (SSO)");
+    let stored = auth();
+    assert_eq!(stored["corp"]["type"], "oauth", "{stored}");
+    assert_eq!(stored["corp"]["access"], "access-us-c0de", "{stored}");
+    assert_eq!(stored["corp"]["refresh"], "refresh-c0de", "{stored}");
+    // The next request refreshes the expired login in Rust and carries its key.
+    pi.type_text("/model");
+    pi.press(Key::Enter);
+    pi.type_text("corp-1");
+    pi.wait_for("corp-1 selected", |s| {
+        s.rows()
+            .iter()
+            .any(|r| r.contains('→') && r.contains("corp-1"))
+    });
+    pi.press(Key::Enter);
+    pi.wait_for("corp-1 in the footer", |s| {
+        s.rows().last().is_some_and(|r| r.ends_with("corp-1"))
+    });
+    pi.type_text("which key?");
+    pi.press(Key::Enter);
+    pi.wait_for_text("key=refreshed-from-access-us-c0de");
+    assert_eq!(auth()["corp"]["access"], "refreshed-from-access-us-c0de");
+    pi.exit();
 }

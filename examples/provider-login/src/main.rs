@@ -1,5 +1,5 @@
-//! A provider with a `/login` written in Rust: the login asks pi's UI for a
-//! code, the refresh renews an expired token, and the model answers with
+//! A provider with a `/login` written in Rust: the login shows a link, asks
+//! pi's UI for a region and a code, reports progress, the refresh renews an expired token, and the model answers with
 //! the key pi resolved from the stored login (so a test sees which token a
 //! request carries). Its model list is refreshed at run time too. A second
 //! provider, named like pi's built-in `anthropic` without the opt-in, is
@@ -15,11 +15,17 @@ async fn login(ui: OAuthLogin) -> Result<OAuthCredentials, String> {
         Some("Open the link and paste the code"),
     )
     .await?;
+    let region = ui
+        .select("Region:", &[("eu", "Europe"), ("us", "United States")])
+        .await?
+        .ok_or("no region chosen")?;
+    ui.progress(&format!("Signing in to the {region} tenant"))
+        .await?;
     let code = ui.prompt("Code:", Some("the code")).await?;
     // Expired at once: the first request refreshes it.
     Ok(OAuthCredentials::new(
         format!("refresh-{code}"),
-        format!("access-{code}"),
+        format!("access-{region}-{code}"),
         0,
     ))
 }
