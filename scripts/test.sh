@@ -4,6 +4,12 @@
 # (installed into ./node_modules from package-lock.json, with the Node 22 it
 # needs) and a smoke set against pi 0.73.1 (tests/pi-0.73). Needs cargo and
 # Node 20+ with npm.
+#
+# The test binaries run side by side (most of their time is spent waiting on
+# pi), the slowest first, while clippy and rustdoc build at a low priority in
+# target/lint; each phase prints its wall time and the CPU time it used.
+# PI_EXT_TEST_JOBS sets how many test binaries run at once (default: the
+# number of cores + 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,20 +32,111 @@ if ! "$NODE" -e 'const [a, b] = process.versions.node.split(".").map(Number); pr
   exit 1
 fi
 
+# Every phase prints its wall time and the CPU time of its processes.
+export TIMEFORMAT='    %R s wall, %U s user + %S s system CPU'
+LOGS=target/test-logs
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+
 echo "==> bridge: tsc"
-npx --no-install tsc -p pi-ext/bridge
+time npx --no-install tsc -p pi-ext/bridge
 
 echo "==> bridge: node --test ($("$NODE" --version))"
-"$NODE" --import ./pi-ext/bridge/test/pi-aliases.js --test pi-ext/bridge/test/*.test.js
+time "$NODE" --import ./pi-ext/bridge/test/pi-aliases.js --test pi-ext/bridge/test/*.test.js
 
 echo "==> cargo fmt --check"
-cargo fmt --all -- --check
+time cargo fmt --all -- --check
 
-echo "==> cargo clippy"
-cargo clippy --workspace --all-targets --locked -- -D warnings
+# clippy and rustdoc compile in check mode, which shares nothing with the
+# test build: in a target directory of their own, at a low priority, they use
+# the CPU the test binaries leave while they wait on pi.
+lint() {
+  set -e
+  export CARGO_TARGET_DIR=target/lint
+  echo "==> cargo clippy"
+  time cargo clippy --workspace --all-targets --locked -- -D warnings
+  echo "==> cargo doc (warnings denied)"
+  time RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+}
+export -f lint
 
-echo "==> cargo doc (warnings denied)"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+echo "==> cargo test --no-run (the test build)"
+time cargo test --workspace --locked --no-run --message-format=json-render-diagnostics >"$LOGS/build.json"
 
-echo "==> cargo test"
-cargo test --workspace --locked
+# The test executables cargo built: package directory, package, target and
+# path, one a line.
+"$NODE" -e '
+  const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n");
+  for (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    const m = JSON.parse(line);
+    if (m.reason !== "compiler-artifact" || !m.profile.test || !m.executable) continue;
+    const dir = require("path").dirname(m.manifest_path);
+    // "path+file:///…/tests#pi-ext-e2e@0.1.0", or "…/pi-ext#0.1.0" when the
+    // directory has the package name.
+    const [url, frag] = m.package_id.split("#");
+    const pkg = frag.includes("@") ? frag.split("@")[0] : url.split("/").pop();
+    console.log([dir, pkg, m.target.name, m.executable].join("\t"));
+  }' "$LOGS/build.json" | sort -u -t $'\t' -k4,4 >"$LOGS/binaries.tsv"
+
+# The slowest binaries start first (in this order, the slowest of a clean
+# clone's run on 2 cores), so that none starts last and keeps the rest
+# waiting; the others follow in name order.
+SLOW="compile_fail toolchain examples_manifests bench_smoke builtin_tools anthropic_provider toolchain_npm lifecycle tool_calls tui"
+{
+  for name in $SLOW; do awk -F '\t' -v n="$name" '$3 == n' "$LOGS/binaries.tsv"; done
+  awk -F '\t' -v slow=" $SLOW " 'index(slow, " " $3 " ") == 0' "$LOGS/binaries.tsv"
+} >"$LOGS/queue.tsv"
+
+JOBS=${PI_EXT_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
+CARGO=${CARGO:-$(command -v cargo)}
+export CARGO
+
+# One test binary, as `cargo test` runs it: from its package's directory.
+run_binary() {
+  local dir=$1 name="$2::$3" exe=$4 log
+  log="$LOGS/$2-$3.log"
+  local start=$SECONDS
+  if (cd "$dir" && CARGO_MANIFEST_DIR="$dir" "$exe") >"$log" 2>&1; then
+    echo "    ok   $name ($((SECONDS - start)) s): $(grep -h '^test result' "$log" | tail -1)"
+  else
+    echo "    FAIL $name ($((SECONDS - start)) s), its output:"
+    sed 's/^/        /' "$log"
+    touch "$LOGS/failed"
+  fi
+}
+
+echo "==> cargo test: $(wc -l <"$LOGS/queue.tsv") test binaries, $JOBS at a time; clippy and rustdoc beside them"
+time {
+  (nice -n 15 bash -c lint >"$LOGS/lint.log" 2>&1 || touch "$LOGS/lint-failed") &
+  lint_pid=$!
+  (
+    start=$SECONDS
+    if cargo test --workspace --locked --doc >"$LOGS/doctests.log" 2>&1; then
+      echo "    ok   doc tests ($((SECONDS - start)) s)"
+    else
+      echo "    FAIL doc tests, their output:"
+      sed 's/^/        /' "$LOGS/doctests.log"
+      touch "$LOGS/failed"
+    fi
+  ) &
+  # The doc tests count as one of the JOBS.
+  while IFS=$'\t' read -r dir pkg target exe; do
+    while [ "$(jobs -rp | grep -cvx "$lint_pid")" -ge "$JOBS" ]; do wait -n || true; done
+    run_binary "$dir" "$pkg" "$target" "$exe" &
+  done <"$LOGS/queue.tsv"
+  while [ "$(jobs -rp | grep -cvx "$lint_pid")" -gt 0 ]; do wait -n || true; done
+  echo "    (test binaries done; waiting for clippy and rustdoc)"
+  wait "$lint_pid" || true
+}
+cat "$LOGS/lint.log"
+status=0
+if [ -e "$LOGS/lint-failed" ]; then
+  echo "clippy or rustdoc failed (above)" >&2
+  status=1
+fi
+if [ -e "$LOGS/failed" ]; then
+  echo "test binaries failed (FAIL above; logs in $LOGS)" >&2
+  status=1
+fi
+exit "$status"

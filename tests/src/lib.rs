@@ -97,6 +97,7 @@ mod screen;
 pub mod session;
 mod terminal;
 mod theme;
+mod watched;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -5,11 +5,13 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+use crate::watched::Watched;
 
 /// The text answered when a request arrives while the reply queue is empty.
 pub const NO_SCRIPTED_REPLY: &str = "(no scripted reply)";
@@ -184,16 +186,14 @@ struct ModelState {
 struct ModelShared {
     /// Serves Anthropic's `/v1/messages` rather than OpenAI's chat completions.
     anthropic: bool,
-    state: Mutex<ModelState>,
-    changed: Condvar,
+    state: Watched<ModelState>,
     stop: AtomicBool,
     next_chunk_id: AtomicU64,
 }
 
 impl ModelShared {
     fn lock(&self) -> MutexGuard<'_, ModelState> {
-        // A panicking connection thread must not take the whole harness down with it.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        self.state.lock()
     }
 }
 
@@ -233,8 +233,7 @@ impl ScriptedModel {
         let addr = listener.local_addr().expect("scripted model local addr");
         let shared = Arc::new(ModelShared {
             anthropic,
-            state: Mutex::new(ModelState::default()),
-            changed: Condvar::new(),
+            state: Watched::new(ModelState::default()),
             stop: AtomicBool::new(false),
             next_chunk_id: AtomicU64::new(1),
         });
@@ -343,21 +342,16 @@ impl ScriptedModel {
     /// cancelled the held response. Panics after `timeout`.
     #[track_caller]
     pub fn wait_closed(&self, index: usize, timeout: Duration) {
-        let deadline = Instant::now() + timeout;
-        let mut state = self.shared.lock();
-        while !state.closed.contains(&index) {
-            let now = Instant::now();
-            assert!(
-                now < deadline,
-                "scripted model: the client did not close the held connection of request {index} within {timeout:?}"
-            );
-            state = self
-                .shared
-                .changed
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
+        let closed = self
+            .shared
+            .state
+            .wait_until(Instant::now() + timeout, |state| {
+                state.closed.contains(&index).then_some(())
+            });
+        assert!(
+            closed.is_some(),
+            "scripted model: the client did not close the held connection of request {index} within {timeout:?}"
+        );
     }
 
     /// Whether the client closed the held connection of request `index` (see
@@ -371,28 +365,23 @@ impl ScriptedModel {
     /// Panics after `timeout` with the number of requests seen so far.
     #[track_caller]
     pub fn wait_requests(&self, n: usize, timeout: Duration) -> Vec<Value> {
-        let deadline = Instant::now() + timeout;
-        let mut state = self.shared.lock();
-        loop {
-            if state.requests.len() >= n {
-                return state.requests.iter().map(|r| r.body.clone()).collect();
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                panic!(
-                    "scripted model: timed out after {timeout:?} waiting for {n} request(s); \
-                     got {} ({} reply/replies still queued)",
-                    state.requests.len(),
-                    state.queue.len()
-                );
-            }
-            state = self
-                .shared
-                .changed
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
+        let found = self
+            .shared
+            .state
+            .wait_until(Instant::now() + timeout, |state| {
+                (state.requests.len() >= n)
+                    .then(|| state.requests.iter().map(|r| r.body.clone()).collect())
+            });
+        let Some(found) = found else {
+            let state = self.shared.lock();
+            panic!(
+                "scripted model: timed out after {timeout:?} waiting for {n} request(s); \
+                 got {} ({} reply/replies still queued)",
+                state.requests.len(),
+                state.queue.len()
+            )
+        };
+        found
     }
 }
 
@@ -491,8 +480,7 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                 Value::String(String::from_utf8_lossy(&request.body).into_owned())
             });
             let model = body["model"].as_str().unwrap_or("fake-model").to_owned();
-            let (reply, request_index) = {
-                let mut state = shared.lock();
+            let (reply, request_index) = shared.state.update(|state| {
                 let reply = state
                     .queue
                     .pop_front()
@@ -507,8 +495,7 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                     received,
                 });
                 (reply, state.requests.len() - 1)
-            };
-            shared.changed.notify_all();
+            });
             let chunk_id = shared.next_chunk_id.fetch_add(1, Ordering::Relaxed);
             if let Reply::Hold(deltas) = &reply {
                 let events = if shared.anthropic {
@@ -517,8 +504,7 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                     openai_held_events(deltas, &model, chunk_id)
                 };
                 return hold(&mut writer, &mut reader, &events).map(|()| {
-                    shared.lock().closed.push(request_index);
-                    shared.changed.notify_all();
+                    shared.state.update(|s| s.closed.push(request_index));
                 });
             }
             if shared.anthropic {
@@ -529,11 +515,10 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
             }
         } else if request.method == "POST" && request.path.ends_with("/systemone") {
             let body = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
-            let mut state = shared.lock();
-            state.classifier_requests.push(body);
-            let answer = state.classifier_answers.pop_front();
-            drop(state);
-            shared.changed.notify_all();
+            let answer = shared.state.update(|state| {
+                state.classifier_requests.push(body);
+                state.classifier_answers.pop_front()
+            });
             match answer {
                 Some(answers) => http_response(
                     200,
@@ -549,16 +534,15 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                 ),
             }
         } else {
-            let mut state = shared.lock();
-            state
-                .other_requests
-                .push(format!("{} {}", request.method, request.path));
-            let listed = state
-                .models
-                .clone()
-                .filter(|_| request.method == "GET" && request.path.ends_with("/models"));
-            drop(state);
-            shared.changed.notify_all();
+            let listed = shared.state.update(|state| {
+                state
+                    .other_requests
+                    .push(format!("{} {}", request.method, request.path));
+                state
+                    .models
+                    .clone()
+                    .filter(|_| request.method == "GET" && request.path.ends_with("/models"))
+            });
             match listed {
                 Some(ids) => http_response(200, "application/json", models_list(&ids).as_bytes()),
                 None => http_response(

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use crate::diag::{clip, tail_lines};
 use crate::env::PiEnv;
 use crate::print::{run_print, PrintOutput};
+use crate::watched::Watched;
 use crate::{DEFAULT_TIMEOUT, STARTUP_TIMEOUT};
 
 /// Flags every pi process gets (before the caller's extra arguments).
@@ -250,16 +251,7 @@ struct RpcState {
     answered: HashSet<String>,
 }
 
-struct RpcShared {
-    state: Mutex<RpcState>,
-    changed: Condvar,
-}
-
-impl RpcShared {
-    fn lock(&self) -> MutexGuard<'_, RpcState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
+type RpcShared = Watched<RpcState>;
 
 /// A running `pi --mode rpc` process.
 ///
@@ -302,10 +294,7 @@ impl PiRpc {
         let stdout = child.stdout.take().expect("pi stdout");
         let stderr = child.stderr.take().expect("pi stderr");
         let pid = child.id();
-        let shared = Arc::new(RpcShared {
-            state: Mutex::new(RpcState::default()),
-            changed: Condvar::new(),
-        });
+        let shared = Arc::new(Watched::new(RpcState::default()));
         let out_shared = Arc::clone(&shared);
         std::thread::Builder::new()
             .name(format!("pi-{pid}-stdout"))
@@ -695,20 +684,9 @@ impl PiRpc {
     }
 
     fn wait_streams_closed(&self, timeout: Duration) {
-        let deadline = Instant::now() + timeout;
-        let mut state = self.shared.lock();
-        while !(state.stdout_closed && state.stderr_closed) {
-            let now = Instant::now();
-            if now >= deadline {
-                return;
-            }
-            state = self
-                .shared
-                .changed
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
+        self.shared.wait_until(Instant::now() + timeout, |s| {
+            (s.stdout_closed && s.stderr_closed).then_some(())
+        });
     }
 
     /// Closes pi's stdin; pi treats EOF as "quit" and shuts down (running `session_shutdown`
@@ -795,13 +773,16 @@ impl PiRpc {
         what: &str,
         mut check: impl FnMut(&RpcState) -> Option<T>,
     ) -> T {
-        let mut state = self.shared.lock();
-        loop {
-            if let Some(found) = check(&state) {
-                return found;
-            }
-            if state.stdout_closed {
-                drop(state);
+        // `None`: stdout closed (pi exited) with nothing found.
+        let found = self
+            .shared
+            .wait_until(deadline, |state| match check(state) {
+                Some(found) => Some(Some(found)),
+                None => state.stdout_closed.then_some(None),
+            });
+        match found {
+            Some(Some(found)) => found,
+            Some(None) => {
                 let status = self
                     .try_wait_exit(Duration::from_secs(3))
                     .map_or_else(|| "stdout closed".to_owned(), |s| s.to_string());
@@ -810,20 +791,10 @@ impl PiRpc {
                     self.diagnostics()
                 );
             }
-            let now = Instant::now();
-            if now >= deadline {
-                drop(state);
-                panic!(
-                    "timed out after {timeout:?} waiting for {what}\n{}",
-                    self.diagnostics()
-                );
-            }
-            state = self
-                .shared
-                .changed
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            None => panic!(
+                "timed out after {timeout:?} waiting for {what}\n{}",
+                self.diagnostics()
+            ),
         }
     }
 }
@@ -870,13 +841,12 @@ fn read_stdout(stdout: impl Read, shared: &RpcShared, skip_message_updates: bool
             continue;
         }
         if skip_message_updates && line.starts_with(br#"{"type":"message_update""#) {
-            shared.lock().skipped_updates += 1;
+            shared.update(|s| s.skipped_updates += 1);
             continue;
         }
         let parsed = serde_json::from_slice::<Value>(&line);
         let text = String::from_utf8_lossy(&line);
-        {
-            let mut state = shared.lock();
+        shared.update(|state| {
             if state.stdout_tail.len() == STDOUT_TAIL {
                 state.stdout_tail.pop_front();
             }
@@ -888,11 +858,9 @@ fn read_stdout(stdout: impl Read, shared: &RpcShared, skip_message_updates: bool
                 }
                 Err(_) => state.non_json.push(text.into_owned()),
             }
-        }
-        shared.changed.notify_all();
+        });
     }
-    shared.lock().stdout_closed = true;
-    shared.changed.notify_all();
+    shared.update(|s| s.stdout_closed = true);
 }
 
 fn read_stderr(stderr: impl Read, shared: &RpcShared) {
@@ -904,14 +872,9 @@ fn read_stderr(stderr: impl Read, shared: &RpcShared) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        shared
-            .lock()
-            .stderr
-            .push_str(&String::from_utf8_lossy(&line));
-        shared.changed.notify_all();
+        shared.update(|s| s.stderr.push_str(&String::from_utf8_lossy(&line)));
     }
-    shared.lock().stderr_closed = true;
-    shared.changed.notify_all();
+    shared.update(|s| s.stderr_closed = true);
 }
 
 /// `PATH` with `node`'s directory first (None for a bare `node`, which `PATH` finds anyway).

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, ExitStatus, MasterPty, PtySize};
@@ -12,6 +12,7 @@ use crate::diag::tail_lines;
 use crate::keys::Key;
 use crate::rpc::PiBuilder;
 use crate::screen::Screen;
+use crate::watched::Watched;
 use crate::{DEFAULT_TIMEOUT, STARTUP_TIMEOUT};
 
 /// What the terminal calls itself: pi paints with 24-bit colours under `COLORTERM=truecolor`
@@ -205,16 +206,7 @@ impl TermState {
     }
 }
 
-struct TermShared {
-    state: Mutex<TermState>,
-    changed: Condvar,
-}
-
-impl TermShared {
-    fn lock(&self) -> MutexGuard<'_, TermState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
+type TermShared = Watched<TermState>;
 
 /// pi running interactively in a pseudo-terminal, with the screen parsed as it paints.
 ///
@@ -269,17 +261,14 @@ impl PiTerminal {
             TerminalEvents::default(),
         );
         let published = Screen::new(parser.screen().clone(), String::new());
-        let shared = Arc::new(TermShared {
-            state: Mutex::new(TermState {
-                parser,
-                published,
-                frame: 0,
-                output: VecDeque::new(),
-                output_total: 0,
-                closed: false,
-            }),
-            changed: Condvar::new(),
-        });
+        let shared = Arc::new(Watched::new(TermState {
+            parser,
+            published,
+            frame: 0,
+            output: VecDeque::new(),
+            output_total: 0,
+            closed: false,
+        }));
         let reader_shared = Arc::clone(&shared);
         std::thread::Builder::new()
             .name(format!("pi-{pid}-pty"))
@@ -406,45 +395,35 @@ impl PiTerminal {
     ) -> Screen {
         let deadline = Instant::now() + timeout;
         let mut checked = None;
-        let mut state = self.shared.lock();
         loop {
-            if checked != Some(state.frame) {
-                checked = Some(state.frame);
-                let screen = state.published.clone();
-                drop(state);
-                if check(&screen) {
-                    return screen;
-                }
-                state = self.shared.lock();
-                if checked != Some(state.frame) {
-                    continue;
-                }
-            }
-            if state.closed {
-                drop(state);
-                let status = self.try_wait_exit(Duration::from_secs(3)).map_or_else(
-                    || "its terminal closed".to_owned(),
-                    |s| format!("exit status {s}"),
-                );
-                panic!(
-                    "pi exited ({status}) while waiting for {what}\n{}",
-                    self.diagnostics()
-                );
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                drop(state);
+            // The newest frame if it is one not checked yet, or as it is once pi's
+            // terminal has closed.
+            let next = self.shared.wait_until(deadline, |state| {
+                (checked != Some(state.frame) || state.closed)
+                    .then(|| (state.frame, state.published.clone()))
+            });
+            let Some((frame, screen)) = next else {
                 panic!(
                     "timed out after {timeout:?} waiting for {what}\n{}",
                     self.diagnostics()
                 );
+            };
+            if checked != Some(frame) {
+                // Checked without the lock: the reader goes on parsing meanwhile.
+                checked = Some(frame);
+                if check(&screen) {
+                    return screen;
+                }
+                continue;
             }
-            state = self
-                .shared
-                .changed
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            let status = self.try_wait_exit(Duration::from_secs(3)).map_or_else(
+                || "its terminal closed".to_owned(),
+                |s| format!("exit status {s}"),
+            );
+            panic!(
+                "pi exited ({status}) while waiting for {what}\n{}",
+                self.diagnostics()
+            );
         }
     }
 
@@ -454,15 +433,13 @@ impl PiTerminal {
     #[track_caller]
     pub fn resize(&self, cols: u16, rows: u16) {
         assert!(cols > 0 && rows > 0, "a terminal needs at least 1x1 cells");
-        {
-            let mut state = self.shared.lock();
+        self.shared.update(|state| {
             state.parser.set_size(
                 rows.try_into().expect("rows > 0"),
                 cols.try_into().expect("cols > 0"),
             );
             state.publish();
-        }
-        self.shared.changed.notify_all();
+        });
         let result = self
             .master
             .lock()
@@ -684,15 +661,13 @@ fn read_output(mut reader: Box<dyn Read + Send>, shared: &TermShared) {
     loop {
         match reader.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => shared.lock().feed(&buf[..n]),
+            Ok(n) => shared.update(|s| s.feed(&buf[..n])),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             // Linux reports EIO once the last process holding the slave side is gone.
             Err(_) => break,
         }
-        shared.changed.notify_all();
     }
-    shared.lock().closed = true;
-    shared.changed.notify_all();
+    shared.update(|s| s.closed = true);
 }
 
 /// `(pid, name)` of the live processes in session `sid`, read from `/proc/<pid>/stat`.

@@ -1,5 +1,5 @@
 //! Calls that only pi itself can show working, gathered for the end-to-end
-//! tests (`tests/tests/small_gaps.rs`): a user message with an image
+//! tests (`tests/tests/api_calls.rs`): a user message with an image
 //! (`send_user_content`), the extension's own directory, a sequential and a
 //! parallel tool whose calls record when they enter and leave, and pi's
 //! clipboard.

@@ -1,4 +1,5 @@
-//! Rust `#[tool]`s inside the real pi 0.73.1 (RPC mode, scripted model).
+//! Rust `#[tool]`s inside the real pi (RPC mode, scripted model): calls, invalid
+//! arguments, errors, panics, stdout, logs, installs and protocol mismatches.
 
 use std::path::{Path, PathBuf};
 
