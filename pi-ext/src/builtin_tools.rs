@@ -5,7 +5,7 @@
 //! ([`BuiltinTool::render`]), while the tool stays pi's own: its
 //! description, parameters, truncation, temp files, progress and error
 //! texts. (To read or change what a model asks of these tools in a
-//! `tool_call` hook, see [`crate::builtin`].)
+//! `tool_call` hook, see [`crate::data::builtin`].)
 //!
 //! ```no_run
 //! use pi_ext::builtin_tools::{shell_quote, BashError, BashOperations, BashRun, BuiltinTool, LocalShell, OutputSink};
@@ -67,8 +67,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::connection::Peer;
 use crate::context::Ctx;
+use crate::host::connection::Peer;
 
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -535,7 +535,7 @@ impl BuiltinTool {
 
     /// Draw the tool's call and result rows in pi's terminal with `render`
     /// (pi's `renderCall` and `renderResult`; in pi's terminal only). Its
-    /// `Args` are the tool's input ([`crate::builtin::ReadInput`], …), its
+    /// `Args` are the tool's input ([`crate::data::builtin::ReadInput`], …), its
     /// `Details` pi's details of the tool's result (`Value` takes any).
     pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
         self.render = Some(crate::tui::ToolRenderer::new(render));
@@ -589,8 +589,8 @@ impl BuiltinTool {
     }
 
     /// Its manifest entry.
-    pub(crate) fn manifest(&self) -> crate::manifest::BuiltinToolManifest {
-        crate::manifest::BuiltinToolManifest {
+    pub(crate) fn manifest(&self) -> crate::data::manifest::BuiltinToolManifest {
+        crate::data::manifest::BuiltinToolManifest {
             tool: self.name().to_string(),
             label: self.label.clone(),
             command_prefix: self.command_prefix.clone(),
@@ -599,7 +599,7 @@ impl BuiltinTool {
             render: self
                 .render
                 .as_ref()
-                .map(|_| crate::manifest::RenderManifest {
+                .map(|_| crate::data::manifest::RenderManifest {
                     call: true,
                     result: true,
                 }),
@@ -653,50 +653,7 @@ impl BuiltinTool {
     }
 }
 
-/// What pi runs for a `!command` typed in its terminal, answered by a
-/// `user_bash` hook (pi emits the event in interactive mode only).
-#[derive(Clone, Default)]
-#[non_exhaustive]
-pub enum UserBashAction {
-    /// Run it as pi would.
-    #[default]
-    Continue,
-    /// Do not run it: this is its result.
-    Result(BashResult),
-    /// Run it with these operations ([`UserBashAction::operations`]).
-    Operations(OpsHandle),
-}
-
-impl std::fmt::Debug for UserBashAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            UserBashAction::Continue => f.write_str("Continue"),
-            UserBashAction::Result(r) => f.debug_tuple("Result").field(r).finish(),
-            UserBashAction::Operations(h) => f.debug_tuple("Operations").field(&h.0).finish(),
-        }
-    }
-}
-
-/// Operations handed to pi for one `!command` (see [`UserBashAction::operations`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct OpsHandle(u64);
-
-/// The result of a `!command` a hook ran itself (pi's `BashResult`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BashResult {
-    /// The output pi shows (and, unless `!!`, sends the model).
-    pub output: String,
-    /// The exit code (`None` if killed).
-    pub exit_code: Option<i32>,
-    /// Whether it was cancelled.
-    pub cancelled: bool,
-    /// Whether `output` was truncated.
-    pub truncated: bool,
-    /// Where the full output is, if truncated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub full_output_path: Option<String>,
-}
+pub use crate::events::{BashResult, OpsHandle, UserBashAction};
 
 /// The bash operations of a `user_bash` answer, kept until the bridge is done with them.
 pub(crate) struct UserBashOps(pub(crate) Arc<dyn ErasedBash>);
@@ -707,16 +664,6 @@ impl UserBashAction {
     pub fn operations(ctx: &Ctx, operations: impl BashOperations) -> Self {
         let state: Arc<dyn Any + Send + Sync> = Arc::new(UserBashOps(Arc::new(operations)));
         UserBashAction::Operations(OpsHandle(ctx.shared().keep_handle(state)))
-    }
-}
-
-impl crate::events::HookOutput for UserBashAction {
-    fn into_json(self) -> Value {
-        match self {
-            UserBashAction::Continue => Value::Null,
-            UserBashAction::Result(r) => json!({ "result": r }),
-            UserBashAction::Operations(h) => json!({ "operations": { "handle": h.0 } }),
-        }
     }
 }
 

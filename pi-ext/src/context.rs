@@ -10,32 +10,13 @@ use tokio_util::sync::CancellationToken;
 
 use serde_json::Value;
 
-use crate::api::{call_api, Api, ApiError};
-pub use crate::connection::Mode;
-use crate::connection::{Peer, Session, Shared};
-use crate::content::ToolResult;
-use crate::session::{Entry, SessionCopy, SyncAnswer};
-use crate::tool::ToolCallOutcome;
-use crate::ui::Ui;
+use crate::data::content::ToolResult;
+use crate::data::session::{Entry, SessionCopy, SyncAnswer};
+use crate::host::api::{call_api, Api, ApiError};
+pub use crate::host::connection::Mode;
+use crate::host::connection::{Peer, Session, Shared};
+use crate::host::ui::Ui;
 use crate::wire::{from_raw, CallRef};
-
-/// How deep [`Ctx::execute_tool`] calls nest: a call at this depth (a tool
-/// run by a tool run by … the model's call, this many times) cannot run
-/// another tool.
-pub const MAX_TOOL_DEPTH: usize = 8;
-
-/// A model scoped to the session (pi's `ScopedModel`), from
-/// [`Ctx::scoped_models`].
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ScopedModel {
-    /// The model, without its `headers`.
-    pub model: crate::models::ModelInfo,
-    /// The thinking level its pattern pinned (`anthropic/*:high`), if any.
-    #[serde(default)]
-    pub thinking_level: Option<String>,
-}
 
 /// pi's base system-prompt inputs (`BuildSystemPromptOptions`), from
 /// [`CommandCtx::system_prompt_options`]. The fields pi has had since
@@ -157,7 +138,7 @@ struct ProgressInner {
 /// `/reload`, a command's `new_session`) or shuts down, every request fails
 /// ("the pi session of this call has ended", or a closed connection once
 /// the process is stopped: [`ApiError`],
-/// [`UiError::Failed`](crate::ui::UiError::Failed),
+/// [`UiError::Failed`](crate::host::ui::UiError::Failed),
 /// [`ModelError::SessionEnded`](crate::models::ModelError::SessionEnded));
 /// never does it act in another session. For work in later sessions, use
 /// the context of a later call (e.g. a `session_start` hook's). Progress
@@ -250,7 +231,7 @@ impl Ctx {
     }
 
     /// pi's `ctx.ui` for this call: dialogs, notifications, status, widgets.
-    /// See [`crate::ui`].
+    /// See [`crate::host::ui`].
     pub fn ui(&self) -> Ui {
         Ui {
             peer: self.inner.peer.clone(),
@@ -304,19 +285,9 @@ impl Ctx {
     }
 
     /// pi's `ExtensionAPI` (`pi.*`): messages, entries, exec, tools, model,
-    /// event bus. See [`crate::api`].
+    /// event bus. See [`crate::host::api`].
     pub fn api(&self) -> Api {
         Api {
-            peer: self.inner.peer.clone(),
-            call: self.call_ref(),
-            shared: self.inner.shared.clone(),
-        }
-    }
-
-    /// pi's models: list and find them, call them through pi's providers
-    /// and credentials. See [`crate::models`].
-    pub fn models(&self) -> crate::models::Models {
-        crate::models::Models {
             peer: self.inner.peer.clone(),
             call: self.call_ref(),
             shared: self.inner.shared.clone(),
@@ -328,7 +299,7 @@ impl Ctx {
         self.inner.call.as_ref().map(|c| c.request_id)
     }
 
-    fn call_ref(&self) -> CallRef {
+    pub(crate) fn call_ref(&self) -> CallRef {
         CallRef {
             call: self.inner.call.as_ref().map(|c| c.request_id),
             session: self.inner.session_generation,
@@ -339,7 +310,7 @@ impl Ctx {
         call_api(&self.inner.peer, self.call_ref(), method, args).await
     }
 
-    async fn ctx_get<T: serde::de::DeserializeOwned>(
+    pub(crate) async fn ctx_get<T: serde::de::DeserializeOwned>(
         &self,
         method: &str,
         args: Value,
@@ -352,7 +323,7 @@ impl Ctx {
     }
 
     /// All entries of the session (`ctx.sessionManager.getEntries()`), typed
-    /// ([`Entry`] dereferences to a [`SessionEntry`](crate::session::SessionEntry)).
+    /// ([`Entry`] dereferences to a [`SessionEntry`](crate::data::session::SessionEntry)).
     ///
     /// Read from this process's copy of the session: pi sends only the
     /// entries appended since the last read (the whole session after a
@@ -541,7 +512,7 @@ impl Ctx {
     pub async fn compact_and_wait(
         &self,
         custom_instructions: Option<&str>,
-    ) -> Result<crate::api::CompactionResult, ApiError> {
+    ) -> Result<crate::host::api::CompactionResult, ApiError> {
         self.ctx_get("compactAndWait", json!([custom_instructions]))
             .await
     }
@@ -553,19 +524,6 @@ impl Ctx {
     /// [`ApiError`] when pi throws (the error carries pi's message) or the connection to pi is gone.
     pub async fn system_prompt(&self) -> Result<String, ApiError> {
         self.ctx_get("getSystemPrompt", json!([])).await
-    }
-
-    /// The models scoped to this session (pi's `ctx.scopedModels`, pi ≥
-    /// 0.83.0): the set `/scoped-models` shows, resolved from `--models`
-    /// and the `enabledModels` setting. Empty when nothing is scoped (every
-    /// available model is usable). Without the models' `headers`.
-    ///
-    /// # Errors
-    ///
-    /// [`ApiError`] on a pi older than 0.83.0 (the message names the
-    /// version), or when the connection to pi is gone.
-    pub async fn scoped_models(&self) -> Result<Vec<ScopedModel>, ApiError> {
-        self.ctx_get("getScopedModels", json!([])).await
     }
 
     /// The current thinking level (pi's `ctx.thinkingLevel`: `"off"`,
@@ -588,57 +546,6 @@ impl Ctx {
     /// version), or when the connection to pi is gone.
     pub async fn is_project_trusted(&self) -> Result<bool, ApiError> {
         self.ctx_get("isProjectTrusted", json!([])).await
-    }
-
-    /// The tools [`Ctx::execute_tool`] can call (pi's `ctx.tools`, pi ≥
-    /// 0.99.0, inside a tool call).
-    ///
-    /// # Errors
-    ///
-    /// [`ApiError`] outside a tool call, on a pi older than 0.99.0, or when
-    /// the connection to pi is gone.
-    pub async fn tools(&self) -> Result<Vec<crate::api::ToolInfo>, ApiError> {
-        self.ctx_get("getTools", json!([])).await
-    }
-
-    /// Run another tool, built-in or not, from inside a tool (pi's
-    /// `ctx.executeTool`, pi ≥ 0.99.0): the call goes through pi's argument
-    /// validation and `tool_call`/`tool_result` hooks like the model's, its
-    /// events carry `parentToolCallId`, and it does not appear in the
-    /// transcript. A tool failure (unknown tool, bad arguments, a blocked
-    /// call, an error) comes back as an outcome with `is_error`; read a
-    /// structured result with [`ToolCallOutcome::structured`]. The call is
-    /// cancelled with this one.
-    ///
-    /// Calls nest at most [`MAX_TOOL_DEPTH`] deep, so a tool that calls
-    /// itself cannot recurse forever.
-    ///
-    /// # Errors
-    ///
-    /// [`ApiError`] outside a tool call, beyond [`MAX_TOOL_DEPTH`], on a pi
-    /// older than 0.99.0, or when the connection to pi is gone.
-    pub async fn execute_tool(
-        &self,
-        name: &str,
-        args: impl serde::Serialize,
-    ) -> Result<ToolCallOutcome, ApiError> {
-        let fail = |message: String| ApiError {
-            method: "executeTool".into(),
-            message,
-        };
-        let id = self
-            .tool_call_id()
-            .ok_or_else(|| fail("only a tool can run another tool".into()))?;
-        // pi names a nested call `<calling id>/<n>`.
-        let depth = id.matches('/').count() + 1;
-        if depth > MAX_TOOL_DEPTH {
-            return Err(fail(format!(
-                "tool `{name}` not run: tool calls nest at most {MAX_TOOL_DEPTH} deep (this call, {id}, is {} deep)",
-                depth - 1
-            )));
-        }
-        let args = serde_json::to_value(args).map_err(|e| fail(e.to_string()))?;
-        self.ctx_get("executeTool", json!([name, args])).await
     }
 
     /// The state of the extension whose type is `T` (what a `&MyExtension`
@@ -856,7 +763,7 @@ pub struct LoadCtx {
     pub(crate) mode: Mode,
     pub(crate) snapshot: Option<Value>,
     /// pi's event bus for this process.
-    pub(crate) bus: Option<crate::bus::Bus>,
+    pub(crate) bus: Option<crate::host::bus::Bus>,
 }
 
 impl std::fmt::Debug for LoadCtx {
@@ -896,9 +803,9 @@ impl LoadCtx {
     }
 
     /// Listen on a channel of pi's event bus for as long as the process
-    /// runs (or until the [`Subscription`](crate::api::Subscription) is
+    /// runs (or until the [`Subscription`](crate::host::api::Subscription) is
     /// dropped): spawn a task that receives from it and keep what it learns
-    /// in the state. See [`crate::api::Api::subscribe`].
+    /// in the state. See [`crate::host::api::Api::subscribe`].
     ///
     /// # Errors
     ///
@@ -906,8 +813,8 @@ impl LoadCtx {
     pub async fn subscribe(
         &self,
         channel: &str,
-    ) -> Result<crate::api::Subscription, crate::api::ApiError> {
-        let fail = |message: String| crate::api::ApiError {
+    ) -> Result<crate::host::api::Subscription, crate::host::api::ApiError> {
+        let fail = |message: String| crate::host::api::ApiError {
             method: "subscribe".into(),
             message,
         };

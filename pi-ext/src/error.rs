@@ -9,8 +9,8 @@ use std::fmt::Display;
 ///
 /// Anything that implements [`Display`] converts into it with `?` or
 /// `.into()`: `anyhow::Error`, `Box<dyn Error>`, `std::io::Error`, `String`,
-/// `&str`, pi-ext's own [`ApiError`](crate::api::ApiError) and
-/// [`UiError`](crate::ui::UiError), your own error types.
+/// `&str`, pi-ext's own [`ApiError`](crate::host::api::ApiError) and
+/// [`UiError`](crate::host::ui::UiError), your own error types.
 ///
 /// `Error` itself deliberately does not implement `Display`/`std::error::Error`
 /// (as `anyhow::Error` does not), which is what makes that blanket

@@ -5,11 +5,11 @@
 
 pub use crate::cli::{run_main, run_with_registry};
 pub use crate::command::{CommandReturn, FromArgs};
-pub use crate::connection::AnyState;
 pub use crate::context::LoadCtx;
+pub use crate::events::io::{Answer, AnswerShape, HookInput};
 pub use crate::events::{Event, HookOutput, HookReturn};
-pub use crate::hook_io::{Answer, AnswerShape, HookInput};
-pub use crate::lifecycle::{LoadReturn, UnloadReturn};
+pub use crate::host::connection::AnyState;
+pub use crate::registry::lifecycle::{LoadReturn, UnloadReturn};
 pub use crate::registry::{
     BinInfo, BuiltinToolEntry, CommandEntry, ExtensionEntry, ExtensionState, FlagEntry,
     HandlerFuture, HookEntry, HookFuture, LoadFuture, ProviderEntry, SettingsDecl, ToolEntry,
@@ -109,7 +109,7 @@ where
         Err(_) => Box::pin(std::future::ready(None)),
     }
 }
-pub use crate::schema::{portable_schema_for, SchemaError};
+pub use crate::tool::schema::{portable_schema_for, SchemaError};
 pub use inventory;
 pub use schemars;
 pub use serde;
@@ -163,7 +163,7 @@ fn decode_params<S: ParamsSlot>(tool: &'static str, args: Value) -> Result<S::Pa
 
 /// The portable schema of a tool's parameters.
 pub fn tool_schema<S: ParamsSlot>() -> Result<Value, SchemaError> {
-    crate::schema::portable_schema_for::<<S::Params as ToolParams>::Decoded>()
+    crate::tool::schema::portable_schema_for::<<S::Params as ToolParams>::Decoded>()
 }
 
 // Checks on the user's types. A "slot" is a marker type the macro declares
@@ -229,7 +229,7 @@ pub trait OutputSlot {
 
 /// The portable schema of a tool's output type.
 pub fn output_schema<S: OutputSlot>() -> Result<Value, SchemaError> {
-    crate::schema::portable_schema_for::<<S::Output as ToolOutput>::Schema>()
+    crate::tool::schema::portable_schema_for::<<S::Output as ToolOutput>::Schema>()
 }
 
 /// What `#[tool(prepare_arguments = f)]`'s `f` must be.

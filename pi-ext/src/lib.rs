@@ -73,91 +73,69 @@
 //!
 //! ## How the runtime is built
 //!
-//! The modules read bottom to top; none imports one above it, except where
-//! its docs say why:
+//! Its folders are its layers, bottom to top; no circle of imports among
+//! them is wider than two (the test `tests/layers.rs` checks it):
 //!
-//! 1. wire and plumbing: `wire` (wire types; documented in [`protocol`]),
-//!    `framing` (lines),
-//!    `transport` (stdio), `logging`, `runtime`, `atomic_file`, `pi_dirs`,
-//!    and the plain values `content`, `error`, `manifest`, [`schema`],
-//!    [`llm`] (what a model is sent, in [`messages`]' types), [`truncate`] (pi's truncation),
-//!    `raw` (JSON kept as text), [`messages`], [`session`] (typed messages
-//!    and entries), [`payload`] (provider requests), [`builtin`] (the
-//!    built-in tools' inputs);
-//! 2. the connection: `connection` (`Peer`, session facts, per-connection
-//!    state), `mirror` (the lists the bridge sends as edits);
-//! 3. host calls: [`ui`], [`api`], `bus`, [`models`] (pi's models), and
-//!    [`tui`] (pi's terminal UI: its value types, components and the calls
-//!    that show them);
-//! 4. the contexts: [`Ctx`], [`CommandCtx`], [`lifecycle::LoadCtx`];
-//! 5. item kinds: tools ([`ToolDef`]), [`events`] (hooks; the `context`,
-//!    `before_provider_request` and streaming hooks in `conversation` and
-//!    `stream`, what they are called with in `hook_io`), [`command`](mod@command)
-//!    and its [`session_change`]s, [`mod@provider`], [`builtin_tools`];
-//! 6. registration: [`registry`] (link-time entries, load order, manifest);
-//! 7. [`lifecycle`] and [`settings`];
-//! 8. on top: `dispatch` (the dispatcher), [`cli`], [`install`],
-//!    [`testing`], and `impl_`, the support of the macros.
+//! 1. `util` (atomic writes, pi's directories, the log, the sanitizer of
+//!    text for pi's terminal) and `wire` (framing, stdio transport, JSON kept
+//!    as text, the wire types documented in [`protocol`]);
+//! 2. `data`: pi's data as typed values: [`messages`], [`llm`] (what a model
+//!    is sent), [`session`] entries, [`payload`] (provider requests), tool
+//!    results, [`builtin`] (the built-in tools' inputs), the manifest's shapes;
+//! 3. `host`: the connection (`Peer`, per-connection state and the slots the
+//!    layers above keep there, the lists the bridge mirrors) and the calls
+//!    into pi: [`api`], [`ui`], the event bus, [`mcp`];
+//! 4. the contexts: [`Ctx`], [`CommandCtx`];
+//! 5. item kinds, each a folder: [`tui`] (pi's terminal UI and its
+//!    renderers), [`events`] (hooks, with the `context`/provider/streaming
+//!    hooks, `user_bash` and the settle boundary), tools ([`ToolDef`],
+//!    [`schema`], [`truncate`]), [`builtin_tools`], [`command`](mod@command)
+//!    (with its [`session_change`]s), [`models`] (pi's models, with
+//!    [`mod@provider`], [`oauth`], [`mod@virtual_model`], [`model_kinds`]);
+//! 6. registration: [`registry`] (link-time entries, load order, manifest,
+//!    [`lifecycle`]) and [`settings`];
+//! 7. serving: `serve` (the dispatcher, the async runtime);
+//! 8. entry points: [`cli`] (with [`install`] and npm packing), [`testing`],
+//!    and `impl_`, the support of the macros.
+//!
+//! A layer adds methods to a type below it where that keeps the imports
+//! downward (`Ctx::models` lives in `models`, `Ctx::execute_tool` in the
+//! tools' folder).
 
-// 1. Wire and plumbing.
-mod atomic_file;
-pub mod builtin;
-mod content;
-mod error;
-mod framing;
-pub mod llm;
-mod logging;
-mod manifest;
-pub mod mcp;
-pub mod messages;
-pub mod payload;
-mod pi_dirs;
-pub mod protocol;
-mod raw;
-mod runtime;
-pub mod schema;
-pub mod session;
-mod transport;
-pub mod truncate;
-mod wire;
-// 2. The connection, and the lists it mirrors.
-mod connection;
-mod mirror;
-// 3. Host calls.
-pub mod api;
-mod bus;
-pub mod model_kinds;
-pub mod models;
-pub mod tui;
-pub mod ui;
-// 4. The contexts.
-mod context;
-// 5. Item kinds.
-mod boundary;
+// The layers (listed bottom to top in the crate docs above).
 pub mod builtin_tools;
-pub mod command;
-mod conversation;
-pub mod events;
-mod hook_io;
-pub mod oauth;
-pub mod provider;
-pub mod session_change;
-mod stream;
-mod tool;
-pub mod virtual_model;
-// 6. Registration.
-pub mod registry;
-// 7. Lifecycle and settings.
-pub mod lifecycle;
-pub mod settings;
-// 8. On top.
 pub mod cli;
-mod dispatch;
+pub mod command;
+mod context;
+mod data;
+mod error;
+pub mod events;
+mod host;
 #[doc(hidden)]
 pub mod impl_;
-pub mod install;
-mod npm;
+pub mod models;
+pub mod protocol;
+pub mod registry;
+mod serve;
+pub mod settings;
 pub mod testing;
+mod tool;
+pub mod tui;
+mod util;
+mod wire;
+
+// Public paths as users have them.
+#[doc(inline)]
+pub use cli::install;
+#[doc(inline)]
+pub use command::session_change;
+pub use data::{builtin, llm, messages, payload, session};
+pub use host::{api, mcp, ui};
+#[doc(inline)]
+pub use models::{kinds as model_kinds, oauth, provider, virtual_model};
+#[doc(inline)]
+pub use registry::lifecycle;
+pub use tool::{schema, truncate};
 
 #[doc = include_str!("../MAPPING.md")]
 pub mod mapping {}
@@ -168,10 +146,12 @@ pub mod mapping {}
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeSnippets;
 
-pub use connection::Mode;
-pub use content::{Content, ToolResult};
-pub use context::{CommandCtx, ContextFile, Ctx, ScopedModel, SystemPromptOptions, MAX_TOOL_DEPTH};
+pub use context::{CommandCtx, ContextFile, Ctx, SystemPromptOptions};
+pub use data::content::{Content, ToolResult};
 pub use error::Error;
+pub use host::connection::Mode;
+pub use models::ScopedModel;
+pub use tool::MAX_TOOL_DEPTH;
 pub use tool::{
     ConstrainedSampling, IntoToolResult, NestedToolCall, Params, PrepareArguments,
     SamplingStrictness, Structured, ToolAnnotations, ToolBuilder, ToolCallOutcome, ToolDef,
@@ -209,7 +189,7 @@ pub mod sync {
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::framing::LineSplitter;
+    pub use crate::wire::framing::LineSplitter;
     pub use crate::wire::{encode_line, notification_line, request_line, Classified, Incoming};
 }
 
@@ -324,7 +304,7 @@ pub use serde_json;
 
 /// Everything an extension usually needs.
 pub mod prelude {
-    pub use crate::ui::{Level, Placement, UiError};
+    pub use crate::host::ui::{Level, Placement, UiError};
     pub use crate::{
         command, extension, hook, message_renderer, tool, CommandCtx, Content, Ctx, Error, Mode,
         Params, ToolResult,

@@ -30,12 +30,12 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use crate::connection::Mode;
-use crate::dispatch::Dispatcher;
+use crate::host::connection::Mode;
 use crate::registry::{Manifest, Registry};
-use crate::schema::lint;
+use crate::serve::Dispatcher;
+use crate::tool::schema::lint;
 pub use crate::tool::ToolOutcome;
-use crate::transport::LineSink;
+use crate::wire::transport::LineSink;
 use crate::wire::{request_line, Classified, Incoming, RpcError};
 
 /// An in-process pi stand-in, serving this binary's registered tools.
@@ -78,7 +78,7 @@ impl TestHost {
             .with_test_writer()
             .with_ansi(false)
             .try_init();
-        let runtime = crate::runtime::build(2).expect("building the test runtime");
+        let runtime = crate::serve::runtime::build(2).expect("building the test runtime");
         let (tx, rx) = mpsc::unbounded_channel();
         let dispatcher = {
             let _guard = runtime.enter();
@@ -247,7 +247,7 @@ impl TestHost {
 }
 
 /// Problems with this binary's registrations: registration errors plus any
-/// tool schema that is not portable (see [`crate::schema::lint`]). Put
+/// tool schema that is not portable (see [`crate::tool::schema::lint`]). Put
 /// `assert!(manifest_problems().is_empty())` in a test.
 pub fn manifest_problems() -> Vec<String> {
     let reg = Registry::linked();

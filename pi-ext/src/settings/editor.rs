@@ -23,7 +23,7 @@ use super::registered::SettingsType;
 use super::write::write_value;
 use super::{settings_schema, SettingsPaths};
 use crate::context::CommandCtx;
-use crate::ui::{Level, Ui, UiError};
+use crate::host::ui::{Level, Ui, UiError};
 
 /// The entry that ends the command.
 const DONE: &str = "Done";
@@ -148,7 +148,7 @@ async fn ask(ui: &Ui, field: &FieldInfo, now: Option<&Value>) -> Asked {
             }
         }
         _ => {
-            let prefilled = ui.mode == crate::connection::Mode::Interactive;
+            let prefilled = ui.mode == crate::host::connection::Mode::Interactive;
             let mut typed = Typed::new(field, title, now, prefilled);
             loop {
                 let input = ui

@@ -17,7 +17,7 @@
 //!
 //! Tools, hooks and commands read the settings with [`crate::Ctx::settings`]
 //! (fresh from the files on every call), `on_load` with
-//! [`crate::lifecycle::LoadCtx::settings`].
+//! [`crate::registry::lifecycle::LoadCtx::settings`].
 //!
 //! ```
 //! use pi_ext::settings;
@@ -127,14 +127,14 @@
 //!
 //! ## The schema
 //!
-//! [`settings_schema`] is the portable draft-07 schema ([`crate::schema`])
+//! [`settings_schema`] is the portable draft-07 schema ([`crate::tool::schema`])
 //! (no `$ref`, `Option<T>` as plain `T`, unit enums as string `enum`s,
 //! integer formats as `minimum`/`maximum`), adapted for a settings file
 //! edited by hand:
 //!
 //! - it **keeps** `"$schema": "http://json-schema.org/draft-07/schema#"` at
 //!   the top, so editors know the dialect (settings schemas are for editors
-//!   and this module, never sent to a model, so [`crate::schema::lint`]'s
+//!   and this module, never sent to a model, so [`crate::tool::schema::lint`]'s
 //!   rule against `$schema` does not apply);
 //! - the type's doc comment stays as the top-level `description`; `title`
 //!   (the Rust type name) is dropped;

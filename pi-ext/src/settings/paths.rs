@@ -23,7 +23,7 @@ impl SettingsPaths {
     /// When the home directory is unknown, or when `name` cannot be a file
     /// name (empty, `.`, `..`, or containing a path separator).
     pub fn for_extension(name: &str, cwd: &Path) -> io::Result<Self> {
-        Self::with_agent_dir(&crate::pi_dirs::agent_dir()?, name, cwd)
+        Self::with_agent_dir(&crate::util::pi_dirs::agent_dir()?, name, cwd)
     }
 
     /// Like [`for_extension`](Self::for_extension) with an explicit agent

@@ -18,10 +18,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::{load, Loaded, SettingsPaths, SettingsProblem};
-use crate::connection::Shared;
 use crate::context::Ctx;
+use crate::host::connection::Shared;
+use crate::host::ui::Level;
 use crate::registry::ExtensionEntry;
-use crate::ui::Level;
 
 /// What the settings types of extensions are bound by.
 pub(crate) trait SettingsType: DeserializeOwned + Default + Serialize + JsonSchema {}
@@ -114,7 +114,7 @@ impl Ctx {
             let ui = self.ui();
             for p in fresh {
                 let message = format!("{extension} settings: {p}");
-                crate::logging::warn(&message);
+                crate::util::logging::warn(&message);
                 ui.notify(message, Level::Warning);
             }
         }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::tabs::{tabs_of, TABS_KEY};
-use crate::schema::{make_portable, SchemaError};
+use crate::tool::schema::{make_portable, SchemaError};
 
 /// The `$schema` of a settings schema.
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
@@ -21,10 +21,10 @@ const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 ///
 /// # Errors
 ///
-/// Like [`crate::schema::portable_schema_for`]: for a recursive type or one
+/// Like [`crate::tool::schema::portable_schema_for`]: for a recursive type or one
 /// that is not a struct with named fields.
 pub fn settings_schema<T: JsonSchema + Default + Serialize>() -> Result<Value, SchemaError> {
-    let raw = crate::schema::raw_schema_for::<T>();
+    let raw = crate::tool::schema::raw_schema_for::<T>();
     let description = raw.get("description").cloned();
     let mut schema = make_portable(raw)?;
 

@@ -1,6 +1,6 @@
 //! Changing one key of a settings file: every other key stays, unknown
 //! ones included, in their order, and the file is replaced atomically
-//! ([`crate::atomic_file::write_atomic`], owner-only permissions).
+//! ([`crate::util::atomic_file::write_atomic`], owner-only permissions).
 
 use std::io;
 use std::path::Path;
@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::ordered::OrderedObject;
 use super::read::read_text;
-use crate::atomic_file::{write_atomic, FileMode};
+use crate::util::atomic_file::{write_atomic, FileMode};
 
 /// Set the top-level `key` of the settings file `file` to `value`.
 ///

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::text::{sanitize, Keep};
-use crate::ui::{Ui, UiError};
+use crate::host::ui::{Ui, UiError};
 use crate::wire::{codes, RpcError};
 
 /// What the user has typed when pi asks for suggestions.

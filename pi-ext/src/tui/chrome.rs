@@ -11,8 +11,8 @@ use tokio::sync::mpsc;
 
 use super::text::Line;
 use super::view::View;
-use crate::connection::UiMessage;
-use crate::ui::{Level, Placement, Ui, UiError};
+use crate::host::connection::UiMessage;
+use crate::host::ui::{Level, Placement, Ui, UiError};
 
 /// What pi's footer knows that extensions cannot read elsewhere (pi's
 /// `footerData`): sent by the bridge when the footer is set and whenever
@@ -351,7 +351,7 @@ async fn serve(
     let render = |data: &FooterData| {
         footer.as_ref().and_then(|f| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(data)))
-                .map_err(|_| crate::logging::warn("the footer's render function panicked"))
+                .map_err(|_| crate::util::logging::warn("the footer's render function panicked"))
                 .ok()
         })
     };

@@ -17,8 +17,8 @@ use tokio::sync::mpsc;
 use super::key::Key;
 use super::overlay::Overlay;
 use super::view::Frame;
-use crate::connection::{Mode, UiMessage};
-use crate::ui::{ClosedBy, Ui, UiError};
+use crate::host::connection::{Mode, UiMessage};
+use crate::host::ui::{ClosedBy, Ui, UiError};
 
 /// Where a component is drawn: its width, the terminal's height, and
 /// whether it has the keyboard focus.
@@ -533,7 +533,7 @@ fn handle<C: Component>(
             let key: Key = match serde_json::from_value(p.clone()) {
                 Ok(k) => k,
                 Err(e) => {
-                    crate::logging::warn(&format!("bad ui/key params: {e}"));
+                    crate::util::logging::warn(&format!("bad ui/key params: {e}"));
                     return Ok(None);
                 }
             };

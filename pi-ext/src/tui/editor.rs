@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::text::{sanitize, Keep, Line};
 use super::view::lines_wire;
-use crate::ui::{Ui, UiError};
+use crate::host::ui::{Ui, UiError};
 
 /// What a key does in an [`EditorMode`].
 #[derive(Debug, Clone, PartialEq, Eq)]

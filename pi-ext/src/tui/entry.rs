@@ -100,7 +100,7 @@ pub(crate) fn entry_views(
         }
         Ok(None) => None,
         Err(_) => {
-            crate::logging::warn(&format!(
+            crate::util::logging::warn(&format!(
                 "the renderer of custom entry type `{}` panicked",
                 entry["customType"].as_str().unwrap_or("?")
             ));

@@ -77,7 +77,7 @@ pub(crate) fn transform_markdown(
     context: &MarkdownContext,
 ) -> String {
     std::panic::catch_unwind(AssertUnwindSafe(|| f(markdown, context))).unwrap_or_else(|_| {
-        crate::logging::warn("the Markdown transformer panicked");
+        crate::util::logging::warn("the Markdown transformer panicked");
         markdown.to_string()
     })
 }

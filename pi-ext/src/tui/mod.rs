@@ -27,7 +27,7 @@
 //!
 //! Text is made safe on both sides, the runtime's and the bridge's: control
 //! characters (C0, DEL and C1, escape included) are dropped and tabs become
-//! 3 spaces, in spans as in the plain strings of [`crate::ui`], so no text
+//! 3 spaces, in spans as in the plain strings of [`crate::host::ui`], so no text
 //! writes an escape sequence to the user's terminal; a link is a
 //! [`Span::link`], written by the bridge. No line ever reaches pi wider than
 //! the width pi gave (pi's terminal stops with an error when one does). Widths are counted as pi-tui's `visibleWidth` counts them
@@ -76,7 +76,7 @@
 //!
 //! ## A component
 //!
-//! See [`Component`] and [`Ui::custom`](crate::ui::Ui::custom).
+//! See [`Component`] and [`Ui::custom`](crate::host::ui::Ui::custom).
 //!
 //! ## ratatui
 //!
@@ -94,7 +94,7 @@
 //! Drawing with ratatui into a [`Frame`] takes a few lines in your own crate:
 //! render into a `Buffer` of the area's size, then turn each row of cells into
 //! a [`Line`] of styled spans (tokens are resolved to colours with
-//! [`Ui::theme`](crate::ui::Ui::theme) first, since ratatui has no theme; repaint on a
+//! [`Ui::theme`](crate::host::ui::Ui::theme) first, since ratatui has no theme; repaint on a
 //! theme switch by asking again):
 //!
 //! ```ignore
@@ -177,7 +177,6 @@ pub use render::{
     ToolRenderer,
 };
 pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
-pub(crate) use text::{sanitize, sanitized, Keep};
 pub use text::{span, width, Line, Span};
 pub use theme::{Theme, ThemeColor};
 pub use view::{Frame, View, MAX_VIEW_DEPTH, MAX_VIEW_LINES};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::ui::{Ui, UiError};
+use crate::host::ui::{Ui, UiError};
 
 /// A question for the terminal, of a shape the bridge knows the reply of
 /// (the bridge writes only these, so nothing else reaches the terminal).

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::style::{Fg, Style};
 use super::view::View;
-use crate::content::Content;
+use crate::data::content::Content;
 
 /// A tool call's row in pi's terminal, for [`ToolRender::call`].
 #[derive(Debug, Clone)]
@@ -164,7 +164,7 @@ impl ToolRenderer {
             Slot::Result => r.result(input),
         }))
         .map_err(|_| {
-            crate::logging::warn(&format!("the renderer of tool `{}` panicked", input.tool))
+            crate::util::logging::warn(&format!("the renderer of tool `{}` panicked", input.tool))
         })
         .ok()
     }
@@ -385,7 +385,7 @@ pub(crate) fn message_views(
         }
         Ok(None) => None,
         Err(_) => {
-            crate::logging::warn(&format!(
+            crate::util::logging::warn(&format!(
                 "the renderer of custom message type `{}` panicked",
                 message["customType"].as_str().unwrap_or("?")
             ));

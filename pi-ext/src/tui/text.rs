@@ -8,6 +8,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthChar;
 
 use super::style::{BgColor, FgColor, Style};
+pub(crate) use crate::util::sanitize::{sanitize, sanitized, Keep};
 
 /// Terminal columns `text` takes, as pi-tui's `visibleWidth` counts them:
 /// per grapheme cluster, East Asian wide and fullwidth characters and emoji
@@ -58,56 +59,6 @@ pub(crate) fn grapheme_width(g: &str) -> usize {
         .map(|c| UnicodeWidthChar::width(c).unwrap_or(0))
         .find(|&w| w > 0)
         .unwrap_or(0)
-}
-
-/// Which whitespace a path keeps when its text is [`sanitize`]d.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Keep {
-    /// One line (spans, titles, labels, options, the working message):
-    /// newlines dropped, tabs as 3 spaces (pi-tui's width of a tab).
-    Line,
-    /// Text of several lines (notifications, dialog titles and messages,
-    /// widget lines): `\n` kept (`\r\n` and `\r` as `\n`), tabs as 3 spaces.
-    Lines,
-    /// Text pi lays out itself (the editor's text, statuses: pi turns their
-    /// newlines and tabs into what it shows): `\n` and tabs kept.
-    Text,
-}
-
-/// Text from the extension made safe for pi's terminal, on every path that
-/// shows it: every control character (C0, DEL, C1: escape included) but the
-/// whitespace `keep` allows is dropped, so no escape sequence can be written
-/// through it (and tabs cannot break pi's width arithmetic). The bridge does
-/// the same again to everything it receives.
-pub(crate) fn sanitize(text: &str, keep: Keep) -> Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control()) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\t' if keep == Keep::Text => out.push(c),
-            '\t' => out.push_str("   "),
-            '\r' | '\n' if keep != Keep::Line => {
-                if c == '\r' && chars.peek() == Some(&'\n') {
-                    chars.next();
-                }
-                out.push('\n');
-            }
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// [`sanitize`] for an owned string (kept as it is when it is clean).
-pub(crate) fn sanitized(text: String, keep: Keep) -> String {
-    match sanitize(&text, keep) {
-        Cow::Borrowed(_) => text,
-        Cow::Owned(clean) => clean,
-    }
 }
 
 /// The longest URL a link span may have.
@@ -235,7 +186,7 @@ impl Span {
         if is_link_url(&url) {
             self.link = Some(url);
         } else {
-            crate::logging::warn(&format!(
+            crate::util::logging::warn(&format!(
                 "span {:?}: {:?} is no link URL (a scheme and printable ASCII, at most {MAX_URL} characters); shown without a link",
                 self.text, url
             ));

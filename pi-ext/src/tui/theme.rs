@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use super::style::{Ansi, Bg, Fg, Rgb};
-use crate::ui::{Ui, UiError};
+use crate::host::ui::{Ui, UiError};
 
 /// A colour of the theme, as the terminal gets it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,0 +1,591 @@
+//! `install`: write the JavaScript bridge that makes pi load this binary.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::util::atomic_file::{copy_atomic, write_atomic, FileMode};
+use crate::util::pi_dirs::agent_dir;
+
+/// The bridge's entry module (`bridge/index.js`): `CONFIG`, the protocol
+/// version and pi's factory. It imports the modules of [`BRIDGE_MODULES`].
+const BRIDGE_ENTRY: &str = include_str!("../../bridge/index.js");
+
+/// The bridge's modules (`bridge/lib/*.js`, file name and source).
+const BRIDGE_MODULES: &[(&str, &str)] = &[
+    ("api.js", include_str!("../../bridge/lib/api.js")),
+    ("bridge.js", include_str!("../../bridge/lib/bridge.js")),
+    ("bus.js", include_str!("../../bridge/lib/bus.js")),
+    ("child.js", include_str!("../../bridge/lib/child.js")),
+    ("clock.js", include_str!("../../bridge/lib/clock.js")),
+    (
+        "connection.js",
+        include_str!("../../bridge/lib/connection.js"),
+    ),
+    ("dialogs.js", include_str!("../../bridge/lib/dialogs.js")),
+    ("features.js", include_str!("../../bridge/lib/features.js")),
+    ("framing.js", include_str!("../../bridge/lib/framing.js")),
+    ("hooks.js", include_str!("../../bridge/lib/hooks.js")),
+    ("json.js", include_str!("../../bridge/lib/json.js")),
+    ("log.js", include_str!("../../bridge/lib/log.js")),
+    ("main.js", include_str!("../../bridge/lib/main.js")),
+    ("manifest.js", include_str!("../../bridge/lib/manifest.js")),
+    ("mirror.js", include_str!("../../bridge/lib/mirror.js")),
+    ("models.js", include_str!("../../bridge/lib/models.js")),
+    ("options.js", include_str!("../../bridge/lib/options.js")),
+    ("platform.js", include_str!("../../bridge/lib/platform.js")),
+    ("protocol.js", include_str!("../../bridge/lib/protocol.js")),
+    ("provider.js", include_str!("../../bridge/lib/provider.js")),
+    (
+        "streaming-json.js",
+        include_str!("../../bridge/lib/streaming-json.js"),
+    ),
+    ("tools.js", include_str!("../../bridge/lib/tools.js")),
+    (
+        "transcript.js",
+        include_str!("../../bridge/lib/transcript.js"),
+    ),
+    (
+        "tui-editor.js",
+        include_str!("../../bridge/lib/tui-editor.js"),
+    ),
+    ("tui-keys.js", include_str!("../../bridge/lib/tui-keys.js")),
+    (
+        "tui-query.js",
+        include_str!("../../bridge/lib/tui-query.js"),
+    ),
+    (
+        "tui-registrations.js",
+        include_str!("../../bridge/lib/tui-registrations.js"),
+    ),
+    (
+        "tui-render.js",
+        include_str!("../../bridge/lib/tui-render.js"),
+    ),
+    ("tui.js", include_str!("../../bridge/lib/tui.js")),
+    (
+        "virtual-models.js",
+        include_str!("../../bridge/lib/virtual-models.js"),
+    ),
+];
+
+/// The bridge as `install` writes it: the entry module with the modules it
+/// imports inlined in its place, dependencies first (the order ES modules are
+/// evaluated in). pi loads extensions through jiti, which costs about 1-2 ms
+/// per module file: one file keeps pi's startup as short as a single-file
+/// bridge. The modules keep to a form that makes this a matter of lines:
+/// imports on one line each, `export` only before declarations, top-level
+/// names unique across modules (unit tests check all three).
+fn bridge_bundle() -> String {
+    let mut out = String::with_capacity(
+        BRIDGE_ENTRY.len() + BRIDGE_MODULES.iter().map(|(_, s)| s.len()).sum::<usize>(),
+    );
+    let mut bundle = Bundle {
+        out: &mut out,
+        inlined: Vec::new(),
+        imports: Vec::new(),
+    };
+    for line in BRIDGE_ENTRY.lines() {
+        match relative_import(line) {
+            Some(target) => bundle.inline(target.trim_start_matches("lib/")),
+            None => bundle.line(line),
+        }
+    }
+    out
+}
+
+/// The file a line's `import ... from "./<file>"` names, if it is one.
+fn relative_import(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("import ")?;
+    let (_, from) = rest.split_once(" from \"./")?;
+    from.strip_suffix("\";")
+}
+
+/// The source of a module of [`BRIDGE_MODULES`].
+fn bridge_module(file: &str) -> &'static str {
+    BRIDGE_MODULES
+        .iter()
+        .find(|(f, _)| *f == file)
+        .unwrap_or_else(|| panic!("the bridge imports ./{file}, which is not in BRIDGE_MODULES"))
+        .1
+}
+
+struct Bundle<'a> {
+    out: &'a mut String,
+    /// Modules written so far.
+    inlined: Vec<&'static str>,
+    /// `import` lines of built-in modules written so far (each once).
+    imports: Vec<&'a str>,
+}
+
+impl<'a> Bundle<'a> {
+    fn line(&mut self, line: &'a str) {
+        if line.starts_with("import ") {
+            if self.imports.contains(&line) {
+                return;
+            }
+            self.imports.push(line);
+        }
+        self.out.push_str(line);
+        self.out.push('\n');
+    }
+
+    fn inline(&mut self, file: &str) {
+        let source = bridge_module(file);
+        let file = BRIDGE_MODULES.iter().find(|(f, _)| *f == file).unwrap().0;
+        if self.inlined.contains(&file) {
+            return;
+        }
+        self.inlined.push(file);
+        for dependency in source.lines().filter_map(relative_import) {
+            self.inline(dependency);
+        }
+        self.out
+            .push_str(&format!("\n// ---- pi-ext/bridge/lib/{file} ----\n"));
+        for line in source.lines() {
+            if relative_import(line).is_some() || line == "// @ts-check" {
+                continue;
+            }
+            self.line(line.strip_prefix("export ").unwrap_or(line));
+        }
+    }
+}
+
+/// The line of the entry module that `install` replaces with the configuration.
+const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
+
+/// Where to install.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InstallTarget {
+    /// `$PI_CODING_AGENT_DIR/extensions/` (default `~/.pi/agent/extensions/`):
+    /// every pi session of this user.
+    Global,
+    /// `./.pi/extensions/`: pi sessions started in this directory.
+    Project,
+    /// `<dir>/` (an `extensions` directory of your choice).
+    Dir(PathBuf),
+}
+
+/// What `install` did.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct InstallReport {
+    /// The directory written (`…/extensions/<name>/`).
+    pub dir: PathBuf,
+    /// The binary the bridge will run.
+    pub binary: PathBuf,
+    /// Whether pi finds it by itself (global and project installs); an
+    /// install into a directory of your choice needs `pi -e <dir>/index.js`.
+    pub discovered: bool,
+}
+
+impl fmt::Display for InstallReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bridge = self.dir.join("index.js");
+        write!(
+            f,
+            "installed pi extension into {}\n  bridge: {}\n  binary: {}\n",
+            self.dir.display(),
+            bridge.display(),
+            self.binary.display()
+        )?;
+        if self.discovered {
+            write!(f, "start `pi` to use it (no -e flag needed)")
+        } else {
+            write!(
+                f,
+                "pi does not look in that directory by itself: start `pi -e {}`",
+                bridge.display()
+            )
+        }
+    }
+}
+
+/// The bridge source configured for `name` and `binary` (absolute, or
+/// relative to the bridge's directory). `dev`: reload when the binary changes.
+/// `cache`: see [`manifest_cache`].
+pub(crate) fn bridge_source(
+    name: &str,
+    binary: &Path,
+    log: &Path,
+    dev: bool,
+    cache: Option<serde_json::Value>,
+) -> String {
+    let mut config = json!({ "name": name, "binary": binary, "log": log });
+    if dev {
+        config["dev"] = json!(true);
+    }
+    if let Some(cache) = cache {
+        config["cache"] = cache;
+    }
+    bridge_with_config(&config)
+}
+
+/// The bridge with `config` as its `CONFIG` (the shape `Config` in
+/// `bridge/lib/manifest.js` describes).
+pub(crate) fn bridge_with_config(config: &serde_json::Value) -> String {
+    let line = format!("const CONFIG = {config};");
+    let bundle = bridge_bundle();
+    debug_assert!(bundle.contains(CONFIG_PLACEHOLDER));
+    bundle.replacen(CONFIG_PLACEHOLDER, &line, 1)
+}
+
+/// The binary's manifest, recorded in the bridge together with what
+/// identifies the binary (its size and, unless `with_mtime` is false, its
+/// modification time in whole milliseconds). While the binary is unchanged the
+/// bridge registers the tools, commands, hooks and flags from it at once and
+/// starts the process when pi's session starts, so pi's own startup never
+/// waits for a spawn and a handshake. A changed binary makes the bridge fall
+/// back to asking the binary itself.
+///
+/// A packed extension records no modification time: package managers do not
+/// keep it, and a package's files do not change after packing.
+pub(crate) fn manifest_cache(
+    manifest: &crate::Manifest,
+    binary: &Path,
+    with_mtime: bool,
+) -> io::Result<serde_json::Value> {
+    let meta = std::fs::metadata(binary)?;
+    let mut cache = json!({ "size": meta.len(), "manifest": manifest });
+    if with_mtime {
+        let mtime = meta
+            .modified()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_err(io::Error::other)?;
+        // Whole milliseconds: exact as a JavaScript number (the bridge
+        // compares `Math.floor(stat.mtimeMs)`).
+        cache["mtimeMs"] = json!(mtime.as_millis() as u64);
+    }
+    Ok(cache)
+}
+
+/// Refuse a name that would not be one plain directory name (`../x`, `/abs`,
+/// `a/b`, `..`, `""`): the same rule as `#[extension(name = ..)]`.
+pub(crate) fn check_name(name: &str) -> io::Result<()> {
+    if crate::registry::is_valid_extension_name(name) {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "invalid extension name `{name}`: use 1 to 64 lowercase letters, digits, `-` and `_` \
+             (it becomes a directory name); set it with #[extension(name = \"...\")]"
+        ),
+    ))
+}
+
+/// Install the running binary as the extension `manifest` describes. With
+/// `dev`, the bridge watches the binary and switches to a rebuilt one while
+/// pi runs (hot reload; see [`crate::registry::lifecycle`]); otherwise the bridge
+/// keeps the manifest it was installed with, so pi registers the tools
+/// without waiting for the binary.
+///
+/// # Errors
+///
+/// An invalid extension name, or the I/O error of writing the files.
+pub fn install(
+    manifest: &crate::Manifest,
+    target: InstallTarget,
+    dev: bool,
+) -> io::Result<InstallReport> {
+    let name = &manifest.name;
+    check_name(name)?;
+    let discovered = !matches!(target, InstallTarget::Dir(_));
+    let extensions = match target {
+        InstallTarget::Global => agent_dir()?.join("extensions"),
+        InstallTarget::Project => std::env::current_dir()?.join(".pi").join("extensions"),
+        InstallTarget::Dir(d) => std::path::absolute(d)?,
+    };
+    let dir = extensions.join(name);
+    let binary = std::env::current_exe()?.canonicalize()?;
+    std::fs::create_dir_all(&dir)?;
+    // A dev binary is rebuilt all the time: the bridge asks it every time.
+    let cache = if dev {
+        None
+    } else {
+        Some(manifest_cache(manifest, &binary, true)?)
+    };
+    let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
+    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
+    Ok(InstallReport {
+        dir,
+        binary,
+        discovered,
+    })
+}
+
+/// Write a pi package into `dir`: `package.json` (with
+/// `"pi": {"extensions": ["./index.js"]}` and the `pi-package` keyword), the
+/// bridge, and a copy of the running binary in `bin/`. `pi install ./dir`
+/// accepts it; the binary only runs on this platform.
+///
+/// # Errors
+///
+/// An invalid extension name, or the I/O error of writing the files.
+pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
+    let name = &manifest.name;
+    check_name(name)?;
+    let exe = std::env::current_exe()?;
+    let bin_name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let bin = dir.join("bin").join(&bin_name);
+    copy_atomic(&exe, &bin, FileMode::Executable)?;
+    let package = json!({
+        "name": format!("pi-ext-{name}"),
+        "version": manifest.version,
+        "description": manifest.description,
+        "keywords": ["pi-package", "pi-ext"],
+        "type": "module",
+        "files": ["index.js", "bin/"],
+        "pi": { "extensions": ["./index.js"] },
+        "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],
+        "cpu": [match std::env::consts::ARCH { "x86_64" => "x64", "aarch64" => "arm64", other => other }],
+    });
+    let mut text = serde_json::to_string_pretty(&package).map_err(io::Error::other)?;
+    text.push('\n');
+    write_atomic(&dir.join("package.json"), text.as_bytes(), FileMode::Shared)?;
+    let source = bridge_source(
+        name,
+        Path::new(&format!("./bin/{bin_name}")),
+        Path::new(&format!("./{name}.log")),
+        false,
+        Some(manifest_cache(manifest, &bin, false)?),
+    );
+    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
+    std::path::absolute(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value of `NAME: <integer>,` in JavaScript source, for each such line.
+    fn js_constants(source: &str) -> Vec<(String, i64)> {
+        source
+            .lines()
+            .filter_map(|line| {
+                let (name, value) = line.trim().trim_end_matches(',').split_once(": ")?;
+                let name_ok =
+                    !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+                Some((name.to_string(), value.parse().ok()?)).filter(|_| name_ok)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bridge_speaks_the_runtimes_protocol_version_and_error_codes() {
+        use crate::protocol::{codes, PROTOCOL_VERSION};
+        assert!(
+            BRIDGE_ENTRY.contains(&format!("\nconst PROTOCOL = {PROTOCOL_VERSION};\n")),
+            "index.js must say `const PROTOCOL = {PROTOCOL_VERSION};`"
+        );
+        let rust = [
+            ("PARSE_ERROR", codes::PARSE_ERROR),
+            ("INVALID_REQUEST", codes::INVALID_REQUEST),
+            ("METHOD_NOT_FOUND", codes::METHOD_NOT_FOUND),
+            ("INVALID_PARAMS", codes::INVALID_PARAMS),
+            ("INTERNAL_ERROR", codes::INTERNAL_ERROR),
+            ("VERSION_MISMATCH", codes::VERSION_MISMATCH),
+            ("UNKNOWN_TOOL", codes::UNKNOWN_TOOL),
+            ("CANCELLED", codes::CANCELLED),
+            ("NO_UI", codes::NO_UI),
+            ("HANDLER_FAILED", codes::HANDLER_FAILED),
+            ("BUSY", codes::BUSY),
+            ("NOT_INITIALIZED", codes::NOT_INITIALIZED),
+            ("UNKNOWN_MODEL", codes::UNKNOWN_MODEL),
+            ("MODEL_AUTH", codes::MODEL_AUTH),
+            ("SESSION_ENDED", codes::SESSION_ENDED),
+            ("NO_MODEL", codes::NO_MODEL),
+            ("MIRROR_MISMATCH", codes::MIRROR_MISMATCH),
+        ];
+        let protocol_js = BRIDGE_MODULES
+            .iter()
+            .find(|(file, _)| *file == "protocol.js")
+            .unwrap()
+            .1;
+        let block = protocol_js
+            .split_once("export const codes = Object.freeze({")
+            .and_then(|(_, rest)| rest.split_once("});"))
+            .expect("protocol.js defines `codes`")
+            .0;
+        let mut js = js_constants(block);
+        let mut rust: Vec<(String, i64)> = rust.iter().map(|(n, c)| (n.to_string(), *c)).collect();
+        js.sort();
+        rust.sort();
+        assert_eq!(
+            js, rust,
+            "the bridge's codes (left) and pi_ext::protocol::codes (right)"
+        );
+    }
+
+    #[test]
+    fn every_bridge_module_is_embedded_and_imports_only_embedded_modules() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bridge/lib");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|f| f.ends_with(".js"))
+            .collect();
+        on_disk.sort();
+        let embedded: Vec<String> = BRIDGE_MODULES.iter().map(|(f, _)| f.to_string()).collect();
+        assert_eq!(
+            embedded, on_disk,
+            "BRIDGE_MODULES (left, sorted) and bridge/lib/*.js"
+        );
+        for (file, source) in BRIDGE_MODULES {
+            for import in source.split("from \"./").skip(1) {
+                let target = import.split('"').next().unwrap();
+                assert!(
+                    embedded.iter().any(|f| f == target),
+                    "{file} imports ./{target}, which is not embedded"
+                );
+            }
+        }
+    }
+
+    /// The names a line declares at the top level of the bundle.
+    fn top_level_names(line: &str) -> Vec<String> {
+        let word = |s: &str| {
+            s.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .next()
+                .unwrap_or("")
+                .to_string()
+        };
+        for keyword in [
+            "const ",
+            "let ",
+            "var ",
+            "function ",
+            "async function ",
+            "class ",
+        ] {
+            if let Some(rest) = line.strip_prefix(keyword) {
+                return vec![word(rest)];
+            }
+        }
+        if let Some(rest) = line.strip_prefix("import * as ") {
+            return vec![word(rest)];
+        }
+        if let Some(rest) = line.strip_prefix("import {") {
+            let names = rest.split_once('}').unwrap().0;
+            return names
+                .split(',')
+                .map(|n| n.trim().rsplit(" as ").next().unwrap().to_string())
+                .filter(|n| !n.is_empty())
+                .collect();
+        }
+        Vec::new()
+    }
+
+    #[test]
+    fn the_bundle_inlines_every_module_once_as_one_module_pi_can_load() {
+        let bundle = bridge_bundle();
+        for (file, _) in BRIDGE_MODULES {
+            let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
+            assert_eq!(bundle.matches(&marker).count(), 1, "{file}");
+        }
+        assert_eq!(bundle.matches(CONFIG_PLACEHOLDER).count(), 1);
+        let mut names: Vec<String> = Vec::new();
+        for line in bundle.lines() {
+            assert!(
+                relative_import(line).is_none(),
+                "left in the bundle: {line}"
+            );
+            if line.starts_with("import ") {
+                assert!(
+                    line.contains(" from \"") && line.ends_with("\";"),
+                    "one import per line: {line}"
+                );
+            }
+            if line.starts_with("export ") {
+                assert_eq!(line, "export default async function piExtBridge(pi) {");
+            }
+            for name in top_level_names(line) {
+                assert!(
+                    !names.contains(&name),
+                    "`{name}` is declared at the top level of two bridge modules"
+                );
+                names.push(name);
+            }
+        }
+        // Dependencies come before what uses them (as ES modules evaluate).
+        let at = |file: &str| bundle.find(&format!("lib/{file} ----")).unwrap();
+        assert!(at("protocol.js") < at("child.js") && at("child.js") < at("bridge.js"));
+        assert!(at("bridge.js") < at("main.js"));
+        assert!(bundle.find("export default").unwrap() > at("main.js"));
+        assert!(names.contains(&"activate".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn install_and_pack_write_the_bundle() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = crate::Registry::from_inventory(None).manifest();
+        manifest.name = "probe".into();
+        let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
+        let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
+        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(index.contains(r#""name":"probe""#), "{index}");
+        assert_eq!(
+            std::fs::read_dir(&report.dir).unwrap().count(),
+            1,
+            "only index.js"
+        );
+        let pkg = dir.path().join("pkg");
+        pack(&manifest, &pkg).unwrap();
+        let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
+        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(index.contains(r#""binary":"./bin/probe""#), "{index}");
+    }
+
+    #[test]
+    fn install_refuses_names_that_are_not_one_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = crate::Registry::from_inventory(None).manifest();
+        for bad in ["../escaped", "/abs", "..", "", "a/b", ".hidden", "UPPER"] {
+            manifest.name = bad.to_string();
+            let err = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{bad}: {err}");
+            assert!(err.to_string().contains("invalid extension name"), "{err}");
+            let err = pack(&manifest, &dir.path().join("pkg")).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{bad}: {err}");
+        }
+        // Nothing was written, inside or outside the directory.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn bridge_gets_its_config() {
+        let src = bridge_source(
+            "hello",
+            Path::new("/opt/x/hello"),
+            Path::new("/e/hello.log"),
+            false,
+            None,
+        );
+        assert!(src.contains(
+            r#"const CONFIG = {"binary":"/opt/x/hello","log":"/e/hello.log","name":"hello"};"#
+        ));
+        assert!(!src.contains(CONFIG_PLACEHOLDER));
+    }
+
+    #[test]
+    fn the_manifest_cache_identifies_the_binary() {
+        let dir = std::env::temp_dir().join(format!("pi-ext-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bin = dir.join("bin");
+        std::fs::write(&bin, b"12345").unwrap();
+        let manifest = crate::Registry::from_inventory(None).manifest();
+        let cache = manifest_cache(&manifest, &bin, true).unwrap();
+        assert_eq!(cache["size"], 5);
+        assert_eq!(cache["manifest"]["protocol"], crate::wire::PROTOCOL_VERSION);
+        assert!(cache["mtimeMs"].as_u64().unwrap() > 0);
+        // Packed: no modification time (package managers do not keep it).
+        let packed = manifest_cache(&manifest, &bin, false).unwrap();
+        assert!(packed.get("mtimeMs").is_none());
+        let src = bridge_source("x", &bin, &dir.join("x.log"), false, Some(cache));
+        assert!(src.contains(r#""cache":{"manifest":"#), "{src}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

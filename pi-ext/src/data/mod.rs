@@ -1,0 +1,11 @@
+//! pi's data as typed values: messages and what a model is sent, session
+//! entries, provider requests, tool results and the built-in tools' inputs.
+//! Unknown kinds are kept whole.
+
+pub mod builtin;
+pub(crate) mod content;
+pub mod llm;
+pub(crate) mod manifest;
+pub mod messages;
+pub mod payload;
+pub mod session;

@@ -1,0 +1,1119 @@
+//! Registration: tool definitions, the builder the `#[tool]` macro is sugar
+//! over, the link-time registry (`inventory`) and the manifest.
+
+#[doc(hidden)]
+pub mod lifecycle;
+
+use std::any::TypeId;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use crate::builtin_tools::BuiltinTool;
+use crate::context::{Ctx, LoadCtx};
+pub use crate::data::manifest::{
+    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, ProviderManifest,
+    RenderManifest, ToolManifest,
+};
+use crate::host::connection::AnyState;
+use crate::models::provider::ProviderDef;
+use crate::models::virtual_model::VirtualModelDef;
+use crate::tool::schema::SchemaError;
+pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
+use crate::tool::{ToolDef, ToolFuture};
+use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
+
+/// What `on_load` returns, type-erased.
+#[doc(hidden)]
+pub type LoadFuture = Pin<Box<dyn Future<Output = Result<AnyState, String>> + Send>>;
+/// What `on_unload` returns: the snapshot for a hot reload.
+#[doc(hidden)]
+pub type UnloadFuture = Pin<Box<dyn Future<Output = Option<Value>> + Send>>;
+
+#[doc(hidden)]
+/// Implemented by `#[extension]` types: lets tools, commands and hooks
+/// take the extension's state as `&MyExtension`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an `#[extension]` type",
+    label = "borrowed arguments are the context or an extension's state",
+    note = "borrow only the context (`&Ctx`) or a type marked `#[extension]` (its state); tool parameters are owned values decoded from JSON: write `String` instead of `&str`, `T` instead of `&T`"
+)]
+pub trait ExtensionState: Send + Sync + 'static {}
+
+/// An `#[extension]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct ExtensionEntry {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub description: &'static str,
+    pub dependencies: &'static [&'static str],
+    /// `module_path!()` of the declaration: its first segment is the crate
+    /// that owns the extension's tools, commands and hooks.
+    pub module: &'static str,
+    pub state_type: fn() -> TypeId,
+    pub load: fn(LoadCtx) -> LoadFuture,
+    pub unload: Option<fn(AnyState) -> UnloadFuture>,
+    pub settings: Option<SettingsDecl>,
+}
+
+/// An extension's settings type. Not for direct use.
+#[doc(hidden)]
+pub struct SettingsDecl {
+    pub schema: fn() -> Result<Value, SchemaError>,
+    pub type_id: fn() -> TypeId,
+    /// What is wrong with the files of the extension named so in this cwd.
+    pub problems: fn(&str, &std::path::Path) -> Vec<String>,
+    /// The generated `/<name>-settings` command.
+    pub command: &'static CommandEntry,
+}
+
+inventory::collect!(ExtensionEntry);
+
+/// The crate an item was declared in (`module_path!()`'s first segment).
+pub(crate) fn crate_of(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+impl ExtensionEntry {
+    pub(crate) fn krate(&self) -> &'static str {
+        crate_of(self.module)
+    }
+}
+
+/// Dependency order of `extensions` (Kahn's algorithm, ties by name), and
+/// the extensions that cannot load with the reason.
+pub(crate) fn load_order(
+    extensions: &[&'static ExtensionEntry],
+) -> (Vec<&'static ExtensionEntry>, BTreeMap<String, String>) {
+    let by_name: BTreeMap<&str, &'static ExtensionEntry> =
+        extensions.iter().map(|e| (e.name, *e)).collect();
+    let mut blocked: BTreeMap<String, String> = BTreeMap::new();
+    // Missing dependencies, transitively.
+    loop {
+        let mut changed = false;
+        for e in by_name.values() {
+            if blocked.contains_key(e.name) {
+                continue;
+            }
+            for d in e.dependencies {
+                let reason = if !by_name.contains_key(d) {
+                    Some(format!(
+                        "extension `{}` depends on `{d}`, which is not in this binary",
+                        e.name
+                    ))
+                } else if blocked.contains_key(*d) {
+                    Some(format!(
+                        "extension `{}` depends on `{d}`, which cannot load",
+                        e.name
+                    ))
+                } else {
+                    None
+                };
+                if let Some(r) = reason {
+                    blocked.insert(e.name.to_string(), r);
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut order = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
+    loop {
+        let ready: Vec<&'static ExtensionEntry> = by_name
+            .values()
+            .filter(|e| !blocked.contains_key(e.name) && !done.contains(&e.name))
+            .filter(|e| e.dependencies.iter().all(|d| done.contains(d)))
+            .copied()
+            .collect();
+        if ready.is_empty() {
+            break;
+        }
+        for e in ready {
+            done.push(e.name);
+            order.push(e);
+        }
+    }
+    // Whatever is left waits on itself: a cycle.
+    let stuck: Vec<&str> = by_name
+        .values()
+        .filter(|e| !blocked.contains_key(e.name) && !done.contains(&e.name))
+        .map(|e| e.name)
+        .collect();
+    for name in &stuck {
+        blocked.insert(
+            name.to_string(),
+            format!(
+                "extension `{name}` is part of a dependency cycle among {}",
+                stuck
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    (order, blocked)
+}
+
+/// A `#[tool]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct ToolEntry {
+    pub module: &'static str,
+    pub name: &'static str,
+    pub label: &'static str,
+    pub description: &'static str,
+    pub prompt_snippet: Option<&'static str>,
+    pub prompt_guidelines: &'static [&'static str],
+    pub timeout_ms: Option<u64>,
+    pub overrides_builtin: bool,
+    pub sequential: bool,
+    pub schema: fn() -> Result<Value, SchemaError>,
+    pub call: fn(Ctx, Value) -> ToolFuture,
+    /// `render = …`: how its rows look in pi's terminal.
+    pub render: Option<fn() -> crate::tui::ToolRenderer>,
+    /// `output = T`: the schema of the results' structured content.
+    pub output_schema: Option<fn() -> Result<Value, SchemaError>>,
+    /// `read_only_hint`, `destructive_hint`, `idempotent_hint`, `open_world_hint`.
+    pub annotations: [Option<bool>; 4],
+    /// `default_active = …`.
+    pub default_active: Option<bool>,
+    /// `exposure = "…"` (checked by the macro).
+    pub exposure: Option<&'static str>,
+    /// `namespace = "…"`.
+    pub namespace: Option<&'static str>,
+    /// `constrained_sampling = "prefer" | "require"`.
+    pub constrained_sampling: Option<&'static str>,
+    /// `reaches_all_tools`.
+    pub reaches_all_tools: bool,
+    /// `prepare_arguments = f`.
+    pub prepare_arguments: Option<crate::tool::PrepareArguments>,
+}
+
+impl ToolEntry {
+    /// The definition fields of `#[tool(...)]`'s keys.
+    fn options(&self) -> crate::tool::ToolOptions {
+        use crate::tool::{ConstrainedSampling, SamplingStrictness, ToolAnnotations};
+        let [read_only, destructive, idempotent, open_world] = self.annotations;
+        let mut options = crate::tool::ToolOptions::default();
+        if self.annotations.iter().any(Option::is_some) {
+            let mut a = ToolAnnotations::new();
+            a.read_only_hint = read_only;
+            a.destructive_hint = destructive;
+            a.idempotent_hint = idempotent;
+            a.open_world_hint = open_world;
+            options.annotations = Some(a);
+        }
+        options.default_active = self.default_active;
+        // The macro accepts only pi's names, so these decode.
+        options.exposure = self
+            .exposure
+            .and_then(|e| serde_json::from_value(Value::String(e.into())).ok());
+        options.namespace = self.namespace.map(crate::tool::ToolNamespace::new);
+        options.constrained_sampling =
+            self.constrained_sampling
+                .map(|s| ConstrainedSampling::JsonSchema {
+                    strict: if s == "require" {
+                        SamplingStrictness::Require
+                    } else {
+                        SamplingStrictness::Prefer
+                    },
+                });
+        options.reaches_all_tools = self.reaches_all_tools;
+        options
+    }
+
+    /// The definition `#[tool]` registered.
+    pub(crate) fn to_def(&'static self) -> ToolDef {
+        let entry = self;
+        ToolDef {
+            name: entry.name.to_string(),
+            label: entry.label.to_string(),
+            description: entry.description.to_string(),
+            prompt_snippet: entry.prompt_snippet.map(str::to_string),
+            prompt_guidelines: entry
+                .prompt_guidelines
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            parameters: (entry.schema)(),
+            timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
+            overrides_builtin: entry.overrides_builtin,
+            render: entry.render.map(|make| make()),
+            sequential: entry.sequential,
+            output_schema: entry.output_schema.map(|make| make()),
+            options: entry.options(),
+            prepare_arguments: entry.prepare_arguments,
+            handler: std::sync::Arc::new(entry.call),
+        }
+    }
+}
+
+/// A `#[message_renderer]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct MessageRendererEntry {
+    pub module: &'static str,
+    /// The custom message type it renders.
+    pub custom_type: &'static str,
+    /// The message (as pi has it) and `expanded` → its view, or pi's default.
+    pub render: fn(&Value, bool) -> Option<crate::tui::View>,
+}
+
+/// A `#[message_renderer]`, to register explicitly: `<fn>_message_renderer()`
+/// returns one (see [`Registry::message_renderer`]).
+#[derive(Clone, Copy)]
+pub struct MessageRendererDef(pub(crate) &'static MessageRendererEntry);
+
+impl std::fmt::Debug for MessageRendererDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MessageRendererDef")
+            .field("custom_type", &self.0.custom_type)
+            .finish()
+    }
+}
+
+/// A [`crate::entry_renderer!`] registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct EntryRendererEntry {
+    pub module: &'static str,
+    /// The custom entry type it renders.
+    pub custom_type: &'static str,
+    /// The entry (as pi has it) and the options → its view, or nothing.
+    pub render: fn(&Value, crate::tui::EntryOpts<'_>) -> Option<crate::tui::View>,
+}
+
+/// A [`crate::tool_renderer!`] registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct ToolRendererEntry {
+    pub module: &'static str,
+    /// The tool whose rows it draws (any tool: pi's, another extension's, an MCP tool).
+    pub tool: &'static str,
+    pub make: fn() -> crate::tui::ToolRenderer,
+}
+
+/// A [`crate::markdown_transformer!`] registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct MarkdownTransformerEntry {
+    pub module: &'static str,
+    /// The surfaces it runs on.
+    pub surfaces: &'static [crate::tui::MarkdownSurface],
+    pub transform: fn(&str, &crate::tui::MarkdownContext) -> String,
+}
+
+#[doc(hidden)]
+pub use crate::command::HandlerFuture;
+
+/// What a hook returns, type-erased: its answer ready to send, or an error
+/// message.
+pub type HookFuture =
+    Pin<Box<dyn Future<Output = Result<crate::events::io::Answer, String>> + Send + 'static>>;
+
+/// A `#[hook]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct HookEntry {
+    pub module: &'static str,
+    /// pi's event name.
+    pub event: &'static str,
+    /// `module::function`, unique: the hook's id on the wire.
+    pub id: &'static str,
+    /// The line it is declared on (hooks of one file run in declaration order).
+    pub line: u32,
+    pub priority: i32,
+    /// How long pi waits for it, if not the default.
+    pub timeout_ms: Option<u64>,
+    /// It takes the streamed updates of a turn at once ([`crate::events::MessageUpdateBatch`]).
+    pub batch: bool,
+    pub call: fn(Ctx, crate::events::io::HookInput) -> HookFuture,
+}
+
+/// A `#[command]` registration, collected at link time. Not for direct use.
+#[doc(hidden)]
+pub struct CommandEntry {
+    pub module: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub completions: &'static [&'static str],
+    /// `completions = f`: computed at run time from the typed prefix.
+    pub complete: Option<fn(String) -> crate::command::CompletionFuture>,
+    pub shortcut: Option<&'static str>,
+    pub call: fn(crate::context::CommandCtx, String) -> HandlerFuture,
+}
+
+/// A command-line flag registration (see [`crate::flag!`]). Not for direct use.
+#[doc(hidden)]
+pub struct FlagEntry {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// `"boolean"` or `"string"`.
+    pub kind: &'static str,
+    pub default: Option<fn() -> Value>,
+}
+
+/// A [`crate::provider!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct ProviderEntry {
+    pub module: &'static str,
+    pub make: fn() -> ProviderDef,
+}
+
+inventory::collect!(ProviderEntry);
+
+/// A [`crate::virtual_model!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct VirtualModelEntry {
+    pub make: fn() -> VirtualModelDef,
+}
+
+inventory::collect!(VirtualModelEntry);
+
+/// A [`crate::builtin_tool!`] registration. Not for direct use.
+#[doc(hidden)]
+pub struct BuiltinToolEntry {
+    pub module: &'static str,
+    pub make: fn() -> BuiltinTool,
+}
+
+inventory::collect!(BuiltinToolEntry);
+inventory::collect!(HookEntry);
+inventory::collect!(CommandEntry);
+inventory::collect!(FlagEntry);
+inventory::collect!(MessageRendererEntry);
+inventory::collect!(EntryRendererEntry);
+inventory::collect!(ToolRendererEntry);
+inventory::collect!(MarkdownTransformerEntry);
+
+inventory::collect!(ToolEntry);
+
+/// Facts about the binary, captured by [`crate::main!`] in the user's crate.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct BinInfo {
+    pub package: &'static str,
+    pub version: &'static str,
+    pub description: &'static str,
+    pub bin: &'static str,
+}
+
+/// What one binary (or one [`TestHost`](crate::testing::TestHost)) serves:
+/// its identity, extensions, tools, hooks, commands and flags, and what went
+/// wrong while collecting them.
+///
+/// A binary serves everything linked into it ([`Registry::linked`]: every
+/// `#[extension]`, `#[tool]`, `#[hook]` and `#[command]` of every crate it
+/// links). A test can instead serve a chosen set, registered explicitly with
+/// the constructors the attributes generate:
+///
+/// ```
+/// use pi_ext::prelude::*;
+/// use pi_ext::registry::Registry;
+///
+/// /// Add two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> String {
+///     (a + b).to_string()
+/// }
+///
+/// # fn main() {
+/// let registry = Registry::new("calc", "0.1.0").tool(add_tool());
+/// let host = pi_ext::testing::TestHost::with_registry(registry);
+/// assert_eq!(host.call("add", serde_json::json!({"a": 2, "b": 3})).text(), "5");
+/// # }
+/// ```
+pub struct Registry {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) description: String,
+    /// Tools by name.
+    pub(crate) tools: BTreeMap<String, ToolDef>,
+    /// The crate each tool was declared in (tools from `#[tool]` only).
+    tool_crates: BTreeMap<String, &'static str>,
+    /// Hooks in the order pi runs them.
+    pub(crate) hooks: Vec<&'static HookEntry>,
+    /// Slash commands by name.
+    pub(crate) commands: BTreeMap<String, &'static CommandEntry>,
+    /// Command-line flags pi should accept (`--name`).
+    pub(crate) flags: Vec<&'static FlagEntry>,
+    /// Message renderers by custom type.
+    pub(crate) message_renderers: BTreeMap<String, &'static MessageRendererEntry>,
+    /// Custom entry renderers by custom type.
+    pub(crate) entry_renderers: BTreeMap<String, &'static EntryRendererEntry>,
+    /// Renderers of other tools' rows, by tool name, with the declaring module.
+    pub(crate) tool_renderers: BTreeMap<String, (crate::tui::ToolRenderer, &'static str)>,
+    /// The Markdown transformer (pi keeps one per extension).
+    pub(crate) markdown_transformer: Option<&'static MarkdownTransformerEntry>,
+    /// Model providers by name.
+    pub(crate) providers: BTreeMap<String, ProviderDef>,
+    /// The crate each provider was declared in ([`crate::provider!`] only).
+    provider_crates: BTreeMap<String, &'static str>,
+    /// Virtual models by `provider/id`.
+    pub(crate) virtual_models: BTreeMap<String, VirtualModelDef>,
+    /// pi's built-in tools with Rust operations, by name.
+    pub(crate) builtin_tools: BTreeMap<String, BuiltinTool>,
+    /// The crate each was declared in ([`crate::builtin_tool!`] only).
+    builtin_crates: BTreeMap<String, &'static str>,
+    /// Problems found while registering (bad names, bad schemas,
+    /// duplicates); items with errors are left out.
+    pub(crate) problems: Vec<String>,
+    /// Every extension declared, in the order given.
+    declared: Vec<&'static ExtensionEntry>,
+    /// Extensions that can load, in dependency order.
+    pub(crate) extensions: Vec<&'static ExtensionEntry>,
+    /// Crates whose extension cannot load (missing dependency, cycle), with
+    /// why: their items are left out of the manifest.
+    pub(crate) blocked: BTreeMap<String, String>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("name", &self.name)
+            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .field("problems", &self.problems())
+            .finish()
+    }
+}
+
+/// Whether `name` can be an extension's name, which is also its directory
+/// name: 1 to 64 lowercase ASCII letters, digits, `-` and `_`.
+pub(crate) fn is_valid_extension_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
+/// An `#[extension]` type: [`Registry::extension`] registers it by type.
+/// Implemented by `#[extension]`; not for implementing by hand.
+pub trait Extension: ExtensionState {
+    /// Its registration entry.
+    #[doc(hidden)]
+    fn entry() -> &'static ExtensionEntry;
+}
+
+/// A `#[hook]`, to register explicitly: `my_hook_hook()`, generated by
+/// `#[hook]` for `fn my_hook`, returns one (see [`Registry::hook`]).
+#[derive(Clone, Copy)]
+pub struct HookDef(pub(crate) &'static HookEntry);
+
+impl std::fmt::Debug for HookDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HookDef")
+            .field("id", &self.0.id)
+            .field("event", &self.0.event)
+            .finish()
+    }
+}
+
+/// A `#[command]`, to register explicitly: `note_command()`, generated by
+/// `#[command]` for `fn note`, returns one (see [`Registry::command`]).
+#[derive(Clone, Copy)]
+pub struct CommandDef(pub(crate) &'static CommandEntry);
+
+impl std::fmt::Debug for CommandDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommandDef")
+            .field("name", &self.0.name)
+            .finish()
+    }
+}
+
+impl Registry {
+    /// An empty registry with this identity.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            description: String::new(),
+            tools: BTreeMap::new(),
+            tool_crates: BTreeMap::new(),
+            hooks: Vec::new(),
+            commands: BTreeMap::new(),
+            flags: Vec::new(),
+            message_renderers: BTreeMap::new(),
+            entry_renderers: BTreeMap::new(),
+            tool_renderers: BTreeMap::new(),
+            markdown_transformer: None,
+            providers: BTreeMap::new(),
+            provider_crates: BTreeMap::new(),
+            virtual_models: BTreeMap::new(),
+            builtin_tools: BTreeMap::new(),
+            builtin_crates: BTreeMap::new(),
+            problems: Vec::new(),
+            declared: Vec::new(),
+            extensions: Vec::new(),
+            blocked: BTreeMap::new(),
+        }
+    }
+
+    /// Everything linked into this binary: every `#[extension]`, `#[tool]`,
+    /// `#[hook]`, `#[command]` and flag of every crate it links. This is what
+    /// the binary serves.
+    pub fn linked() -> Self {
+        Self::from_inventory(None)
+    }
+
+    /// Set the description.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+
+    /// Serve a tool (see [`ToolDef`]). A tool with an invalid name, a schema
+    /// that cannot be made portable, or the name of one already registered
+    /// is left out, and the problem recorded.
+    pub fn tool(mut self, tool: ToolDef) -> Self {
+        self.add(tool);
+        self
+    }
+
+    /// Serve a model provider (see [`mod@crate::models::provider`]). One without
+    /// models, without a stream function and pi's API to answer instead,
+    /// with an invalid name, or named like one already registered is left
+    /// out, and the problem recorded.
+    pub fn provider(mut self, provider: ProviderDef) -> Self {
+        self.add_provider(provider);
+        self
+    }
+
+    /// Serve a virtual model (see [`mod@crate::models::virtual_model`]). One
+    /// without a route, or a second one with the same `provider/id`, is
+    /// skipped with a problem.
+    pub fn virtual_model(mut self, model: VirtualModelDef) -> Self {
+        self.add_virtual_model(model);
+        self
+    }
+
+    /// Serve one of pi's built-in tools with Rust operations (see
+    /// [`crate::builtin_tools`]). A second one of the same name, or one
+    /// without operations, is left out and the problem recorded.
+    pub fn builtin_tool(mut self, tool: BuiltinTool) -> Self {
+        self.add_builtin(tool);
+        self
+    }
+
+    /// Serve a hook.
+    pub fn hook(mut self, hook: HookDef) -> Self {
+        self.add_hook(hook.0);
+        self.sort_hooks();
+        self
+    }
+
+    /// Serve a command.
+    pub fn command(mut self, command: CommandDef) -> Self {
+        self.add_command(command.0);
+        self
+    }
+
+    /// Serve a message renderer.
+    pub fn message_renderer(mut self, renderer: MessageRendererDef) -> Self {
+        self.add_message_renderer(renderer.0);
+        self
+    }
+
+    /// Draw the rows of another tool (pi's `registerToolRenderer`, pi ≥
+    /// 1.0.1): a built-in tool, another extension's, an MCP tool. pi asks
+    /// for the rows of any call to `tool`, in this session or a resumed
+    /// one; the [`crate::tui::ToolRender`] methods that return
+    /// [`crate::tui::View::builtin`] keep that tool's own look. A second
+    /// renderer for one tool is left out and the problem recorded.
+    pub fn tool_renderer(
+        mut self,
+        tool: impl Into<String>,
+        render: crate::tui::ToolRenderer,
+    ) -> Self {
+        self.add_tool_renderer(tool.into(), render, "");
+        self
+    }
+
+    /// Serve extension `E`: its state (`on_load`, `on_unload`), settings and
+    /// settings command. Its tools, hooks and commands are registered on
+    /// their own ([`Registry::tool`], ...).
+    pub fn extension<E: Extension>(mut self) -> Self {
+        let entry = E::entry();
+        self.declared.push(entry);
+        if let Some(settings) = &entry.settings {
+            self.add_command(settings.command);
+        }
+        self.order_extensions();
+        self
+    }
+
+    /// The extension's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What went wrong while registering: items left out, extensions that
+    /// cannot load (a missing dependency, a cycle).
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = self.problems.clone();
+        problems.extend(self.blocked.values().cloned());
+        problems
+    }
+
+    /// Everything linked into the binary `bin` describes (or, with `None`,
+    /// into this one), with the binary's identity.
+    pub(crate) fn from_inventory(bin: Option<&BinInfo>) -> Self {
+        let extensions: Vec<&'static ExtensionEntry> =
+            inventory::iter::<ExtensionEntry>().collect();
+        // The binary's identity: the extension declared in the binary's own
+        // crate, else the only one, else the package.
+        let bin_crate = bin.map(|b| b.package.replace('-', "_"));
+        let primary = extensions
+            .iter()
+            .find(|e| Some(e.krate()) == bin_crate.as_deref())
+            .or(match extensions.as_slice() {
+                [only] => Some(only),
+                _ => None,
+            });
+        let mut reg = match (primary, bin) {
+            (Some(ext), _) => Registry::new(ext.name, ext.version).description(ext.description),
+            (None, Some(bin)) => {
+                Registry::new(bin.package, bin.version).description(bin.description)
+            }
+            (None, None) => Registry::new("pi-ext", SDK_VERSION),
+        };
+        reg.declared = extensions;
+        reg.order_extensions();
+        for hook in inventory::iter::<HookEntry>() {
+            reg.add_hook(hook);
+        }
+        reg.sort_hooks();
+        for command in inventory::iter::<CommandEntry>() {
+            reg.add_command(command);
+        }
+        for renderer in inventory::iter::<MessageRendererEntry>() {
+            reg.add_message_renderer(renderer);
+        }
+        for renderer in inventory::iter::<EntryRendererEntry>() {
+            reg.add_entry_renderer(renderer);
+        }
+        for renderer in inventory::iter::<ToolRendererEntry>() {
+            reg.add_tool_renderer(
+                renderer.tool.to_string(),
+                (renderer.make)(),
+                renderer.module,
+            );
+        }
+        for transformer in inventory::iter::<MarkdownTransformerEntry>() {
+            reg.add_markdown_transformer(transformer);
+        }
+        reg.flags = inventory::iter::<FlagEntry>().collect();
+        for entry in inventory::iter::<BuiltinToolEntry>() {
+            let tool = (entry.make)();
+            reg.builtin_crates
+                .insert(tool.name().to_string(), crate_of(entry.module));
+            reg.add_builtin(tool);
+        }
+        for entry in inventory::iter::<ProviderEntry>() {
+            let provider = (entry.make)();
+            reg.provider_crates
+                .insert(provider.name.clone(), crate_of(entry.module));
+            reg.add_provider(provider);
+        }
+        for entry in inventory::iter::<VirtualModelEntry>() {
+            reg.add_virtual_model((entry.make)());
+        }
+        reg.flags.sort_by_key(|f| f.name);
+        for entry in inventory::iter::<ToolEntry>() {
+            reg.tool_crates
+                .insert(entry.name.to_string(), crate_of(entry.module));
+            reg.add(entry.to_def());
+        }
+        reg
+    }
+
+    /// Derive the load order and the blocked extensions from `declared`.
+    fn order_extensions(&mut self) {
+        let (order, blocked) = load_order(&self.declared);
+        self.blocked = self
+            .declared
+            .iter()
+            .filter_map(|e| {
+                blocked
+                    .get(e.name)
+                    .map(|r| (e.krate().to_string(), r.clone()))
+            })
+            .collect();
+        self.extensions = order;
+        self.sort_hooks();
+    }
+
+    fn add_hook(&mut self, hook: &'static HookEntry) {
+        if !crate::events::ALL_EVENTS.contains(&hook.event) {
+            self.problems.push(format!(
+                "hook `{}`: pi has no event `{}`",
+                hook.id, hook.event
+            ));
+            return;
+        }
+        if !self.hooks.iter().any(|h| h.id == hook.id) {
+            self.hooks.push(hook);
+        }
+    }
+
+    /// The documented order: extensions in load order, then priority, then
+    /// the declaring module's path, then declaration order in the file.
+    /// (Link order is not stable.)
+    fn sort_hooks(&mut self) {
+        let extensions = &self.extensions;
+        let rank = |module: &str| {
+            let krate = crate_of(module);
+            extensions
+                .iter()
+                .position(|e| e.krate() == krate)
+                .unwrap_or(usize::MAX)
+        };
+        self.hooks.sort_by(|a, b| {
+            (rank(a.module), a.priority, a.module, a.line).cmp(&(
+                rank(b.module),
+                b.priority,
+                b.module,
+                b.line,
+            ))
+        });
+    }
+
+    fn add_message_renderer(&mut self, renderer: &'static MessageRendererEntry) {
+        let ty = renderer.custom_type.to_string();
+        match self.message_renderers.get(&ty) {
+            Some(first) if std::ptr::eq(*first, renderer) => {}
+            Some(_) => self.problems.push(format!(
+                "custom message type `{ty}` has two renderers; keeping one (pi would use the first registered)"
+            )),
+            None => {
+                self.message_renderers.insert(ty, renderer);
+            }
+        }
+    }
+
+    fn add_entry_renderer(&mut self, renderer: &'static EntryRendererEntry) {
+        let ty = renderer.custom_type.to_string();
+        match self.entry_renderers.get(&ty) {
+            Some(first) if std::ptr::eq(*first, renderer) => {}
+            Some(_) => self.problems.push(format!(
+                "custom entry type `{ty}` has two renderers; keeping one"
+            )),
+            None => {
+                self.entry_renderers.insert(ty, renderer);
+            }
+        }
+    }
+
+    fn add_tool_renderer(
+        &mut self,
+        tool: String,
+        render: crate::tui::ToolRenderer,
+        module: &'static str,
+    ) {
+        if self.tool_renderers.contains_key(&tool) {
+            self.problems
+                .push(format!("tool `{tool}` has two row renderers; keeping one"));
+            return;
+        }
+        self.tool_renderers.insert(tool, (render, module));
+    }
+
+    fn add_markdown_transformer(&mut self, transformer: &'static MarkdownTransformerEntry) {
+        match self.markdown_transformer {
+            Some(first) if std::ptr::eq(first, transformer) => {}
+            Some(_) => self.problems.push(
+                "two Markdown transformers are registered; keeping one (pi keeps one per extension)"
+                    .to_string(),
+            ),
+            None => self.markdown_transformer = Some(transformer),
+        }
+    }
+
+    fn add_command(&mut self, command: &'static CommandEntry) {
+        if self
+            .commands
+            .insert(command.name.to_string(), command)
+            .is_some()
+        {
+            self.problems.push(format!(
+                "command `/{}` is registered twice; keeping one",
+                command.name
+            ));
+        }
+    }
+
+    fn add_builtin(&mut self, tool: BuiltinTool) {
+        if let Some(problem) = tool.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        let name = tool.name();
+        if self.builtin_tools.contains_key(name) || self.tools.contains_key(name) {
+            self.problems.push(format!(
+                "pi's built-in tool `{name}` is overridden twice; keeping one"
+            ));
+            return;
+        }
+        self.builtin_tools.insert(name.to_string(), tool);
+    }
+
+    fn add_virtual_model(&mut self, model: VirtualModelDef) {
+        if let Some(problem) = model.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        let key = model.full_id();
+        if self.virtual_models.contains_key(&key) {
+            self.problems.push(format!(
+                "virtual model `{key}` is registered twice; keeping the first"
+            ));
+            return;
+        }
+        self.virtual_models.insert(key, model);
+    }
+
+    fn add_provider(&mut self, provider: ProviderDef) {
+        if let Some(problem) = provider.problem() {
+            self.problems.push(problem);
+            return;
+        }
+        if self.providers.contains_key(&provider.name) {
+            self.problems.push(format!(
+                "provider `{}` is registered twice; keeping the first",
+                provider.name
+            ));
+            return;
+        }
+        self.providers.insert(provider.name.clone(), provider);
+    }
+
+    /// Add a tool. Problems (invalid name, duplicate, schema error) are
+    /// recorded in [`Registry::problems`] and the tool is left out.
+    pub(crate) fn add(&mut self, tool: ToolDef) {
+        if !is_valid_tool_name(&tool.name) {
+            self.problems.push(format!(
+                "tool `{}` skipped: names must match ^[A-Za-z0-9_-]{{1,64}}$",
+                tool.name
+            ));
+            return;
+        }
+        if let Err(e) = &tool.parameters {
+            self.problems
+                .push(format!("tool `{}` skipped: {e}", tool.name));
+            return;
+        }
+        if let Some(Err(e)) = &tool.output_schema {
+            self.problems.push(format!(
+                "tool `{}` skipped: its output schema: {e}",
+                tool.name
+            ));
+            return;
+        }
+        if self.tools.contains_key(&tool.name) {
+            self.problems.push(format!(
+                "tool `{}` is registered twice; keeping the first",
+                tool.name
+            ));
+            return;
+        }
+        if BUILTIN_TOOLS.contains(&tool.name.as_str()) && !tool.overrides_builtin {
+            self.problems.push(format!(
+                "tool `{}` replaces pi's built-in tool of the same name (say `overrides_builtin` if that is meant)",
+                tool.name
+            ));
+        }
+        self.tools.insert(tool.name.clone(), tool);
+    }
+
+    /// The manifest `--pi-manifest` prints (no extension has been loaded).
+    pub fn manifest(&self) -> Manifest {
+        self.manifest_without(&BTreeMap::new())
+    }
+
+    /// The manifest without the items of crates in `failed` (extensions
+    /// whose `on_load` failed) or that cannot load.
+    pub(crate) fn manifest_without(&self, failed: &BTreeMap<String, String>) -> Manifest {
+        let out = |module: &str| {
+            let krate = crate_of(module);
+            failed.contains_key(krate) || self.blocked.contains_key(krate)
+        };
+        let mut problems = self.problems();
+        problems.extend(failed.values().cloned());
+        Manifest {
+            name: self.name.clone(),
+            version: self.version.clone(),
+            description: self.description.clone(),
+            protocol: PROTOCOL_VERSION,
+            sdk: SDK_VERSION.to_string(),
+            extensions: self
+                .extensions
+                .iter()
+                .map(|e| ExtensionManifest {
+                    name: e.name.to_string(),
+                    version: e.version.to_string(),
+                    description: e.description.to_string(),
+                    dependencies: e.dependencies.iter().map(|d| d.to_string()).collect(),
+                    loaded: !failed.contains_key(e.krate()),
+                    settings_schema: e.settings.as_ref().and_then(|s| (s.schema)().ok()),
+                })
+                .collect(),
+            tools: self
+                .tools
+                .values()
+                .filter(|t| !self.tool_crates.get(&t.name).is_some_and(|m| out(m)))
+                .map(|t| t.manifest(t.parameters.clone().unwrap_or(Value::Null)))
+                .collect(),
+            hooks: self
+                .hooks
+                .iter()
+                .filter(|h| !out(h.module))
+                .map(|h| HookManifest {
+                    id: h.id.to_string(),
+                    event: h.event.to_string(),
+                    timeout_ms: h.timeout_ms,
+                })
+                .collect(),
+            commands: self
+                .commands
+                .values()
+                .filter(|c| !out(c.module))
+                .map(|c| CommandManifest {
+                    name: c.name.to_string(),
+                    description: c.description.to_string(),
+                    completions: c.completions.iter().map(|s| s.to_string()).collect(),
+                    dynamic_completions: c.complete.is_some(),
+                    shortcut: c.shortcut.map(str::to_string),
+                })
+                .collect(),
+            message_renderers: self
+                .message_renderers
+                .values()
+                .filter(|r| !out(r.module))
+                .map(|r| r.custom_type.to_string())
+                .collect(),
+            entry_renderers: self
+                .entry_renderers
+                .values()
+                .filter(|r| !out(r.module))
+                .map(|r| r.custom_type.to_string())
+                .collect(),
+            tool_renderers: self
+                .tool_renderers
+                .iter()
+                .filter(|(_, (_, module))| !out(module))
+                .map(|(tool, _)| tool.clone())
+                .collect(),
+            markdown_transformer: self
+                .markdown_transformer
+                .filter(|t| !out(t.module))
+                .map(|t| t.surfaces.iter().map(|s| s.as_str().to_string()).collect()),
+            flags: self
+                .flags
+                .iter()
+                .map(|f| FlagManifest {
+                    name: f.name.to_string(),
+                    description: f.description.to_string(),
+                    kind: f.kind.to_string(),
+                    default: f.default.map(|d| d()),
+                })
+                .collect(),
+            providers: self
+                .providers
+                .values()
+                .filter(|p| !self.provider_crates.get(&p.name).is_some_and(|m| out(m)))
+                .map(ProviderDef::manifest)
+                .collect(),
+            virtual_models: self
+                .virtual_models
+                .values()
+                .map(|v| v.manifest.clone())
+                .collect(),
+            builtin_tools: self
+                .builtin_tools
+                .values()
+                .filter(|t| !self.builtin_crates.get(t.name()).is_some_and(|m| out(m)))
+                .map(BuiltinTool::manifest)
+                .collect(),
+            problems,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use schemars::JsonSchema;
+
+    #[derive(Debug, serde::Deserialize, JsonSchema)]
+    struct Args {
+        n: u8,
+    }
+
+    fn tool(name: &str) -> ToolDef {
+        ToolDef::builder(name)
+            .description("d")
+            .handler(|_c, a: Args| async move { Ok::<_, Error>(a.n.to_string()) })
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert!(is_valid_tool_name("greet_2-x"));
+        assert!(!is_valid_tool_name("has space"));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name(&"x".repeat(65)));
+        let mut reg = Registry::new("t", "0");
+        reg.add(tool("ok"));
+        reg.add(tool("not ok"));
+        reg.add(tool("ok"));
+        reg.add(tool("bash"));
+        assert_eq!(reg.tools.len(), 2);
+        assert_eq!(reg.problems.len(), 3, "{:?}", reg.problems);
+    }
+
+    fn entry(name: &'static str, deps: &'static [&'static str]) -> &'static ExtensionEntry {
+        Box::leak(Box::new(ExtensionEntry {
+            name,
+            version: "0",
+            description: "",
+            dependencies: deps,
+            module: name,
+            state_type: TypeId::of::<()>,
+            load: |_| Box::pin(async { Ok(std::sync::Arc::new(()) as AnyState) }),
+            unload: None,
+            settings: None,
+        }))
+    }
+
+    #[test]
+    fn dependencies_load_first_and_ties_go_by_name() {
+        let exts = [
+            entry("app", &["db", "log"]),
+            entry("log", &[]),
+            entry("db", &["log"]),
+        ];
+        let (order, blocked) = load_order(&exts);
+        let names: Vec<_> = order.iter().map(|e| e.name).collect();
+        assert_eq!(names, ["log", "db", "app"]);
+        assert!(blocked.is_empty());
+    }
+
+    #[test]
+    fn missing_dependencies_and_cycles_are_named_and_the_rest_loads() {
+        let exts = [
+            entry("ok", &[]),
+            entry("needs-ghost", &["ghost"]),
+            entry("on-top", &["needs-ghost"]),
+            entry("a", &["b"]),
+            entry("b", &["a"]),
+        ];
+        let (order, blocked) = load_order(&exts);
+        let names: Vec<_> = order.iter().map(|e| e.name).collect();
+        assert_eq!(names, ["ok"]);
+        assert!(blocked["needs-ghost"].contains("`ghost`"));
+        assert!(blocked["on-top"].contains("`needs-ghost`, which cannot load"));
+        assert!(blocked["a"].contains("cycle among `a`, `b`"));
+        assert!(blocked["b"].contains("cycle"));
+    }
+}
