@@ -107,7 +107,10 @@ fn normalise(v: &mut Value, from: &str, to: &str) {
             // pi 1.6's bash reports how long a command took: a measurement,
             // not behaviour, so it is checked for its form and left out.
             if let Some(wall) = o.remove("wall_time_seconds") {
-                assert!(wall.as_f64().is_some_and(|s| s >= 0.0), "wall_time_seconds: {wall}");
+                assert!(
+                    wall.as_f64().is_some_and(|s| s >= 0.0),
+                    "wall_time_seconds: {wall}"
+                );
             }
             o.values_mut().for_each(|v| normalise(v, from, to))
         }
