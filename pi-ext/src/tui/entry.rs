@@ -1,10 +1,8 @@
 //! Renderers for custom session entries ([`crate::entry_renderer!`], pi's
 //! `registerEntryRenderer`) and the keybinding hints they show.
 
-use std::panic::AssertUnwindSafe;
-
 use serde::de::DeserializeOwned;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::render::IntoMessageView;
 use super::style::Fg;
@@ -88,30 +86,15 @@ pub(crate) fn entry_views(
     entry: &Value,
     keys: &Map<String, Value>,
 ) -> Option<Value> {
-    let both = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        Some((
-            render(entry, EntryOpts::new(false, keys))?,
-            render(entry, EntryOpts::new(true, keys))?,
-        ))
-    }));
-    match both {
-        Ok(Some((collapsed, expanded))) => {
-            Some(json!({ "collapsed": collapsed.wire(), "expanded": expanded.wire() }))
-        }
-        Ok(None) => None,
-        Err(_) => {
-            crate::util::logging::warn(&format!(
-                "the renderer of custom entry type `{}` panicked",
-                entry["customType"].as_str().unwrap_or("?")
-            ));
-            None
-        }
-    }
+    super::render::both_views("entry", entry, |expanded| {
+        render(entry, EntryOpts::new(expanded, keys))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[derive(serde::Deserialize)]
     struct Card {

@@ -376,9 +376,18 @@ pub(crate) fn message_views(
     render: fn(&Value, bool) -> Option<View>,
     message: &Value,
 ) -> Option<Value> {
-    let both = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        Some((render(message, false)?, render(message, true)?))
-    }));
+    both_views("message", message, |expanded| render(message, expanded))
+}
+
+/// Both views (collapsed, expanded) of a custom `what` (`message`, `entry`)
+/// on the wire, or `None` when the renderer draws nothing for it or panics
+/// (logged, naming its custom type).
+pub(crate) fn both_views(
+    what: &str,
+    item: &Value,
+    render: impl Fn(bool) -> Option<View>,
+) -> Option<Value> {
+    let both = std::panic::catch_unwind(AssertUnwindSafe(|| Some((render(false)?, render(true)?))));
     match both {
         Ok(Some((collapsed, expanded))) => {
             Some(json!({ "collapsed": collapsed.wire(), "expanded": expanded.wire() }))
@@ -386,8 +395,8 @@ pub(crate) fn message_views(
         Ok(None) => None,
         Err(_) => {
             crate::util::logging::warn(&format!(
-                "the renderer of custom message type `{}` panicked",
-                message["customType"].as_str().unwrap_or("?")
+                "the renderer of custom {what} type `{}` panicked",
+                item["customType"].as_str().unwrap_or("?")
             ));
             None
         }
