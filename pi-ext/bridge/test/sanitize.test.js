@@ -383,7 +383,7 @@ test("what pi shows of the manifest (tool labels and descriptions, commands, com
     script: (ext) => ext.handle("command/complete", () => [{ value: `${HOSTILE}\nv`, label: MULTI, description: MULTI }, { value: "plain", label: "plain" }]),
   });
   await h.startSession(recordingCtx().ctx);
-  const line = `${HOSTILE_SHOWN}second`;
+  const line = `${HOSTILE_SHOWN}   second`;
   const lines = `${HOSTILE_SHOWN}\n   second`;
   const text = `${HOSTILE_SHOWN}\n\tsecond`;
   // A tool: its label one line; what the model reads keeps its lines and tabs.
@@ -422,9 +422,9 @@ test("what pi shows of the manifest (tool labels and descriptions, commands, com
 test("models the extension lists at run time (refreshModels) and virtual models reach pi with their names sanitized", async () => {
   const host = () => /** @type {any} */ ({ providerCall: async () => [hostileModel("m"), { id: "nameless" }] });
   const c = /** @type {any} */ (callbacks(/** @type {any} */ ({ name: "corp", refreshModels: true, models: [] }), host));
-  assert.deepEqual(await c.refreshModels({}), [{ ...hostileModel("m"), name: `${HOSTILE_SHOWN}second` }, { id: "nameless" }]);
+  assert.deepEqual(await c.refreshModels({}), [{ ...hostileModel("m"), name: `${HOSTILE_SHOWN}   second` }, { id: "nameless" }]);
   const m = sanitizeManifest(/** @type {any} */ ({ virtualModels: [{ provider: "p", id: "v", name: MULTI }], tools: [{ name: "x" }] }));
-  assert.deepEqual(m.virtualModels, [{ provider: "p", id: "v", name: `${HOSTILE_SHOWN}second` }]);
+  assert.deepEqual(m.virtualModels, [{ provider: "p", id: "v", name: `${HOSTILE_SHOWN}   second` }]);
   assert.deepEqual(m.tools, [{ name: "x" }], "a field it lacks stays missing");
   // A malformed manifest is left to the checks that report it.
   assert.deepEqual(sanitizeManifest(/** @type {any} */ ({ tools: "nope", commands: [null] })), { tools: "nope", commands: [null] });
