@@ -359,8 +359,9 @@ const MULTI = `${HOSTILE}\n\tsecond`;
 const hostileModel = (/** @type {string} */ id) => ({ id, name: MULTI, api: "openai-completions", input: ["text"], contextWindow: 1000, maxTokens: 100 });
 
 test("what pi shows of the manifest (tool labels and descriptions, commands, completions, shortcuts, flags, providers, models) reaches pi sanitized", async () => {
+  const sent = toolManifest("t", { label: MULTI, description: MULTI, promptSnippet: MULTI, promptGuidelines: [MULTI, "plain"] });
   const manifest = manifestWith({
-    tools: [toolManifest("t", { label: MULTI, description: MULTI, promptSnippet: MULTI, promptGuidelines: [MULTI, "plain"] })],
+    tools: [sent],
     commands: [
       { name: "fixed", description: MULTI, completions: [MULTI, "b"], shortcut: "ctrl+shift+x" },
       { name: "dyn", description: "d", dynamicCompletions: true },
@@ -414,7 +415,7 @@ test("what pi shows of the manifest (tool labels and descriptions, commands, com
   assert.equal((await ext.request("api/call", { call: null, method: "registerProvider", args: [runtimeProvider] })).error, undefined);
   assert.deepEqual([h.fake.providers.get("later").name, h.fake.providers.get("later").models[0].name], [line, line]);
   // Nothing else changed: names, schemas, ids as the extension sent them.
-  assert.deepEqual(tool.parameters, manifest.tools[0].parameters);
+  assert.deepEqual(tool.parameters, sent.parameters);
   assert.equal(provider.models[0].id, "m1");
   assertClean([tool.label, fixed, h.fake.shortcuts.get("ctrl+shift+x").description, h.fake.flags.get("f").description, provider], "the manifest's texts");
 });
