@@ -1052,7 +1052,10 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
     let status = screen
         .rows()
         .iter()
-        .find_map(|r| r.split_once("mcp changes:").map(|(_, rest)| rest.trim().to_string()))
+        .find_map(|r| {
+            r.split_once("mcp changes:")
+                .map(|(_, rest)| rest.trim().to_string())
+        })
         .unwrap();
     assert_eq!(status, "[lab:lab-server] []", "two changes only:\n{screen}");
 
