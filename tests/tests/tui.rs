@@ -1046,6 +1046,18 @@ fn custom_entries_markdown_and_other_tools_rows_are_drawn_by_rust_like_the_origi
         "{screen}"
     );
     assert!(!screen.contains("refused: accepted"), "{screen}");
+    // Its `mcp_servers_change` hook saw pi's servers after each change: the
+    // registration (the refused one changed nothing), then the removal.
+    let screen = pi.wait_for_text("mcp changes: [lab:lab-server] []");
+    let status = screen
+        .rows()
+        .iter()
+        .find_map(|r| {
+            r.split_once("mcp changes:")
+                .map(|(_, rest)| rest.trim().to_string())
+        })
+        .unwrap();
+    assert_eq!(status, "[lab:lab-server] []", "two changes only:\n{screen}");
 
     pi.press(Key::Ctrl('o'));
     let expanded = pi.wait_for("the card's date", |s| {

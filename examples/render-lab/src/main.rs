@@ -1,9 +1,14 @@
 //! pi 1.x's drawing registrations from Rust, in one place: a Markdown
 //! transformer (`[[rust]]` in the model's answers shows as bold text), rows
 //! for pi's built-in `read` tool (its own call row, a one-line result), and
-//! `/mcp-lab`, which registers, lists and removes an MCP server.
+//! `/mcp-lab`, which registers, lists and removes an MCP server; a
+//! `mcp_servers_change` hook shows each change pi reports in the `mcp-lab`
+//! status.
 
-use pi_ext::mcp::McpServerConfig;
+use std::sync::Mutex;
+
+use pi_ext::events::McpServersChangeEvent;
+use pi_ext::mcp::{McpServerConfig, RegisteredMcpServer};
 use pi_ext::prelude::*;
 use pi_ext::tui::{
     span, CallRow, Fg, MarkdownContext, MarkdownSurface, ResultRow, ToolRender, ToolRenderer, View,
@@ -81,6 +86,31 @@ async fn mcp_lab(ctx: &CommandCtx) -> Result<(), Error> {
         Level::Info,
     );
     Ok(())
+}
+
+/// The changes pi reported so far, each as its servers: `[name:command ...]`.
+static MCP_CHANGES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// pi ≥ 0.99 registered or removed an MCP server: the status lists every
+/// change so far, with the servers pi has after it.
+#[hook]
+async fn on_mcp_servers_change(ctx: &Ctx, event: McpServersChangeEvent) {
+    let servers: Vec<String> = event
+        .servers
+        .into_iter()
+        .map(
+            |s| match pi_ext::serde_json::from_value::<RegisteredMcpServer>(s) {
+                Ok(s) => format!("{}:{}", s.name, s.config.command.as_deref().unwrap_or("-")),
+                Err(e) => format!("unreadable({e})"),
+            },
+        )
+        .collect();
+    let shown = {
+        let mut changes = MCP_CHANGES.lock().unwrap();
+        changes.push(format!("[{}]", servers.join(" ")));
+        format!("mcp changes: {}", changes.join(" "))
+    };
+    ctx.ui().set_status("mcp-lab", Some(&shown));
 }
 
 /// Drawing registrations of pi 1.x.

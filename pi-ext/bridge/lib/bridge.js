@@ -11,6 +11,7 @@ import { Connection } from "./connection.js";
 import { Dialogs } from "./dialogs.js";
 import { hookResult, sameMeta, shortUpdate, slimMeta, slimUpdate, STREAMING_EVENTS, trustContext } from "./hooks.js";
 import { jsonText } from "./json.js";
+import { sanitizeCompletions, sanitizeManifest, sanitizeTool } from "./manifest.js";
 import { ModelCalls } from "./models.js";
 import { providerIdleMs, providerMaxBytes } from "./provider.js";
 import { ignoredToolFields } from "./features.js";
@@ -262,9 +263,11 @@ export class Bridge {
    * The live manifest. Tools registered from the recorded manifest that the
    * process does not serve (an extension whose on_load failed) answer with
    * the reason instead of reaching the process.
-   * @param {Manifest} manifest
+   * @param {Manifest} live
    */
-  setManifest(manifest) {
+  setManifest(live) {
+    // What pi shows of it is the extension's text (lib/manifest.js).
+    const manifest = sanitizeManifest(live);
     if (this.cached) {
       const live = new Set((manifest.tools ?? []).map((t) => t.name));
       const why = (manifest.problems ?? []).join("; ") || "the extension no longer provides it";
@@ -971,11 +974,8 @@ export class Bridge {
         { command: name, prefix },
         { what: `the completions of /${name}`, timeoutMs: this.o.limits.hookTimeoutMs },
       );
-      if (!Array.isArray(items)) return null;
-      const valid = items.filter(
-        (/** @type {any} */ i) => typeof i?.value === "string" && typeof i?.label === "string",
-      );
-      return valid.length ? valid : null;
+      // pi lists them and types the value into its editor: one line each, sanitized.
+      return sanitizeCompletions(items);
     } catch (err) {
       this.log.line("warn", `completions of /${name}: ${messageOf(err)}`);
       return null;
@@ -1171,10 +1171,10 @@ export class Bridge {
    * @private
    */
   registerRuntimeTool(child, tool) {
-    const t = /** @type {ToolManifest} */ (tool);
-    if (t === null || typeof t !== "object" || typeof t.name !== "string") {
+    if (tool === null || typeof tool !== "object" || typeof (/** @type {any} */ (tool).name) !== "string") {
       throw new RpcError(codes.INVALID_PARAMS, "registerTool needs a tool manifest with a name");
     }
+    const t = sanitizeTool(/** @type {ToolManifest} */ (tool));
     this.registerTool(t);
     this.unavailable.delete(t.name);
     this.runtimeTools.set(t.name, child);

@@ -14,6 +14,7 @@
 // streamed tool-call JSON is read once (lib/streaming-json.js), and
 // one answer may hold at most PI_EXT_PROVIDER_MAX_BYTES of deltas.
 
+import { sanitizeModels, sanitizeProvider } from "./manifest.js";
 import { messageOf } from "./protocol.js";
 import { seconds } from "./options.js";
 import { StreamingJson } from "./streaming-json.js";
@@ -179,7 +180,7 @@ export function callbacks(p, host) {
         { signal: context?.signal },
       );
       if (!Array.isArray(models)) throw new Error(`pi-ext provider \`${p.name}\`: refreshModels did not return a list of models`);
-      return models;
+      return sanitizeModels(models);
     };
   }
   return out;
@@ -212,10 +213,12 @@ export function builtinClash(p, builtins) {
  * @param {unknown} p
  */
 export function runtimeProviderConfig(p, piVersion = "") {
-  const m = /** @type {ProviderManifest} */ (p);
-  if (m === null || typeof m !== "object" || typeof m.name !== "string" || !m.name) {
+  const given = /** @type {ProviderManifest} */ (p);
+  if (given === null || typeof given !== "object" || typeof given.name !== "string" || !given.name) {
     throw new Error("registerProvider needs a provider manifest with a name");
   }
+  // Its display name and models' names are shown by pi (lib/manifest.js).
+  const m = sanitizeProvider(given);
   if (m.configOnly !== true) {
     throw new Error(`provider \`${m.name}\`: only a provider without a stream is registered at run time`);
   }

@@ -290,6 +290,10 @@ export function fakePi() {
   const commands = new Map();
   /** @type {Map<string, any>} */
   const providers = new Map();
+  /** @type {Map<string, any>} */
+  const flags = new Map();
+  /** @type {Map<string, any>} */
+  const shortcuts = new Map();
   /** @type {Map<string, Set<(data: unknown) => void>>} */
   const bus = new Map();
   /** @type {Map<string, any>} */
@@ -301,8 +305,8 @@ export function fakePi() {
     registerCommand: (/** @type {string} */ name, /** @type {any} */ options) => commands.set(name, options),
     registerProvider: (/** @type {string} */ name, /** @type {any} */ config) => providers.set(name, config),
     unregisterProvider: (/** @type {string} */ name) => providers.delete(name),
-    registerFlag: () => {},
-    registerShortcut: () => {},
+    registerFlag: (/** @type {string} */ name, /** @type {any} */ options) => flags.set(name, options),
+    registerShortcut: (/** @type {string} */ key, /** @type {any} */ options) => shortcuts.set(key, options),
     getActiveTools: () => [...tools.keys()],
     setActiveTools: () => {},
     getSessionName: () => "a session",
@@ -331,7 +335,7 @@ export function fakePi() {
     for (const handler of handlers.get(event) ?? []) results.push(await handler(payload, ctx));
     return results;
   };
-  return { pi, handlers, tools, commands, providers, bus, emit, messageRenderers };
+  return { pi, handlers, tools, commands, providers, flags, shortcuts, bus, emit, messageRenderers };
 }
 
 /** A fresh directory for one test. */

@@ -1,13 +1,17 @@
 // @ts-check
 // Text from the extension on every path to pi's terminal (issue 20, item 4):
 // no control character of the extension's (ESC, BEL, C1) reaches pi's ui
-// calls, whatever the path; what the text says is kept. And item 17: the
-// statuses a process set go when it dies.
+// calls, whatever the path; what the text says is kept. The manifest's texts
+// pi shows, too. And item 17: the statuses a process set go when it dies.
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { test } from "node:test";
 
 import { present } from "../lib/dialogs.js";
 import { Log } from "../lib/log.js";
+import { cachedManifest, sanitizeManifest } from "../lib/manifest.js";
+import { callbacks } from "../lib/provider.js";
 import { linkUrl, renderView, sanitize, styleAnsi } from "../lib/tui-render.js";
 import { FakeClock, fakeCtx, manifestWith, settle, startBridge, tempDir, toolManifest, until } from "./helpers.js";
 
@@ -347,4 +351,94 @@ test("the statuses and text widgets a process set are cleared when it dies, and 
     "only what is still set: a status it cleared itself is not touched",
   );
   assert.match(String(t.calls.find((c) => c.method === "notify")?.args[0]), /process ended/);
+});
+
+/** Every hostile string, with a second line and a tab (kept where pi shows several lines). */
+const MULTI = `${HOSTILE}\n\tsecond`;
+/** A model of a provider, named by the extension. */
+const hostileModel = (/** @type {string} */ id) => ({ id, name: MULTI, api: "openai-completions", input: ["text"], contextWindow: 1000, maxTokens: 100 });
+
+test("what pi shows of the manifest (tool labels and descriptions, commands, completions, shortcuts, flags, providers, models) reaches pi sanitized", async () => {
+  const sent = toolManifest("t", { label: MULTI, description: MULTI, promptSnippet: MULTI, promptGuidelines: [MULTI, "plain"] });
+  const manifest = manifestWith({
+    tools: [sent],
+    commands: [
+      { name: "fixed", description: MULTI, completions: [MULTI, "b"], shortcut: "ctrl+shift+x" },
+      { name: "dyn", description: "d", dynamicCompletions: true },
+    ],
+    flags: [{ name: "f", description: MULTI, type: "boolean" }],
+    providers: [
+      {
+        name: "hostile",
+        displayName: MULTI,
+        baseUrl: "http://127.0.0.1:1/v1",
+        apiKey: "K",
+        api: "openai-completions",
+        models: [hostileModel("m1")],
+        configOnly: true,
+        oauth: { name: MULTI, apiKeyField: "access" },
+      },
+    ],
+  });
+  const h = await startBridge(manifest, {
+    script: (ext) => ext.handle("command/complete", () => [{ value: `${HOSTILE}\nv`, label: MULTI, description: MULTI }, { value: "plain", label: "plain" }]),
+  });
+  await h.startSession(recordingCtx().ctx);
+  const line = `${HOSTILE_SHOWN}   second`;
+  const lines = `${HOSTILE_SHOWN}\n   second`;
+  const text = `${HOSTILE_SHOWN}\n\tsecond`;
+  // A tool: its label one line; what the model reads keeps its lines and tabs.
+  const tool = h.fake.tools.get("t");
+  assert.deepEqual([tool.label, tool.description, tool.promptSnippet, tool.promptGuidelines], [line, text, text, [text, "plain"]]);
+  // Commands, their completions and shortcut, and flags: pi lists them (it joins a description's lines).
+  const fixed = h.fake.commands.get("fixed");
+  assert.equal(fixed.description, lines);
+  assert.deepEqual(fixed.getArgumentCompletions(""), [
+    { value: line, label: line },
+    { value: "b", label: "b" },
+  ]);
+  assert.equal(h.fake.shortcuts.get("ctrl+shift+x").description, lines);
+  assert.equal(h.fake.flags.get("f").description, lines);
+  assert.deepEqual(await h.fake.commands.get("dyn").getArgumentCompletions(""), [
+    { value: `${HOSTILE_SHOWN}v`, label: line, description: line },
+    { value: "plain", label: "plain" },
+  ]);
+  // A provider: its name, its login's name (`/login`), its models' names (the model selector).
+  const provider = h.fake.providers.get("hostile");
+  assert.deepEqual([provider.name, provider.oauth.name, provider.models.map((/** @type {any} */ m) => m.name)], [line, line, [line]]);
+  // Registered at run time: a tool and a provider.
+  const ext = h.ext();
+  const runtimeTool = await ext.request("api/call", { call: null, method: "registerTool", args: [toolManifest("later", { label: MULTI, description: MULTI })] });
+  assert.equal(runtimeTool.error, undefined);
+  assert.deepEqual([h.fake.tools.get("later").label, h.fake.tools.get("later").description], [line, text]);
+  const runtimeProvider = { name: "later", displayName: MULTI, baseUrl: "http://127.0.0.1:1/v1", apiKey: "K", api: "openai-completions", models: [hostileModel("m2")], configOnly: true };
+  assert.equal((await ext.request("api/call", { call: null, method: "registerProvider", args: [runtimeProvider] })).error, undefined);
+  assert.deepEqual([h.fake.providers.get("later").name, h.fake.providers.get("later").models[0].name], [line, line]);
+  // Nothing else changed: names, schemas, ids as the extension sent them.
+  assert.deepEqual(tool.parameters, sent.parameters);
+  assert.equal(provider.models[0].id, "m1");
+  assertClean([tool.label, fixed, h.fake.shortcuts.get("ctrl+shift+x").description, h.fake.flags.get("f").description, provider], "the manifest's texts");
+});
+
+test("models the extension lists at run time (refreshModels) and virtual models reach pi with their names sanitized", async () => {
+  const host = () => /** @type {any} */ ({ providerCall: async () => [hostileModel("m"), { id: "nameless" }] });
+  const c = /** @type {any} */ (callbacks(/** @type {any} */ ({ name: "corp", refreshModels: true, models: [] }), host));
+  assert.deepEqual(await c.refreshModels({}), [{ ...hostileModel("m"), name: `${HOSTILE_SHOWN}   second` }, { id: "nameless" }]);
+  const m = sanitizeManifest(/** @type {any} */ ({ virtualModels: [{ provider: "p", id: "v", name: MULTI }], tools: [{ name: "x" }] }));
+  assert.deepEqual(m.virtualModels, [{ provider: "p", id: "v", name: `${HOSTILE_SHOWN}   second` }]);
+  assert.deepEqual(m.tools, [{ name: "x" }], "a field it lacks stays missing");
+  // A malformed manifest is left to the checks that report it.
+  assert.deepEqual(sanitizeManifest(/** @type {any} */ ({ tools: "nope", commands: [null] })), { tools: "nope", commands: [null] });
+});
+
+test("the manifest install recorded is sanitized too (pi registers it before the process starts)", () => {
+  const dir = tempDir();
+  const binary = path.join(dir, "ext");
+  fs.writeFileSync(binary, "binary");
+  const stat = fs.statSync(binary);
+  const recorded = manifestWith({ tools: [toolManifest("t", { label: HOSTILE })], commands: [{ name: "c", description: HOSTILE }] });
+  const config = { name: "x", cache: { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs), manifest: recorded } };
+  const m = cachedManifest(config, binary, new Log(path.join(dir, "log"), { maxBytes: 1 << 20 }));
+  assert.equal(m?.tools?.[0].label, HOSTILE_SHOWN);
+  assert.equal(m?.commands?.[0].description, HOSTILE_SHOWN);
 });
