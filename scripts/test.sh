@@ -63,8 +63,8 @@ export -f lint
 echo "==> cargo test --no-run (the test build)"
 time cargo test --workspace --locked --no-run --message-format=json-render-diagnostics >"$LOGS/build.json"
 
-# The extension binaries the end-to-end tests start, built in one go here
-# rather than one `cargo build -p` at a time while the tests compete for the CPU.
+# The extension binaries the end-to-end tests start, built in one go before
+# them (the harness builds the same way: tests/src/cargo.rs).
 echo "==> cargo build --bins (the extensions the tests run)"
 time cargo build --workspace --locked --bins --quiet
 

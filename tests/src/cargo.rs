@@ -6,36 +6,38 @@ use std::sync::Mutex;
 
 use crate::{repo_root, PiEnv};
 
-/// Path of a workspace binary (an example extension such as `hello`), built
-/// with `cargo build -p <package>` (in the caller's profile) first so the test always runs current code.
+/// Path of a workspace binary (an example extension such as `hello`),
+/// built first so the test runs current code: in debug (the tests), every
+/// workspace binary at once, the first time a test binary asks (`cargo build
+/// --workspace --bins`, as `scripts/test.sh` builds them before the tests:
+/// one feature resolution for all, so no test rebuilds what another built);
+/// in release (the benchmark), `cargo build --release -p <package>`.
 ///
 /// Cargo's own lock serialises parallel test binaries building at once; when
-/// everything is up to date the build is a no-op of a few hundred ms.
+/// everything is up to date the build is a no-op of about a second.
 pub fn example_binary(package: &str) -> PathBuf {
-    // One build at a time within this test binary (cargo would block anyway).
-    static BUILDING: Mutex<()> = Mutex::new(());
-    let _guard = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+    // Whether this test binary built the workspace's binaries (debug).
+    static BUILT: Mutex<bool> = Mutex::new(false);
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    // Same profile as the caller: tests use debug builds, benchmarks release.
-    let profile = if cfg!(debug_assertions) {
-        "debug"
-    } else {
-        "release"
-    };
     let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--quiet", "--package", package]);
-    if profile == "release" {
-        cmd.arg("--release");
+    if cfg!(debug_assertions) {
+        cmd.args(["build", "--quiet", "--workspace", "--bins"]);
+    } else {
+        cmd.args(["build", "--quiet", "--release", "--package", package]);
     }
-    let out = cmd
-        .current_dir(repo_root())
-        .output()
-        .expect("running cargo build");
-    assert!(
-        out.status.success(),
-        "cargo build -p {package} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if !cfg!(debug_assertions) || !*built {
+        let out = cmd
+            .current_dir(repo_root())
+            .output()
+            .expect("running cargo build");
+        assert!(
+            out.status.success(),
+            "building {package} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        *built = true;
+    }
     let bin = example_target(package);
     assert!(bin.is_file(), "{} was not built", bin.display());
     bin
