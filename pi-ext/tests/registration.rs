@@ -155,17 +155,25 @@ async fn colours(_prefix: String) -> Vec<pi_ext::tui::Suggestion> {
 fn computed_completions_reach_pi_without_control_characters() {
     let host = TestHost::new();
     let items = host
-        .request("command/complete", json!({"command": "paint", "prefix": ""}))
+        .request(
+            "command/complete",
+            json!({"command": "paint", "prefix": ""}),
+        )
         .unwrap();
     let item = &items[0];
     for field in ["value", "label", "description"] {
-        let text = item[field].as_str().unwrap_or_else(|| panic!("{field}: {items}"));
+        let text = item[field]
+            .as_str()
+            .unwrap_or_else(|| panic!("{field}: {items}"));
         assert!(!text.chars().any(char::is_control), "{field}: {text:?}");
     }
     // What is left is the text, not nothing.
     assert_eq!(item["value"], item["label"]);
     assert!(item["value"].as_str().unwrap().contains("red"), "{items}");
-    assert!(item["description"].as_str().unwrap().contains("warm"), "{items}");
+    assert!(
+        item["description"].as_str().unwrap().contains("warm"),
+        "{items}"
+    );
 }
 
 #[test]

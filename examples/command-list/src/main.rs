@@ -4,8 +4,8 @@
 //! argument's completions are computed when the user types
 //! (`completions = source_completions`).
 use pi_ext::api::CommandInfo;
-use pi_ext::tui::Suggestion;
 use pi_ext::prelude::*;
+use pi_ext::tui::Suggestion;
 
 #[extension(name = "command-list")]
 struct CommandList;

@@ -34,7 +34,7 @@ pub type HandlerFuture = std::pin::Pin<
     Box<dyn std::future::Future<Output = Result<serde_json::Value, String>> + Send + 'static>,
 >;
 
-/// The future of a `completions = f` function: the [`Suggestion`](crate::tui::Suggestion)s pi's
+/// The future of a `completions = f` function: the [`Suggestion`]s pi's
 /// terminal UI lists for the typed argument.
 pub type CompletionFuture =
     std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Suggestion>> + Send + 'static>>;

@@ -224,7 +224,6 @@ impl std::fmt::Debug for VirtualModelDef {
     }
 }
 
-
 impl VirtualModelDef {
     /// A virtual model `provider/id` named `name`; it needs
     /// [`VirtualModelDef::route`].

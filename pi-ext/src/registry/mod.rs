@@ -25,8 +25,8 @@ pub use crate::data::manifest::{
 use crate::host::connection::AnyState;
 use crate::models::provider::ProviderDef;
 use crate::models::virtual_model::VirtualModelDef;
-use crate::tool::schema::SchemaError;
 pub use crate::tool::is_valid_tool_name;
+use crate::tool::schema::SchemaError;
 // pi's built-in tools' names: hidden, read by the e2e suite
 // (`examples_manifests.rs`) to check the list against pi's.
 #[doc(hidden)]
