@@ -494,11 +494,11 @@ where
 }
 
 /// The future of a `#[command(completions = f)]` function, whose items are
-/// anything that converts into a [`crate::command::Completion`].
+/// anything that converts into a [`crate::tui::Suggestion`].
 pub fn complete_with<F, I>(fut: F) -> crate::command::CompletionFuture
 where
     F: Future<Output = Vec<I>> + Send + 'static,
-    I: Into<crate::command::Completion>,
+    I: Into<crate::data::suggestion::Suggestion>,
 {
     Box::pin(async move { fut.await.into_iter().map(Into::into).collect() })
 }

@@ -189,6 +189,7 @@ pub mod sync {
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::wire::codes;
     pub use crate::wire::framing::LineSplitter;
     pub use crate::wire::{encode_line, notification_line, request_line, Classified, Incoming};
 }

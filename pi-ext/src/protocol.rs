@@ -3,4 +3,6 @@
 //!
 #![doc = include_str!("../PROTOCOL.md")]
 
-pub use crate::wire::{codes, RpcError, MAX_DEPTH, PROTOCOL_VERSION, SDK_VERSION};
+// The error codes stay internal (`internals::codes` for pi-ext's own tests):
+// users meet typed errors (`ApiError`, `UiError`…), not codes.
+pub use crate::wire::{RpcError, MAX_DEPTH, PROTOCOL_VERSION, SDK_VERSION};

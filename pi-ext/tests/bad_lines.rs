@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
+use pi_ext::internals::codes;
 use pi_ext::prelude::*;
-use pi_ext::protocol::{codes, MAX_DEPTH};
+use pi_ext::protocol::MAX_DEPTH;
 use pi_ext::testing::TestHost;
 use serde_json::{json, Value};
 

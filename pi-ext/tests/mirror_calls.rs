@@ -6,9 +6,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pi_ext::events::{ContextEvent, ContextMessages};
+use pi_ext::internals::codes;
 use pi_ext::messages::{AgentMessage, Message};
 use pi_ext::prelude::*;
-use pi_ext::protocol::codes;
 use pi_ext::testing::TestHost;
 use serde_json::{json, Value};
 

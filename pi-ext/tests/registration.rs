@@ -134,12 +134,46 @@ async fn final_answer(answer: String) -> ToolResult {
 async fn deploy(_ctx: &CommandCtx) {}
 
 /// The environments starting with the typed prefix.
-async fn environments(prefix: String) -> Vec<pi_ext::command::Completion> {
+async fn environments(prefix: String) -> Vec<pi_ext::tui::Suggestion> {
     ["dev", "staging", "prod"]
         .into_iter()
         .filter(|e| e.starts_with(prefix.as_str()))
-        .map(|e| pi_ext::command::Completion::new(e).description(format!("deploy to {e}")))
+        .map(|e| pi_ext::tui::Suggestion::new(e).description(format!("deploy to {e}")))
         .collect()
+}
+
+/// Pick a colour: its completions carry escape sequences.
+#[command(completions = colours)]
+async fn paint(_ctx: &CommandCtx) {}
+
+/// Completions whose texts write to the terminal if shown raw.
+async fn colours(_prefix: String) -> Vec<pi_ext::tui::Suggestion> {
+    vec![pi_ext::tui::Suggestion::new("\x1b[31mred\x1b[0m").description("\x1b]0;title\x07warm\r\n")]
+}
+
+#[test]
+fn computed_completions_reach_pi_without_control_characters() {
+    let host = TestHost::new();
+    let items = host
+        .request(
+            "command/complete",
+            json!({"command": "paint", "prefix": ""}),
+        )
+        .unwrap();
+    let item = &items[0];
+    for field in ["value", "label", "description"] {
+        let text = item[field]
+            .as_str()
+            .unwrap_or_else(|| panic!("{field}: {items}"));
+        assert!(!text.chars().any(char::is_control), "{field}: {text:?}");
+    }
+    // What is left is the text, not nothing.
+    assert_eq!(item["value"], item["label"]);
+    assert!(item["value"].as_str().unwrap().contains("red"), "{items}");
+    assert!(
+        item["description"].as_str().unwrap().contains("warm"),
+        "{items}"
+    );
 }
 
 #[test]

@@ -244,7 +244,7 @@ fn protocol_version_mismatch_is_refused_clearly() {
     let err = host
         .request("initialize", json!({"protocol": 99}))
         .unwrap_err();
-    assert_eq!(err.code, pi_ext::protocol::codes::VERSION_MISMATCH);
+    assert_eq!(err.code, pi_ext::internals::codes::VERSION_MISMATCH);
     assert!(err.message.contains("99") && err.message.contains("install"));
 }
 

@@ -4,8 +4,8 @@
 //! argument's completions are computed when the user types
 //! (`completions = source_completions`).
 use pi_ext::api::CommandInfo;
-use pi_ext::command::Completion;
 use pi_ext::prelude::*;
+use pi_ext::tui::Suggestion;
 
 #[extension(name = "command-list")]
 struct CommandList;
@@ -17,11 +17,11 @@ const SOURCES: [(&str, &str); 3] = [
 ];
 
 /// The sources starting with what the user typed.
-async fn source_completions(prefix: String) -> Vec<Completion> {
+async fn source_completions(prefix: String) -> Vec<Suggestion> {
     SOURCES
         .iter()
         .filter(|(key, _)| key.starts_with(prefix.as_str()))
-        .map(|(key, _)| Completion::new(*key))
+        .map(|(key, _)| Suggestion::new(*key))
         .collect()
 }
 

@@ -376,7 +376,7 @@ mod tests {
 
     #[test]
     fn the_bridge_speaks_the_runtimes_protocol_version_and_error_codes() {
-        use crate::protocol::{codes, PROTOCOL_VERSION};
+        use crate::wire::{codes, PROTOCOL_VERSION};
         assert!(
             BRIDGE_ENTRY.contains(&format!("\nconst PROTOCOL = {PROTOCOL_VERSION};\n")),
             "index.js must say `const PROTOCOL = {PROTOCOL_VERSION};`"
@@ -416,7 +416,7 @@ mod tests {
         rust.sort();
         assert_eq!(
             js, rust,
-            "the bridge's codes (left) and pi_ext::protocol::codes (right)"
+            "the bridge's codes (left) and the runtime's codes (right)"
         );
     }
 

@@ -26,58 +26,18 @@ pub mod session_change;
 use std::fmt::Display;
 use std::str::FromStr;
 
+use crate::data::suggestion::Suggestion;
+
 /// The future a hook or command handler returns: the hook's JSON result for
 /// pi, or an error message.
 pub type HandlerFuture = std::pin::Pin<
     Box<dyn std::future::Future<Output = Result<serde_json::Value, String>> + Send + 'static>,
 >;
 
-/// One argument completion pi's terminal UI offers (pi-tui's
-/// `AutocompleteItem`). From a `String` or `&str`, the value is its label.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Completion {
-    /// What is inserted.
-    pub value: String,
-    /// What the list shows.
-    pub label: String,
-    /// A note beside it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-}
-
-impl Completion {
-    /// A completion showing its value.
-    pub fn new(value: impl Into<String>) -> Self {
-        let value = value.into();
-        Self {
-            label: value.clone(),
-            value,
-            description: None,
-        }
-    }
-
-    /// With a note beside it.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-}
-
-impl From<String> for Completion {
-    fn from(value: String) -> Self {
-        Completion::new(value)
-    }
-}
-
-impl From<&str> for Completion {
-    fn from(value: &str) -> Self {
-        Completion::new(value)
-    }
-}
-
-/// The future of a `completions = f` function.
+/// The future of a `completions = f` function: the [`Suggestion`]s pi's
+/// terminal UI lists for the typed argument.
 pub type CompletionFuture =
-    std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Completion>> + Send + 'static>>;
+    std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Suggestion>> + Send + 'static>>;
 
 /// An argument parsed with [`FromStr`]: `Parsed<u32>`, `Parsed<MyEnum>`…
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! pi's data as typed values: messages and what a model is sent, session
-//! entries, provider requests, tool results and the built-in tools' inputs.
+//! entries, provider requests, tool results, the built-in tools' inputs and the
+//! items of pi's autocomplete list.
 //! Unknown kinds are kept whole.
 
 pub mod builtin;
@@ -9,3 +10,4 @@ pub(crate) mod manifest;
 pub mod messages;
 pub mod payload;
 pub mod session;
+pub(crate) mod suggestion;

@@ -125,7 +125,7 @@ impl std::fmt::Debug for OAuthDef {
     }
 }
 
-pub use crate::data::manifest::OAuthManifest;
+use crate::data::manifest::OAuthManifest;
 
 impl OAuthDef {
     /// OAuth shown in `/login` as `name`: `login` runs the login with pi's

@@ -114,7 +114,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::context::Ctx;
 use crate::data::llm::LlmContext;
-pub use crate::data::manifest::{ModelDef, ModelPrices, ProviderManifest};
+use crate::data::manifest::ProviderManifest;
+pub use crate::data::manifest::{ModelDef, ModelPrices};
 use crate::data::messages::StopReason;
 use crate::models::ModelInfo;
 

@@ -48,6 +48,7 @@ use serde_json::{json, Map, Value};
 
 use crate::context::Ctx;
 use crate::data::llm::LlmMessage;
+use crate::data::manifest::VirtualModelManifest;
 use crate::data::messages::AssistantMessage;
 use crate::models::{ModelInfo, ModelRef};
 
@@ -222,8 +223,6 @@ impl std::fmt::Debug for VirtualModelDef {
             .finish_non_exhaustive()
     }
 }
-
-pub use crate::data::manifest::VirtualModelManifest;
 
 impl VirtualModelDef {
     /// A virtual model `provider/id` named `name`; it needs

@@ -13,15 +13,24 @@ use serde_json::Value;
 
 use crate::builtin_tools::BuiltinTool;
 use crate::context::{Ctx, LoadCtx};
+// The manifest's shapes are the wire's, not an API to build against; they
+// stay nameable (hidden) because `Registry::manifest`, `TestHost::manifest`
+// and `install::pack` hand them out: the tests cargo-pi-ext's template
+// generates, and pi-ext's own, read them.
+#[doc(hidden)]
 pub use crate::data::manifest::{
-    CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest, ProviderManifest,
-    RenderManifest, ToolManifest,
+    BuiltinToolManifest, CommandManifest, ExtensionManifest, FlagManifest, HookManifest, Manifest,
+    OAuthManifest, ProviderManifest, RenderManifest, ToolManifest, VirtualModelManifest,
 };
 use crate::host::connection::AnyState;
 use crate::models::provider::ProviderDef;
 use crate::models::virtual_model::VirtualModelDef;
+pub use crate::tool::is_valid_tool_name;
 use crate::tool::schema::SchemaError;
-pub use crate::tool::{is_valid_tool_name, BUILTIN_TOOLS};
+// pi's built-in tools' names: hidden, read by the e2e suite
+// (`examples_manifests.rs`) to check the list against pi's.
+#[doc(hidden)]
+pub use crate::tool::BUILTIN_TOOLS;
 use crate::tool::{ToolDef, ToolFuture};
 use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
 

@@ -876,7 +876,13 @@ impl Dispatcher {
             CancellationToken::new(),
             complete(p.prefix),
             move |outcome| match outcome {
-                Ok(items) => Ok(serde_json::to_value(items).unwrap_or(Value::Null)),
+                // Shown in pi's list: sanitized, as the editor's suggestions.
+                Ok(items) => Ok(Value::Array(
+                    items
+                        .iter()
+                        .map(crate::data::suggestion::Suggestion::wire)
+                        .collect(),
+                )),
                 Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
                     codes::HANDLER_FAILED,
                     format!("{name} panicked: {msg}"),

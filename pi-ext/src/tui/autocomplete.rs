@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use super::text::{sanitize, Keep};
+pub use crate::data::suggestion::Suggestion;
 use crate::host::ui::{Ui, UiError};
 use crate::wire::{codes, RpcError};
 
@@ -62,34 +62,6 @@ impl Query {
     }
 }
 
-/// One suggestion.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Suggestion {
-    /// What replaces the prefix when it is picked.
-    pub value: String,
-    /// What the list shows.
-    pub label: String,
-    /// Shown next to the label, dimmed.
-    pub description: Option<String>,
-}
-
-impl Suggestion {
-    /// A suggestion shown as its value.
-    pub fn new(value: impl Into<String>) -> Self {
-        let value = value.into();
-        Suggestion {
-            label: value.clone(),
-            value,
-            description: None,
-        }
-    }
-    /// With a description.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-}
-
 /// Suggestions for the text before the cursor that ends with `prefix` (it
 /// is what a picked suggestion replaces).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,16 +85,7 @@ impl Suggestions {
         json!({
             "prefix": self.prefix,
             // Shown in pi's list (and the value typed in its editor): sanitized.
-            "items": self.items.iter().map(|i| {
-                let mut item = json!({
-                    "value": sanitize(&i.value, Keep::Line),
-                    "label": sanitize(&i.label, Keep::Line),
-                });
-                if let Some(d) = &i.description {
-                    item["description"] = json!(sanitize(d, Keep::Line));
-                }
-                item
-            }).collect::<Vec<_>>(),
+            "items": self.items.iter().map(Suggestion::wire).collect::<Vec<_>>(),
         })
     }
 }

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// The protocol version this runtime speaks. The bridge sends its own in
-/// `initialize`; a mismatch is refused with [`codes::VERSION_MISMATCH`].
+/// `initialize`; a mismatch is refused (`VERSION_MISMATCH`, `-32000`).
 pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Version of the pi-ext runtime (and of the bridge it ships).
@@ -62,7 +62,7 @@ pub mod codes {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[error("{message} (code {code})")]
 pub struct RpcError {
-    /// One of [`codes`].
+    /// The wire's error code (the table in [`crate::protocol`]).
     pub code: i64,
     /// Human-readable message; shown to users as is.
     pub message: String,
