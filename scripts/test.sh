@@ -96,7 +96,7 @@ SLOW="compile_fail toolchain examples_manifests bench_smoke builtin_tools anthro
 JOBS=${PI_EXT_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
 # What `cargo test` puts on the library path: proc-macro crates' test
 # binaries link the toolchain's libstd dynamically.
-LD_LIBRARY_PATH="$(rustc --print sysroot)/lib:$PWD/target/debug/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+LD_LIBRARY_PATH="$(rustc --print target-libdir):$PWD/target/debug/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
 CARGO=${CARGO:-$(command -v cargo)}
 export CARGO
