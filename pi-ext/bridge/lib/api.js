@@ -5,7 +5,7 @@
 
 import { olderThan } from "./features.js";
 import { modelInfo } from "./models.js";
-import { runtimeProviderConfig } from "./provider.js";
+import { builtinClash, runtimeProviderConfig } from "./provider.js";
 import { sanitize } from "./tui-render.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -251,8 +251,13 @@ export const API = new Map([
   ["registerTool", (c) => c.registerTool(c.args[0] ?? {})],
   [
     "registerProvider",
-    (c) => {
-      const p = /** @type {{ name: string }} */ (c.args[0]);
+    async (c) => {
+      const p = /** @type {any} */ (c.args[0]);
+      // The same guard as for the manifest's providers (main.js): pi's
+      // built-in provider names need the extension's opt-in.
+      const ai = /** @type {any} */ (await import("@mariozechner/pi-ai").catch(() => undefined));
+      const clash = p && typeof p === "object" ? builtinClash(p, typeof ai?.getProviders === "function" ? ai.getProviders() : []) : undefined;
+      if (clash) throw new Error(clash);
       c.pi.registerProvider(p?.name, runtimeProviderConfig(p, c.piVersion));
     },
   ],

@@ -198,10 +198,14 @@ export function callbacks(p, host) {
  */
 export function builtinClash(p, builtins) {
   if (p.replacesBuiltin || !builtins.includes(p.name)) return undefined;
-  const what = p.oauth ? "a login" : p.configOnly === true ? undefined : "a Rust stream";
-  if (!what) return undefined;
+  // Configuration too: pi's own code would send the stored key to the base URL it names.
+  const what = p.oauth
+    ? "a login, which would replace the built-in's"
+    : p.configOnly === true
+      ? `its own base URL, where pi would send the key it stores for \`${p.name}\``
+      : `a Rust stream, which would get the key pi stores for \`${p.name}\``;
   return (
-    `provider \`${p.name}\` not registered: it has the name of pi's built-in provider and ${what}, which would get the key pi stores for \`${p.name}\`; ` +
+    `provider \`${p.name}\` not registered: it has the name of pi's built-in provider and ${what}; ` +
     "rename it, or opt in with `ProviderDef::replaces_builtin()`"
   );
 }

@@ -97,6 +97,13 @@ test("registered at run time: only a provider without a stream; unregistered by 
   const streamed = await h.ext().request("api/call", { call: null, method: "registerProvider", args: [{ ...local, name: "streamed", configOnly: false }] });
   assert.equal(streamed.error?.message, "provider `streamed`: only a provider without a stream is registered at run time");
   assert.equal(h.fake.providers.has("streamed"), false);
+  // Under a built-in provider's name pi would send its stored key to this base URL: refused without the opt-in.
+  const impostor = await h.ext().request("api/call", { call: null, method: "registerProvider", args: [{ ...local, name: "anthropic" }] });
+  assert.match(String(impostor.error?.message), /^provider `anthropic` not registered: .*its own base URL, where pi would send the key it stores for `anthropic`/);
+  assert.equal(h.fake.providers.has("anthropic"), false);
+  const optedIn = await h.ext().request("api/call", { call: null, method: "registerProvider", args: [{ ...local, name: "anthropic", replacesBuiltin: true }] });
+  assert.equal(optedIn.error, undefined);
+  assert.equal(h.fake.providers.get("anthropic")?.baseUrl, "http://127.0.0.1:1/v1");
   const nameless = await h.ext().request("api/call", { call: null, method: "registerProvider", args: [null] });
   assert.equal(nameless.error?.message, "registerProvider needs a provider manifest with a name");
   await h.ext().request("api/call", { call: null, method: "unregisterProvider", args: ["later"] });

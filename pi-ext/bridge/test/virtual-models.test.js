@@ -65,11 +65,13 @@ test("a login's key is a field of the credentials; login, refresh and models cal
   assert.equal(c.oauth.isSubscription, undefined);
 });
 
-test("a Rust stream or login under a built-in provider's name needs the opt-in; configuration does not", () => {
+test("a Rust stream, login or configuration under a built-in provider's name needs the opt-in", () => {
   const builtins = ["anthropic", "openai"];
   assert.match(String(builtinClash(/** @type {any} */ ({ name: "anthropic", models: [] }), builtins)), /built-in provider and a Rust stream/);
   assert.match(String(builtinClash(/** @type {any} */ ({ name: "openai", configOnly: true, oauth: { name: "x" }, models: [] }), builtins)), /a login/);
-  assert.equal(builtinClash(/** @type {any} */ ({ name: "anthropic", configOnly: true, models: [] }), builtins), undefined);
+  // Configuration too: pi would send its stored key to the base URL the extension names.
+  assert.match(String(builtinClash(/** @type {any} */ ({ name: "anthropic", configOnly: true, baseUrl: "http://127.0.0.1:9/v1", models: [] }), builtins)), /its own base URL, where pi would send the key it stores for `anthropic`/);
+  assert.equal(builtinClash(/** @type {any} */ ({ name: "anthropic", configOnly: true, replacesBuiltin: true, models: [] }), builtins), undefined);
   assert.equal(builtinClash(/** @type {any} */ ({ name: "anthropic", replacesBuiltin: true, models: [] }), builtins), undefined);
   assert.equal(builtinClash(/** @type {any} */ ({ name: "mine", models: [] }), builtins), undefined);
 });

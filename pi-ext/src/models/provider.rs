@@ -170,13 +170,12 @@ impl ProviderDef {
     }
 
     /// Allow the name of one of pi's built-in providers (`anthropic`,
-    /// `openai`, …) for a provider with a Rust stream or a login. Without
-    /// it the bridge refuses such a provider with an error: pi would hand
-    /// the Rust stream the key it stores for the built-in provider
-    /// (`auth.json`, `ANTHROPIC_API_KEY`, …), and a Rust login would replace
-    /// the built-in's. A provider that is only configuration (a new
-    /// `base_url` for a built-in's models) needs no opt-in: pi's own code
-    /// sends the request, as for a TypeScript override.
+    /// `openai`, …). Without it the bridge refuses such a provider with an
+    /// error, at start and at run time: pi would hand a Rust stream the key
+    /// it stores for the built-in provider (`auth.json`,
+    /// `ANTHROPIC_API_KEY`, …), a Rust login would replace the built-in's,
+    /// and for a provider that is only configuration pi's own code would
+    /// send that key to the `base_url` the extension names.
     pub fn replaces_builtin(mut self) -> Self {
         self.replaces_builtin = true;
         self
