@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::util::atomic_file::{copy_atomic, write_atomic, FileMode};
+#[cfg(feature = "pack")]
+use crate::util::atomic_file::copy_atomic;
+use crate::util::atomic_file::{write_atomic, FileMode};
 use crate::util::pi_dirs::agent_dir;
 
 /// The bridge's entry module (`bridge/index.js`): `CONFIG`, the protocol
@@ -325,6 +327,7 @@ pub fn install(
 /// # Errors
 ///
 /// An invalid extension name, or the I/O error of writing the files.
+#[cfg(feature = "pack")]
 pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let name = &manifest.name;
     check_name(name)?;

@@ -312,6 +312,7 @@ pub struct ToolDef {
     pub overrides_builtin: bool,
     /// How its rows look in pi's terminal, if not pi's default
     /// ([`crate::tui::ToolRender`]).
+    #[cfg(feature = "tui")]
     pub render: Option<crate::tui::ToolRenderer>,
     /// Whether pi runs a batch of tool calls that includes this tool one
     /// call at a time (pi's `executionMode: "sequential"`); batches run in
@@ -402,6 +403,7 @@ impl ToolDef {
             prompt_guidelines: Vec::new(),
             timeout: None,
             overrides_builtin: false,
+            #[cfg(feature = "tui")]
             render: None,
             sequential: false,
             output_schema: None,
@@ -422,6 +424,7 @@ pub struct ToolBuilder {
     prompt_guidelines: Vec<String>,
     timeout: Option<std::time::Duration>,
     overrides_builtin: bool,
+    #[cfg(feature = "tui")]
     render: Option<crate::tui::ToolRenderer>,
     sequential: bool,
     output_schema: Option<Result<Value, SchemaError>>,
@@ -486,6 +489,7 @@ impl ToolBuilder {
         self
     }
     /// How the tool's rows look in pi's terminal (see [`crate::tui::ToolRender`]).
+    #[cfg(feature = "tui")]
     pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
         self.render = Some(crate::tui::ToolRenderer::new(render));
         self
@@ -557,6 +561,7 @@ impl ToolBuilder {
             parameters: portable_schema_for::<P>(),
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
+            #[cfg(feature = "tui")]
             render: self.render,
             sequential: self.sequential,
             output_schema: self.output_schema,
@@ -580,6 +585,7 @@ impl ToolDef {
             timeout_ms: self
                 .timeout
                 .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
+            #[cfg(feature = "tui")]
             render: self
                 .render
                 .as_ref()
@@ -587,6 +593,8 @@ impl ToolDef {
                     call: true,
                     result: true,
                 }),
+            #[cfg(not(feature = "tui"))]
+            render: None,
             execution_mode: self.sequential.then(|| "sequential".to_string()),
             output_schema: self
                 .output_schema
