@@ -27,8 +27,8 @@ Options:
 /// `pack --npm`'s options.
 #[derive(Debug, PartialEq)]
 pub(super) struct NpmPack {
-    name: Option<String>,
-    binaries: Vec<(&'static Platform, PathBuf)>,
+    pub(super) name: Option<String>,
+    pub(super) binaries: Vec<(&'static Platform, PathBuf)>,
 }
 
 pub(super) fn parse(bin: &BinInfo, parser: &mut lexopt::Parser) -> Result<Invocation, String> {
