@@ -486,8 +486,13 @@ impl ToolBuilder {
         self
     }
     /// How the tool's rows look in pi's terminal (see [`crate::tui::ToolRender`]).
-    pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
-        self.render = Some(crate::tui::ToolRenderer::new(render));
+    pub fn render(self, render: impl crate::tui::ToolRender) -> Self {
+        self.renderer(crate::tui::ToolRenderer::new(render))
+    }
+    /// [`ToolBuilder::render`] with a renderer already made (one
+    /// [`crate::tui::ToolRenderer`] can draw several tools).
+    pub fn renderer(mut self, renderer: crate::tui::ToolRenderer) -> Self {
+        self.render = Some(renderer);
         self
     }
     /// Run a batch of tool calls that includes this tool one call at a
@@ -548,13 +553,23 @@ impl ToolBuilder {
                 Err(outcome) => Box::pin(std::future::ready(outcome)),
             }
         });
+        self.finish(portable_schema_for::<P>(), handler)
+    }
+
+    /// The definition, with its parameter schema and a handler that takes
+    /// the raw arguments (`#[tool]` decodes them in its generated code).
+    pub(crate) fn finish(
+        self,
+        parameters: Result<Value, SchemaError>,
+        handler: ToolHandler,
+    ) -> ToolDef {
         ToolDef {
             name: self.name,
             label: self.label,
             description: self.description,
             prompt_snippet: self.prompt_snippet,
             prompt_guidelines: self.prompt_guidelines,
-            parameters: portable_schema_for::<P>(),
+            parameters,
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
             render: self.render,
