@@ -203,6 +203,16 @@ pub struct RenderManifest {
     pub result: bool,
 }
 
+impl RenderManifest {
+    /// Both rows drawn by the extension, in pi's shell.
+    pub(crate) fn rows() -> Self {
+        Self {
+            call: true,
+            result: true,
+        }
+    }
+}
+
 /// A provider's model: what pi lists and sends requests for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

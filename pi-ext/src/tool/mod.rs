@@ -598,10 +598,7 @@ impl ToolDef {
             render: self
                 .render
                 .as_ref()
-                .map(|_| crate::data::manifest::RenderManifest {
-                    call: true,
-                    result: true,
-                }),
+                .map(|_| crate::data::manifest::RenderManifest::rows()),
             execution_mode: self.sequential.then(|| "sequential".to_string()),
             output_schema: self
                 .output_schema
