@@ -63,8 +63,14 @@ pub enum Input {
 /// The `#[tool]` keys that are a bare flag: each calls the `ToolBuilder`
 /// method of its name (`overrides_builtin`: replacing pi's built-in tool of
 /// this name is meant; `sequential`: pi runs a batch with this tool one
-/// call at a time; `reaches_all_tools`: a call may reach any tool).
-const TOOL_FLAGS: &[&str] = &["overrides_builtin", "sequential", "reaches_all_tools"];
+/// call at a time; `reaches_all_tools`: a call may reach any tool;
+/// `own_shell`: pi draws no shell around its rows).
+const TOOL_FLAGS: &[&str] = &[
+    "overrides_builtin",
+    "sequential",
+    "reaches_all_tools",
+    "own_shell",
+];
 
 const TOOL_KEYS: &[&str] = &[
     "name",
@@ -87,6 +93,7 @@ const TOOL_KEYS: &[&str] = &[
     "constrained_sampling",
     "reaches_all_tools",
     "prepare_arguments",
+    "own_shell",
     "crate",
 ];
 

@@ -313,6 +313,10 @@ pub struct ToolDef {
     /// How its rows look in pi's terminal, if not pi's default
     /// ([`crate::tui::ToolRender`]).
     pub render: Option<crate::tui::ToolRenderer>,
+    /// Whether the rows draw their own framing: pi draws no coloured shell
+    /// (padding, background) around them (pi's `renderShell: "self"`, pi
+    /// 0.73.1 too; interactive mode only).
+    pub own_shell: bool,
     /// Whether pi runs a batch of tool calls that includes this tool one
     /// call at a time (pi's `executionMode: "sequential"`); batches run in
     /// parallel otherwise.
@@ -403,6 +407,7 @@ impl ToolDef {
             timeout: None,
             overrides_builtin: false,
             render: None,
+            own_shell: false,
             sequential: false,
             output_schema: None,
             options: ToolOptions::default(),
@@ -423,6 +428,7 @@ pub struct ToolBuilder {
     timeout: Option<std::time::Duration>,
     overrides_builtin: bool,
     render: Option<crate::tui::ToolRenderer>,
+    own_shell: bool,
     sequential: bool,
     output_schema: Option<Result<Value, SchemaError>>,
     options: ToolOptions,
@@ -493,6 +499,12 @@ impl ToolBuilder {
     /// [`crate::tui::ToolRenderer`] can draw several tools).
     pub fn renderer(mut self, renderer: crate::tui::ToolRenderer) -> Self {
         self.render = Some(renderer);
+        self
+    }
+    /// Draw the tool's rows without pi's coloured shell around them (pi's
+    /// `renderShell: "self"`): for rows that frame themselves.
+    pub fn own_shell(mut self) -> Self {
+        self.own_shell = true;
         self
     }
     /// Run a batch of tool calls that includes this tool one call at a
@@ -573,6 +585,7 @@ impl ToolBuilder {
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
             render: self.render,
+            own_shell: self.own_shell,
             sequential: self.sequential,
             output_schema: self.output_schema,
             options: self.options,
@@ -595,10 +608,14 @@ impl ToolDef {
             timeout_ms: self
                 .timeout
                 .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
-            render: self
-                .render
-                .as_ref()
-                .map(|_| crate::data::manifest::RenderManifest::rows()),
+            render: match (&self.render, self.own_shell) {
+                (None, false) => None,
+                (render, own_shell) => Some(crate::data::manifest::RenderManifest {
+                    call: render.is_some(),
+                    result: render.is_some(),
+                    shell: own_shell.then(|| "self".to_string()),
+                }),
+            },
             execution_mode: self.sequential.then(|| "sequential".to_string()),
             output_schema: self
                 .output_schema
