@@ -607,10 +607,7 @@ impl BuiltinTool {
             render: self
                 .render
                 .as_ref()
-                .map(|_| crate::data::manifest::RenderManifest {
-                    call: true,
-                    result: true,
-                }),
+                .map(|_| crate::data::manifest::RenderManifest::rows()),
             #[cfg(not(feature = "tui"))]
             render: None,
         }

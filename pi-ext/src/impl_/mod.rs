@@ -438,7 +438,22 @@ impl IsCommandCtx for Ctx {
 
 /// The definition of a `#[tool]` (its generated `<name>_tool()`).
 pub fn tool_def(entry: &'static ToolEntry) -> crate::ToolDef {
-    entry.to_def()
+    (entry.make)()
+}
+
+/// `#[tool(output = T)]`: [`crate::ToolBuilder::output`] of the slot's
+/// type (generic, so a type without `JsonSchema` is reported once, at the slot).
+pub fn tool_output<S: OutputSlot>(builder: crate::ToolBuilder) -> crate::ToolBuilder {
+    builder.output::<<S::Output as ToolOutput>::Schema>()
+}
+
+/// Finish a `#[tool]`'s definition: the schema of the slot's parameters
+/// and the generated call, which decodes them.
+pub fn tool_handler<S: ParamsSlot>(
+    builder: crate::ToolBuilder,
+    call: fn(Ctx, Value) -> ToolFuture,
+) -> crate::ToolDef {
+    builder.finish(tool_schema::<S>(), Arc::new(call))
 }
 
 /// The definition of a `#[hook]` (its generated `<name>_hook()`).

@@ -45,9 +45,9 @@ pub use crate::tool::is_valid_tool_name;
 use crate::tool::schema::SchemaError;
 // pi's built-in tools' names: hidden, read by the e2e suite
 // (`examples_manifests.rs`) to check the list against pi's.
+use crate::tool::ToolDef;
 #[doc(hidden)]
 pub use crate::tool::BUILTIN_TOOLS;
-use crate::tool::{ToolDef, ToolFuture};
 use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
 
 /// What `on_load` returns, type-erased.
@@ -187,98 +187,14 @@ pub(crate) fn load_order(
 }
 
 /// A `#[tool]` registration, collected at link time. Not for direct use.
+/// The definition is `make`'s, built with the public [`ToolDef::builder`];
+/// the entry holds only what is known without calling it.
 #[doc(hidden)]
 pub struct ToolEntry {
+    /// `module_path!()` of the declaration: its crate owns the tool.
     pub module: &'static str,
-    pub name: &'static str,
-    pub label: &'static str,
-    pub description: &'static str,
-    pub prompt_snippet: Option<&'static str>,
-    pub prompt_guidelines: &'static [&'static str],
-    pub timeout_ms: Option<u64>,
-    pub overrides_builtin: bool,
-    pub sequential: bool,
-    pub schema: fn() -> Result<Value, SchemaError>,
-    pub call: fn(Ctx, Value) -> ToolFuture,
-    /// `render = …`: how its rows look in pi's terminal.
-    #[cfg(feature = "tui")]
-    pub render: Option<fn() -> crate::tui::ToolRenderer>,
-    /// `output = T`: the schema of the results' structured content.
-    pub output_schema: Option<fn() -> Result<Value, SchemaError>>,
-    /// `read_only_hint`, `destructive_hint`, `idempotent_hint`, `open_world_hint`.
-    pub annotations: [Option<bool>; 4],
-    /// `default_active = …`.
-    pub default_active: Option<bool>,
-    /// `exposure = "…"` (checked by the macro).
-    pub exposure: Option<&'static str>,
-    /// `namespace = "…"`.
-    pub namespace: Option<&'static str>,
-    /// `constrained_sampling = "prefer" | "require"`.
-    pub constrained_sampling: Option<&'static str>,
-    /// `reaches_all_tools`.
-    pub reaches_all_tools: bool,
-    /// `prepare_arguments = f`.
-    pub prepare_arguments: Option<crate::tool::PrepareArguments>,
-}
-
-impl ToolEntry {
-    /// The definition fields of `#[tool(...)]`'s keys.
-    fn options(&self) -> crate::tool::ToolOptions {
-        use crate::tool::{ConstrainedSampling, SamplingStrictness, ToolAnnotations};
-        let [read_only, destructive, idempotent, open_world] = self.annotations;
-        let mut options = crate::tool::ToolOptions::default();
-        if self.annotations.iter().any(Option::is_some) {
-            let mut a = ToolAnnotations::new();
-            a.read_only_hint = read_only;
-            a.destructive_hint = destructive;
-            a.idempotent_hint = idempotent;
-            a.open_world_hint = open_world;
-            options.annotations = Some(a);
-        }
-        options.default_active = self.default_active;
-        // The macro accepts only pi's names, so these decode.
-        options.exposure = self
-            .exposure
-            .and_then(|e| serde_json::from_value(Value::String(e.into())).ok());
-        options.namespace = self.namespace.map(crate::tool::ToolNamespace::new);
-        options.constrained_sampling =
-            self.constrained_sampling
-                .map(|s| ConstrainedSampling::JsonSchema {
-                    strict: if s == "require" {
-                        SamplingStrictness::Require
-                    } else {
-                        SamplingStrictness::Prefer
-                    },
-                });
-        options.reaches_all_tools = self.reaches_all_tools;
-        options
-    }
-
-    /// The definition `#[tool]` registered.
-    pub(crate) fn to_def(&'static self) -> ToolDef {
-        let entry = self;
-        ToolDef {
-            name: entry.name.to_string(),
-            label: entry.label.to_string(),
-            description: entry.description.to_string(),
-            prompt_snippet: entry.prompt_snippet.map(str::to_string),
-            prompt_guidelines: entry
-                .prompt_guidelines
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            parameters: (entry.schema)(),
-            timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
-            overrides_builtin: entry.overrides_builtin,
-            #[cfg(feature = "tui")]
-            render: entry.render.map(|make| make()),
-            sequential: entry.sequential,
-            output_schema: entry.output_schema.map(|make| make()),
-            options: entry.options(),
-            prepare_arguments: entry.prepare_arguments,
-            handler: std::sync::Arc::new(entry.call),
-        }
-    }
+    /// Builds the definition (once, when the registry is collected).
+    pub make: fn() -> ToolDef,
 }
 
 #[doc(hidden)]
@@ -585,9 +501,10 @@ impl Registry {
         reg.collect_models();
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
+            let tool = (entry.make)();
             reg.tool_crates
-                .insert(entry.name.to_string(), crate_of(entry.module));
-            reg.add(entry.to_def());
+                .insert(tool.name.clone(), crate_of(entry.module));
+            reg.add(tool);
         }
         reg
     }

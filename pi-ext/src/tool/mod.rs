@@ -314,6 +314,10 @@ pub struct ToolDef {
     /// ([`crate::tui::ToolRender`]).
     #[cfg(feature = "tui")]
     pub render: Option<crate::tui::ToolRenderer>,
+    /// Whether the rows draw their own framing: pi draws no coloured shell
+    /// (padding, background) around them (pi's `renderShell: "self"`, pi
+    /// 0.73.1 too; interactive mode only).
+    pub own_shell: bool,
     /// Whether pi runs a batch of tool calls that includes this tool one
     /// call at a time (pi's `executionMode: "sequential"`); batches run in
     /// parallel otherwise.
@@ -405,6 +409,7 @@ impl ToolDef {
             overrides_builtin: false,
             #[cfg(feature = "tui")]
             render: None,
+            own_shell: false,
             sequential: false,
             output_schema: None,
             options: ToolOptions::default(),
@@ -426,6 +431,7 @@ pub struct ToolBuilder {
     overrides_builtin: bool,
     #[cfg(feature = "tui")]
     render: Option<crate::tui::ToolRenderer>,
+    own_shell: bool,
     sequential: bool,
     output_schema: Option<Result<Value, SchemaError>>,
     options: ToolOptions,
@@ -490,8 +496,20 @@ impl ToolBuilder {
     }
     /// How the tool's rows look in pi's terminal (see [`crate::tui::ToolRender`]).
     #[cfg(feature = "tui")]
-    pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
-        self.render = Some(crate::tui::ToolRenderer::new(render));
+    pub fn render(self, render: impl crate::tui::ToolRender) -> Self {
+        self.renderer(crate::tui::ToolRenderer::new(render))
+    }
+    /// [`ToolBuilder::render`] with a renderer already made (one
+    /// [`crate::tui::ToolRenderer`] can draw several tools).
+    #[cfg(feature = "tui")]
+    pub fn renderer(mut self, renderer: crate::tui::ToolRenderer) -> Self {
+        self.render = Some(renderer);
+        self
+    }
+    /// Draw the tool's rows without pi's coloured shell around them (pi's
+    /// `renderShell: "self"`): for rows that frame themselves.
+    pub fn own_shell(mut self) -> Self {
+        self.own_shell = true;
         self
     }
     /// Run a batch of tool calls that includes this tool one call at a
@@ -552,17 +570,28 @@ impl ToolBuilder {
                 Err(outcome) => Box::pin(std::future::ready(outcome)),
             }
         });
+        self.finish(portable_schema_for::<P>(), handler)
+    }
+
+    /// The definition, with its parameter schema and a handler that takes
+    /// the raw arguments (`#[tool]` decodes them in its generated code).
+    pub(crate) fn finish(
+        self,
+        parameters: Result<Value, SchemaError>,
+        handler: ToolHandler,
+    ) -> ToolDef {
         ToolDef {
             name: self.name,
             label: self.label,
             description: self.description,
             prompt_snippet: self.prompt_snippet,
             prompt_guidelines: self.prompt_guidelines,
-            parameters: portable_schema_for::<P>(),
+            parameters,
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
             #[cfg(feature = "tui")]
             render: self.render,
+            own_shell: self.own_shell,
             sequential: self.sequential,
             output_schema: self.output_schema,
             options: self.options,
@@ -585,16 +614,17 @@ impl ToolDef {
             timeout_ms: self
                 .timeout
                 .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
-            #[cfg(feature = "tui")]
-            render: self
-                .render
-                .as_ref()
-                .map(|_| crate::data::manifest::RenderManifest {
-                    call: true,
-                    result: true,
-                }),
-            #[cfg(not(feature = "tui"))]
-            render: None,
+            render: {
+                #[cfg(feature = "tui")]
+                let renders = self.render.is_some();
+                #[cfg(not(feature = "tui"))]
+                let renders = false;
+                (renders || self.own_shell).then(|| crate::data::manifest::RenderManifest {
+                    call: renders,
+                    result: renders,
+                    shell: self.own_shell.then(|| "self".to_string()),
+                })
+            },
             execution_mode: self.sequential.then(|| "sequential".to_string()),
             output_schema: self
                 .output_schema
