@@ -44,14 +44,21 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     for flag in &model.flags {
         build.push(quote!(.#flag()));
     }
-    if let Some(expr) = &model.render {
-        items.push(quote_spanned! {expr.span()=>
-            fn __pi_ext_render() -> #krate::tui::ToolRenderer {
-                #private::tool_renderer(#expr)
+    // Without pi-ext's `tui` feature: one error at the key.
+    let with_render = match &model.render {
+        Some(expr) => {
+            let gate = respan(quote!(#krate::__with_tui!), expr.span());
+            quote_spanned! {expr.span()=>
+            let __builder = #gate("`render = …`", {
+                fn __pi_ext_render() -> #krate::tui::ToolRenderer {
+                    #private::tool_renderer(#expr)
+                }
+                __builder.renderer(__pi_ext_render())
+            });
             }
-        });
-        build.push(quote!(.renderer(__pi_ext_render())));
-    }
+        }
+        None => quote!(),
+    };
     if model.annotations.iter().any(Option::is_some) {
         let setters = ["read_only", "destructive", "idempotent", "open_world"];
         let hints = setters
@@ -248,6 +255,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
             fn __pi_ext_make() -> #krate::ToolDef {
                 let __builder = #krate::ToolDef::builder(#name) #(#build)*;
                 #with_output
+                #with_render
                 #private::tool_handler::<__PiExtParams>(__builder, __pi_ext_call)
             }
 
@@ -313,16 +321,20 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
     let (settings, settings_command) = match &model.settings {
         Some(st) => {
             let settings_command_call = quote_spanned!(st.span()=> <#st as #private::ExtensionSettings>::command(__ctx, #name));
+            // Without pi-ext's `settings` feature: one error at the type.
             (
-                quote_spanned! {st.span()=>
-                    ::core::option::Option::Some(#private::SettingsDecl {
-                        schema: <#st as #private::ExtensionSettings>::schema,
-                        type_id: #private::TypeId::of::<#st>,
-                        problems: <#st as #private::ExtensionSettings>::problems,
-                        command: &#command_entry,
-                    })
+                {
+                    let gate = respan(quote!(#krate::__with_settings!), st.span());
+                    quote_spanned! {st.span()=>
+                        #gate("`settings = …`", ::core::option::Option::Some(#private::SettingsDecl {
+                            schema: <#st as #private::ExtensionSettings>::schema,
+                            type_id: #private::TypeId::of::<#st>,
+                            problems: <#st as #private::ExtensionSettings>::problems,
+                            command: &#command_entry,
+                        }))
+                    }
                 },
-                quote! {
+                quote! { #krate::__with_settings! { @quiet
                     #[doc(hidden)]
                     #[allow(non_upper_case_globals, clippy::all)]
                     const #command_entry: #private::CommandEntry = {
@@ -343,7 +355,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                         }
                     };
                     #private::inventory::submit! { #command_entry }
-                },
+                }},
             )
         }
         None => (quote!(::core::option::Option::None), quote!()),
@@ -667,9 +679,9 @@ pub fn message_renderer(model: &MessageRendererModel) -> TokenStream {
     let call = quote_spanned! {fn_ident.span()=>
         #private::render_message(#fn_ident, __message, __expanded)
     };
-    quote! {
-        #func
-
+    // Without pi-ext's `tui` feature: one error at the custom type.
+    let gate = respan(quote!(#krate::__with_tui!), custom_type.span());
+    let items = quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
         const #entry: #private::MessageRendererEntry = {
@@ -692,5 +704,12 @@ pub fn message_renderer(model: &MessageRendererModel) -> TokenStream {
         #vis fn #ctor() -> #krate::registry::MessageRendererDef {
             #private::message_renderer_def(&#entry)
         }
+    };
+    let gated =
+        quote_spanned! {custom_type.span()=> #gate { @item "`#[message_renderer]`", #items } };
+    quote! {
+        #func
+
+        #gated
     }
 }

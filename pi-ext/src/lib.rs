@@ -375,6 +375,8 @@ macro_rules! flag {
 /// pi_ext::provider!(local);
 /// # fn main() {}
 /// ```
+#[cfg(feature = "models")]
+#[cfg_attr(docsrs, doc(cfg(feature = "models")))]
 #[macro_export]
 macro_rules! provider {
     ($make:path) => {
@@ -389,6 +391,8 @@ macro_rules! provider {
 
 /// Register a virtual model: `fn` returning a
 /// [`virtual_model::VirtualModelDef`] (see [`mod@virtual_model`]).
+#[cfg(feature = "models")]
+#[cfg_attr(docsrs, doc(cfg(feature = "models")))]
 #[macro_export]
 macro_rules! virtual_model {
     ($make:path) => {
@@ -400,6 +404,8 @@ macro_rules! virtual_model {
 
 /// Register one of pi's built-in tools with Rust operations: `fn`
 /// returning a [`builtin_tools::BuiltinTool`] (see [`builtin_tools`]).
+#[cfg(feature = "builtin-tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "builtin-tools")))]
 #[macro_export]
 macro_rules! builtin_tool {
     ($make:path) => {
@@ -439,6 +445,8 @@ macro_rules! builtin_tool {
 /// pi_ext::entry_renderer!("status-card", card);
 /// # fn main() {}
 /// ```
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 #[macro_export]
 macro_rules! entry_renderer {
     ($custom_type:expr, $render:path) => {
@@ -468,6 +476,8 @@ macro_rules! entry_renderer {
 /// [`tui::View::builtin`] keep the tool's own look. See also
 /// [`registry::Registry::tool_renderer`]. On an older pi the bridge says once that pi
 /// lacks it.
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 #[macro_export]
 macro_rules! tool_renderer {
     ($tool:expr, $make:path) => {
@@ -503,6 +513,8 @@ macro_rules! tool_renderer {
 /// pi_ext::markdown_transformer!(shout, [MarkdownSurface::Assistant]);
 /// # fn main() {}
 /// ```
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 #[macro_export]
 macro_rules! markdown_transformer {
     ($transform:path) => {

@@ -493,8 +493,7 @@ mod tests {
             .filter(|f| f.ends_with(".js"))
             .collect();
         on_disk.sort();
-        let mut embedded: Vec<String> =
-            BRIDGE_MODULES.iter().map(|(f, _)| f.to_string()).collect();
+        let mut embedded: Vec<String> = BRIDGE_MODULES.iter().map(|(f, _)| f.to_string()).collect();
         embedded.sort();
         assert_eq!(
             embedded, on_disk,

@@ -20,6 +20,7 @@ pub use crate::registry::{
 pub use crate::registry::{ProviderEntry, VirtualModelEntry};
 pub use crate::tool::ToolFuture;
 
+mod gates;
 #[cfg(feature = "tui")]
 mod render;
 #[cfg(feature = "tui")]
