@@ -282,7 +282,9 @@ impl TestHost {
                 break msg;
             }
         };
-        if let Some(failure) = self.played.lock().unwrap().failure.take() {
+        // Taken first: panicking with the lock held would poison it.
+        let failure = self.played.lock().unwrap().failure.take();
+        if let Some(failure) = failure {
             panic!("{what}: {failure}");
         }
         match answer.get("error") {
