@@ -64,7 +64,10 @@ async fn branch(ctx: &CommandCtx) -> Result<(), Error> {
 fn a_hook_blocks_rewrites_or_lets_through() {
     let host = TestHost::new();
     let call = |command: &str| host.hook(ToolCallEvent::new("bash", json!({"command": command})));
-    assert_eq!(call("rm -rf x"), Ok(ToolCallAction::block("rm -rf x: not here")));
+    assert_eq!(
+        call("rm -rf x"),
+        Ok(ToolCallAction::block("rm -rf x: not here"))
+    );
     assert_eq!(
         call("ls"),
         Ok(ToolCallAction::ReplaceInput(json!({"command": "ls -la"})))
@@ -150,8 +153,14 @@ fn an_answer_that_does_not_fit_fails_naming_the_dialog() {
     host.user().answers_select("moon");
     let failure = catch_unwind(AssertUnwindSafe(|| host.command("deploy", "v1")))
         .expect_err("an option the select does not have must fail the test");
-    let message = failure.downcast_ref::<String>().cloned().unwrap_or_default();
-    assert!(message.contains("\"moon\"") && message.contains("Deploy v1 to?"), "{message}");
+    let message = failure
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        message.contains("\"moon\"") && message.contains("Deploy v1 to?"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -187,8 +187,7 @@ pub fn event<E: Event>(json: Value) -> E {
     if let Some(o) = json.as_object_mut() {
         o.entry("type").or_insert_with(|| json!(E::NAME));
     }
-    serde_json::from_value(json)
-        .unwrap_or_else(|e| panic!("not a `{}` event: {e}", E::NAME))
+    serde_json::from_value(json).unwrap_or_else(|e| panic!("not a `{}` event: {e}", E::NAME))
 }
 
 impl TestHost {

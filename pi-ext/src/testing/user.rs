@@ -263,7 +263,13 @@ pub struct User<'a> {
 
 impl User<'_> {
     fn push(self, step: Step) -> Self {
-        self.host.played.lock().unwrap().script.steps.push_back(step);
+        self.host
+            .played
+            .lock()
+            .unwrap()
+            .script
+            .steps
+            .push_back(step);
         self
     }
 
