@@ -5,7 +5,7 @@ use my_ext::{greet_tool, ready_hook, stats_command};
 use pi_ext::events::SessionStartEvent;
 use pi_ext::registry::Registry;
 use pi_ext::serde_json::json;
-use pi_ext::testing::{event, TestHost};
+use pi_ext::testing::TestHost;
 
 /// A host serving exactly this extension's items.
 fn host() -> TestHost {
@@ -45,7 +45,7 @@ fn the_stats_command_tells_how_many_greetings() {
 #[test]
 fn the_ready_hook_sets_the_status_at_session_start() {
     let host = host();
-    let start: SessionStartEvent = event(json!({ "reason": "startup" }));
+    let start: SessionStartEvent = pi_ext::testing::event(json!({ "reason": "startup" }));
     host.hook(start).unwrap();
     assert_eq!(host.status("my-ext").as_deref(), Some("my-ext ready"));
 }
