@@ -168,7 +168,10 @@ macro_rules! event {
         $name:ident = $pi:literal -> $out:ty { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Serialize, Deserialize)]
+        ///
+        /// `Default` is the event with every field empty, to build one in a
+        /// test (see [`crate::testing`]).
+        #[derive(Debug, Clone, Default, Serialize, Deserialize)]
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
         pub struct $name {
@@ -902,6 +905,16 @@ impl ToolCallAction {
 }
 
 impl ToolCallEvent {
+    /// A call of `tool_name` with `input` (the other fields empty), e.g. to
+    /// test a hook with [`crate::testing::TestHost::hook`].
+    pub fn new(tool_name: impl Into<String>, input: Value) -> Self {
+        ToolCallEvent {
+            tool_name: tool_name.into(),
+            input,
+            ..Default::default()
+        }
+    }
+
     /// The input of a built-in tool, typed (as TypeScript's
     /// `isToolCallEventType`): `None` when `tool_name` is not one of pi's
     /// built-in tools, an error when the input does not have the built-in
