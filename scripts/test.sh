@@ -64,9 +64,11 @@ echo "==> cargo test --no-run (the test build)"
 time cargo test --workspace --locked --no-run --message-format=json-render-diagnostics >"$LOGS/build.json"
 
 # The extension binaries the end-to-end tests start, built in one go before
-# them (the harness builds the same way: tests/src/cargo.rs).
+# them (the harness builds the same way: tests/src/cargo.rs). `--tests`
+# keeps the test build's features (pi-ext's dev-dependency on itself turns
+# on `internals`), so pi-ext and what depends on it are not built again.
 echo "==> cargo build --bins (the extensions the tests run)"
-time cargo build --workspace --locked --bins --quiet
+time cargo build --workspace --locked --bins --tests --quiet
 
 # The test executables cargo built: package directory, package, target and
 # path, one a line.

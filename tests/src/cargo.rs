@@ -22,7 +22,9 @@ pub fn example_binary(package: &str) -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     if cfg!(debug_assertions) {
-        cmd.args(["build", "--quiet", "--workspace", "--bins"]);
+        // `--tests`: the test build's features (see scripts/test.sh), so
+        // nothing the test build made is built again.
+        cmd.args(["build", "--quiet", "--workspace", "--bins", "--tests"]);
     } else {
         cmd.args(["build", "--quiet", "--release", "--package", package]);
     }
