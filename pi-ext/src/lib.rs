@@ -73,6 +73,16 @@
 // docs.rs shows which Cargo feature an item needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 //!
+//! ## Cargo features
+//!
+//! All on by default: `tui` ([`tui`] and the renderers), `models`
+//! ([`models`], providers, virtual models), `builtin-tools`
+//! ([`builtin_tools`]), `settings` ([`settings`]) and `pack` (`<bin> pack`).
+//! With `default-features = false` an extension has tools, commands, hooks,
+//! `ctx.ui()`'s dialogs and the pi API, and neither the code nor the
+//! bridge's JavaScript of the parts it leaves out. A macro key of a part that
+//! is off is one compile error naming the feature.
+//!
 //! ## How the runtime is built
 //!
 //! Its folders are its layers, bottom to top; no circle of imports among
