@@ -199,7 +199,7 @@ pub(crate) fn run(args: &NewArgs) -> Result<()> {
     println!(
         "\ncreated the pi extension `{n}` in {dir}{from}\n\nnext:\n  \
          cd {dir}\n  \
-         cargo test             # the tools, without pi\n  \
+         cargo test             # the tool, command and hook, without pi\n  \
          cargo run -- install   # build it and add it to pi ($PI_CODING_AGENT_DIR or ~/.pi/agent/extensions/{n}/)\n  \
          pi                     # then ask: \"greet Ada\"\n\n\
          or, while you edit:\n  \

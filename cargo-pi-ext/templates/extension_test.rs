@@ -1,7 +1,8 @@
-//! The extension's tools, called through pi-ext's in-process test host
-//! (the real protocol and dispatcher, no pi needed).
+//! The extension's tool, command and hook, called through pi-ext's
+//! in-process test host (the real protocol and dispatcher, no pi needed).
 use my_ext::MyExt;
 use my_ext::{greet_tool, ready_hook, stats_command};
+use pi_ext::events::SessionStartEvent;
 use pi_ext::registry::Registry;
 use pi_ext::serde_json::json;
 use pi_ext::testing::TestHost;
@@ -31,6 +32,22 @@ fn an_empty_name_is_an_error_for_the_model() {
     let out = host().call("greet", json!({ "name": " " }));
     assert!(out.is_error);
     assert_eq!(out.text(), "name must not be empty");
+}
+
+#[test]
+fn the_stats_command_tells_how_many_greetings() {
+    let host = host();
+    host.call("greet", json!({ "name": "Ada" }));
+    host.command("my-ext-stats", "").unwrap();
+    assert_eq!(host.notifications(), ["1 greeting(s) so far"]);
+}
+
+#[test]
+fn the_ready_hook_sets_the_status_at_session_start() {
+    let host = host();
+    let start: SessionStartEvent = pi_ext::testing::event(json!({ "reason": "startup" }));
+    host.hook(start).unwrap();
+    assert_eq!(host.status("my-ext").as_deref(), Some("my-ext ready"));
 }
 
 #[test]

@@ -23,56 +23,100 @@ pub fn tool(model: &ToolModel) -> TokenStream {
     let func = &model.func;
     let fn_ident = &func.sig.ident;
     let name = &model.name;
+    // The definition: the public builder's calls, one per key (a user
+    // registering explicitly writes the same). A user type or expression is
+    // checked once, at the user's tokens (a slot, a trait bound).
+    let mut build = Vec::new();
+    let mut items = Vec::new();
     let label = &model.label;
+    build.push(quote!(.label(#label)));
     let description = &model.description;
-    let snippet = optional(&model.prompt_snippet);
-    let guidelines = &model.prompt_guidelines;
-    let timeout_ms = optional(&model.timeout_ms);
-    let overrides_builtin = model.overrides_builtin;
-    // The renderer's type is checked once, at the user's expression.
-    let (render_fn, render) = match &model.render {
-        Some(expr) => (
+    build.push(quote!(.description(#description)));
+    if let Some(snippet) = &model.prompt_snippet {
+        build.push(quote!(.prompt_snippet(#snippet)));
+    }
+    for guideline in &model.prompt_guidelines {
+        build.push(quote!(.prompt_guideline(#guideline)));
+    }
+    if let Some(ms) = model.timeout_ms {
+        build.push(quote!(.timeout(::std::time::Duration::from_millis(#ms))));
+    }
+    for flag in &model.flags {
+        build.push(quote!(.#flag()));
+    }
+    // Without pi-ext's `tui` feature: one error at the key.
+    let with_render = match &model.render {
+        Some(expr) => {
+            let gate = respan(quote!(#krate::__with_tui!), expr.span());
             quote_spanned! {expr.span()=>
+            let __builder = #gate("`render = …`", {
                 fn __pi_ext_render() -> #krate::tui::ToolRenderer {
                     #private::tool_renderer(#expr)
                 }
-            },
-            quote!(::core::option::Option::Some(__pi_ext_render)),
-        ),
-        None => (quote!(), quote!(::core::option::Option::None)),
+                __builder.renderer(__pi_ext_render())
+            });
+            }
+        }
+        None => quote!(),
     };
-    let sequential = model.sequential;
-    // The output type and the prepare function are checked once, at the
-    // user's tokens (a slot, a trait bound).
-    let (output_fn, output) = match &model.output {
-        Some(ty) => (
-            quote_spanned! {ty.span()=>
+    if model.annotations.iter().any(Option::is_some) {
+        let setters = ["read_only", "destructive", "idempotent", "open_world"];
+        let hints = setters
+            .iter()
+            .zip(&model.annotations)
+            .filter_map(|(setter, hint)| {
+                let setter = format_ident!("{}", setter);
+                hint.map(|b| quote!(.#setter(#b)))
+            });
+        build.push(quote!(.annotations(#krate::ToolAnnotations::new() #(#hints)*)));
+    }
+    if let Some(active) = model.default_active {
+        build.push(quote!(.default_active(#active)));
+    }
+    if let Some(exposure) = &model.exposure {
+        // The macro accepts only pi's names; the variants are them in camel case.
+        let variant: String = exposure
+            .split('-')
+            .map(|w| w[..1].to_uppercase() + &w[1..])
+            .collect();
+        let variant = format_ident!("{}", variant);
+        build.push(quote!(.exposure(#krate::ToolExposure::#variant)));
+    }
+    if let Some(namespace) = &model.namespace {
+        build.push(quote!(.namespace(#krate::ToolNamespace::new(#namespace))));
+    }
+    if let Some(strictness) = &model.constrained_sampling {
+        let strict = if strictness == "require" {
+            quote!(Require)
+        } else {
+            quote!(Prefer)
+        };
+        build.push(
+            quote!(.constrained_sampling(#krate::ConstrainedSampling::JsonSchema {
+                strict: #krate::SamplingStrictness::#strict,
+            })),
+        );
+    }
+    if let Some(expr) = &model.prepare_arguments {
+        items.push(quote_spanned! {expr.span()=>
+            fn __pi_ext_prepare(__args: #private::Value) -> ::core::result::Result<#private::Value, ::std::string::String> {
+                #private::prepare_with(#expr, __args)
+            }
+        });
+        build.push(quote!(.prepare_arguments(__pi_ext_prepare)));
+    }
+    let with_output = match &model.output {
+        Some(ty) => {
+            items.push(quote_spanned! {ty.span()=>
                 enum __PiExtOutput {}
                 impl #private::OutputSlot for __PiExtOutput {
                     type Output = #ty;
                 }
-            },
-            quote!(::core::option::Option::Some(#private::output_schema::<__PiExtOutput>)),
-        ),
-        None => (quote!(), quote!(::core::option::Option::None)),
+            });
+            quote!(let __builder = #private::tool_output::<__PiExtOutput>(__builder);)
+        }
+        None => quote!(),
     };
-    let (prepare_fn, prepare) = match &model.prepare_arguments {
-        Some(expr) => (
-            quote_spanned! {expr.span()=>
-                fn __pi_ext_prepare(__args: #private::Value) -> ::core::result::Result<#private::Value, ::std::string::String> {
-                    #private::prepare_with(#expr, __args)
-                }
-            },
-            quote!(::core::option::Option::Some(__pi_ext_prepare)),
-        ),
-        None => (quote!(), quote!(::core::option::Option::None)),
-    };
-    let hints = model.annotations.iter().map(optional);
-    let default_active = optional(&model.default_active);
-    let exposure = optional(&model.exposure);
-    let namespace = optional(&model.namespace);
-    let constrained_sampling = optional(&model.constrained_sampling);
-    let reaches_all_tools = model.reaches_all_tools;
     let params_ident = format_ident!(
         "__PiExtParams_{}",
         fn_ident.to_string().trim_start_matches("r#")
@@ -206,31 +250,18 @@ pub fn tool(model: &ToolModel) -> TokenStream {
             fn __pi_ext_call(__ctx: #krate::Ctx, __args: #private::Value) -> #private::ToolFuture {
                 #body
             }
-            #render_fn
-            #output_fn
-            #prepare_fn
+            #(#items)*
+
+            fn __pi_ext_make() -> #krate::ToolDef {
+                let __builder = #krate::ToolDef::builder(#name) #(#build)*;
+                #with_output
+                #with_render
+                #private::tool_handler::<__PiExtParams>(__builder, __pi_ext_call)
+            }
 
             #private::ToolEntry {
                 module: ::core::module_path!(),
-                name: #name,
-                label: #label,
-                description: #description,
-                prompt_snippet: #snippet,
-                prompt_guidelines: &[#(#guidelines),*],
-                timeout_ms: #timeout_ms,
-                overrides_builtin: #overrides_builtin,
-                sequential: #sequential,
-                schema: #private::tool_schema::<__PiExtParams>,
-                call: __pi_ext_call,
-                render: #render,
-                output_schema: #output,
-                annotations: [#(#hints),*],
-                default_active: #default_active,
-                exposure: #exposure,
-                namespace: #namespace,
-                constrained_sampling: #constrained_sampling,
-                reaches_all_tools: #reaches_all_tools,
-                prepare_arguments: #prepare,
+                make: __pi_ext_make,
             }
         };
         #private::inventory::submit! { #entry }
@@ -290,16 +321,20 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
     let (settings, settings_command) = match &model.settings {
         Some(st) => {
             let settings_command_call = quote_spanned!(st.span()=> <#st as #private::ExtensionSettings>::command(__ctx, #name));
+            // Without pi-ext's `settings` feature: one error at the type.
             (
-                quote_spanned! {st.span()=>
-                    ::core::option::Option::Some(#private::SettingsDecl {
-                        schema: <#st as #private::ExtensionSettings>::schema,
-                        type_id: #private::TypeId::of::<#st>,
-                        problems: <#st as #private::ExtensionSettings>::problems,
-                        command: &#command_entry,
-                    })
+                {
+                    let gate = respan(quote!(#krate::__with_settings!), st.span());
+                    quote_spanned! {st.span()=>
+                        #gate("`settings = …`", ::core::option::Option::Some(#private::SettingsDecl {
+                            schema: <#st as #private::ExtensionSettings>::schema,
+                            type_id: #private::TypeId::of::<#st>,
+                            problems: <#st as #private::ExtensionSettings>::problems,
+                            command: &#command_entry,
+                        }))
+                    }
                 },
-                quote! {
+                quote! { #krate::__with_settings! { @quiet
                     #[doc(hidden)]
                     #[allow(non_upper_case_globals, clippy::all)]
                     const #command_entry: #private::CommandEntry = {
@@ -320,7 +355,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                         }
                     };
                     #private::inventory::submit! { #command_entry }
-                },
+                }},
             )
         }
         None => (quote!(::core::option::Option::None), quote!()),
@@ -644,9 +679,9 @@ pub fn message_renderer(model: &MessageRendererModel) -> TokenStream {
     let call = quote_spanned! {fn_ident.span()=>
         #private::render_message(#fn_ident, __message, __expanded)
     };
-    quote! {
-        #func
-
+    // Without pi-ext's `tui` feature: one error at the custom type.
+    let gate = respan(quote!(#krate::__with_tui!), custom_type.span());
+    let items = quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
         const #entry: #private::MessageRendererEntry = {
@@ -669,5 +704,12 @@ pub fn message_renderer(model: &MessageRendererModel) -> TokenStream {
         #vis fn #ctor() -> #krate::registry::MessageRendererDef {
             #private::message_renderer_def(&#entry)
         }
+    };
+    let gated =
+        quote_spanned! {custom_type.span()=> #gate { @item "`#[message_renderer]`", #items } };
+    quote! {
+        #func
+
+        #gated
     }
 }

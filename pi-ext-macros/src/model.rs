@@ -20,12 +20,11 @@ pub struct ToolModel {
     pub prompt_guidelines: Vec<String>,
     /// `timeout = "30s"`: the bridge fails the call after this long.
     pub timeout_ms: Option<u64>,
-    /// `overrides_builtin`: replacing pi's built-in tool of this name is meant.
-    pub overrides_builtin: bool,
+    /// The flag keys given ([`TOOL_FLAGS`]): each is a `ToolBuilder` method
+    /// of the same name, without arguments.
+    pub flags: Vec<Ident>,
     /// `render = MyRows`: how the tool's rows look in pi's terminal.
     pub render: Option<syn::Expr>,
-    /// `sequential`: pi runs a batch with this tool one call at a time.
-    pub sequential: bool,
     /// `output = T`: the type of the results' `structuredContent`.
     pub output: Option<Type>,
     /// `read_only_hint`, `destructive_hint`, `idempotent_hint`, `open_world_hint`.
@@ -38,8 +37,6 @@ pub struct ToolModel {
     pub namespace: Option<String>,
     /// `constrained_sampling = "prefer" | "require"`.
     pub constrained_sampling: Option<String>,
-    /// `reaches_all_tools`.
-    pub reaches_all_tools: bool,
     /// `prepare_arguments = f`: rewrites raw arguments before validation.
     pub prepare_arguments: Option<syn::Expr>,
     pub inputs: Vec<Input>,
@@ -63,6 +60,18 @@ pub enum Input {
     },
 }
 
+/// The `#[tool]` keys that are a bare flag: each calls the `ToolBuilder`
+/// method of its name (`overrides_builtin`: replacing pi's built-in tool of
+/// this name is meant; `sequential`: pi runs a batch with this tool one
+/// call at a time; `reaches_all_tools`: a call may reach any tool;
+/// `own_shell`: pi draws no shell around its rows).
+const TOOL_FLAGS: &[&str] = &[
+    "overrides_builtin",
+    "sequential",
+    "reaches_all_tools",
+    "own_shell",
+];
+
 const TOOL_KEYS: &[&str] = &[
     "name",
     "label",
@@ -84,6 +93,7 @@ const TOOL_KEYS: &[&str] = &[
     "constrained_sampling",
     "reaches_all_tools",
     "prepare_arguments",
+    "own_shell",
     "crate",
 ];
 
@@ -205,14 +215,13 @@ impl ToolModel {
         let mut timeout_ms = None;
         let mut overrides_builtin: Option<Span> = None;
         let mut render = None;
-        let mut sequential = false;
         let mut output = None;
         let mut annotations = [None; 4];
         let mut default_active = None;
         let mut exposure = None;
         let mut namespace = None;
         let mut constrained_sampling = None;
-        let mut reaches_all_tools = false;
+        let mut flags = Vec::new();
         let mut prepare_arguments = None;
         let mut krate = default_krate();
         match syn::parse2::<KeyValues>(attr) {
@@ -232,9 +241,12 @@ impl ToolModel {
                         "prompt_guidelines" => string_list_value(kv)
                             .map(|l| prompt_guidelines = l.iter().map(LitStr::value).collect()),
                         "timeout" => duration_ms_value(kv).map(|ms| timeout_ms = Some(ms)),
-                        "overrides_builtin" => {
-                            flag_value(kv).map(|()| overrides_builtin = Some(kv.key.span()))
-                        }
+                        flag if TOOL_FLAGS.contains(&flag) => flag_value(kv).map(|()| {
+                            if flag == "overrides_builtin" {
+                                overrides_builtin = Some(kv.key.span());
+                            }
+                            flags.push(Ident::new(flag, kv.key.span()));
+                        }),
                         "render" => match &kv.value {
                             Some(e) => {
                                 render = Some(e.clone());
@@ -245,7 +257,6 @@ impl ToolModel {
                                 "`render` takes the renderer, e.g. `render = MyRows` (a value of a type implementing `pi_ext::tui::ToolRender`)",
                             )),
                         },
-                        "sequential" => flag_value(kv).map(|()| sequential = true),
                         "output" => output_type(kv).map(|t| output = Some(t)),
                         hint if HINTS.contains(&hint) => bool_value(kv).map(|b| {
                             let i = HINTS.iter().position(|h| *h == hint).unwrap_or(0);
@@ -265,7 +276,6 @@ impl ToolModel {
                         }),
                         "constrained_sampling" => choice_value(kv, &["prefer", "require"])
                             .map(|s| constrained_sampling = Some(s.value())),
-                        "reaches_all_tools" => flag_value(kv).map(|()| reaches_all_tools = true),
                         "prepare_arguments" => match &kv.value {
                             Some(e) => {
                                 prepare_arguments = Some(e.clone());
@@ -493,16 +503,14 @@ impl ToolModel {
             prompt_snippet,
             prompt_guidelines,
             timeout_ms,
-            overrides_builtin: overrides_builtin.is_some(),
+            flags,
             render,
-            sequential,
             output,
             annotations,
             default_active,
             exposure,
             namespace,
             constrained_sampling,
-            reaches_all_tools,
             prepare_arguments,
             inputs,
             krate,

@@ -82,6 +82,7 @@ pub(crate) enum CallKind {
     Command,
     Hook,
     /// A provider's or virtual model's call (a route, a login, a refresh).
+    #[cfg(feature = "models")]
     Provider,
 }
 
@@ -221,6 +222,7 @@ impl Ctx {
     }
 
     /// The connection to the bridge.
+    #[cfg(any(feature = "builtin-tools", feature = "models"))]
     pub(crate) fn peer(&self) -> Arc<Peer> {
         self.inner.peer.clone()
     }
@@ -238,7 +240,9 @@ impl Ctx {
             call: self.call_ref(),
             has_ui: self.inner.session.has_ui,
             call_cancel: self.inner.cancel.clone(),
+            #[cfg(any(feature = "tui", feature = "settings"))]
             mode: self.inner.session.mode,
+            #[cfg(feature = "tui")]
             shared: self.inner.shared.clone(),
         }
     }
@@ -295,6 +299,7 @@ impl Ctx {
     }
 
     /// The bridge's request id of the call this context belongs to.
+    #[cfg(feature = "models")]
     pub(crate) fn call_id(&self) -> Option<u64> {
         self.inner.call.as_ref().map(|c| c.request_id)
     }

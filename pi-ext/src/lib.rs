@@ -70,6 +70,8 @@
 //! [`main!`] generates `main`. See [`cli`] for the command line:
 //! serve (no arguments), `--pi-manifest`, `install [--project]`, `--help`.
 #![warn(missing_docs)]
+// docs.rs shows which Cargo feature an item needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 //!
 //! ## How the runtime is built
 //!
@@ -103,6 +105,8 @@
 //! tools' folder).
 
 // The layers (listed bottom to top in the crate docs above).
+#[cfg(feature = "builtin-tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "builtin-tools")))]
 pub mod builtin_tools;
 pub mod cli;
 pub mod command;
@@ -113,13 +117,19 @@ pub mod events;
 mod host;
 #[doc(hidden)]
 pub mod impl_;
+#[cfg(feature = "models")]
+#[cfg_attr(docsrs, doc(cfg(feature = "models")))]
 pub mod models;
 pub mod protocol;
 pub mod registry;
 mod serve;
+#[cfg(feature = "settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "settings")))]
 pub mod settings;
 pub mod testing;
 mod tool;
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 pub mod tui;
 mod util;
 mod wire;
@@ -131,6 +141,7 @@ pub use cli::install;
 pub use command::session_change;
 pub use data::{builtin, llm, messages, payload, session};
 pub use host::{api, mcp, ui};
+#[cfg(feature = "models")]
 #[doc(inline)]
 pub use models::{kinds as model_kinds, oauth, provider, virtual_model};
 #[doc(inline)]
@@ -150,6 +161,7 @@ pub use context::{CommandCtx, ContextFile, Ctx, SystemPromptOptions};
 pub use data::content::{Content, ToolResult};
 pub use error::Error;
 pub use host::connection::Mode;
+#[cfg(feature = "models")]
 pub use models::ScopedModel;
 pub use tool::MAX_TOOL_DEPTH;
 pub use tool::{
@@ -363,6 +375,8 @@ macro_rules! flag {
 /// pi_ext::provider!(local);
 /// # fn main() {}
 /// ```
+#[cfg(feature = "models")]
+#[cfg_attr(docsrs, doc(cfg(feature = "models")))]
 #[macro_export]
 macro_rules! provider {
     ($make:path) => {
@@ -377,6 +391,8 @@ macro_rules! provider {
 
 /// Register a virtual model: `fn` returning a
 /// [`virtual_model::VirtualModelDef`] (see [`mod@virtual_model`]).
+#[cfg(feature = "models")]
+#[cfg_attr(docsrs, doc(cfg(feature = "models")))]
 #[macro_export]
 macro_rules! virtual_model {
     ($make:path) => {
@@ -388,6 +404,8 @@ macro_rules! virtual_model {
 
 /// Register one of pi's built-in tools with Rust operations: `fn`
 /// returning a [`builtin_tools::BuiltinTool`] (see [`builtin_tools`]).
+#[cfg(feature = "builtin-tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "builtin-tools")))]
 #[macro_export]
 macro_rules! builtin_tool {
     ($make:path) => {
@@ -427,6 +445,8 @@ macro_rules! builtin_tool {
 /// pi_ext::entry_renderer!("status-card", card);
 /// # fn main() {}
 /// ```
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 #[macro_export]
 macro_rules! entry_renderer {
     ($custom_type:expr, $render:path) => {
@@ -456,6 +476,8 @@ macro_rules! entry_renderer {
 /// [`tui::View::builtin`] keep the tool's own look. See also
 /// [`registry::Registry::tool_renderer`]. On an older pi the bridge says once that pi
 /// lacks it.
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 #[macro_export]
 macro_rules! tool_renderer {
     ($tool:expr, $make:path) => {
@@ -491,6 +513,8 @@ macro_rules! tool_renderer {
 /// pi_ext::markdown_transformer!(shout, [MarkdownSurface::Assistant]);
 /// # fn main() {}
 /// ```
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 #[macro_export]
 macro_rules! markdown_transformer {
     ($transform:path) => {

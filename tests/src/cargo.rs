@@ -43,6 +43,40 @@ pub fn example_binary(package: &str) -> PathBuf {
     bin
 }
 
+/// Build workspace binary `package` on its own, with the features its
+/// manifest asks for (a workspace build unifies them: `pi-ext` would get
+/// its default features from the other members), into `target/lean` (in
+/// the caller's profile), and return its path. The README's test command builds it there first.
+pub fn lean_binary(package: &str) -> PathBuf {
+    let target = repo_root().join("target/lean");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "--quiet", "--package", package, "--target-dir"])
+        .arg(&target);
+    if !cfg!(debug_assertions) {
+        cmd.arg("--release");
+    }
+    let out = cmd
+        .current_dir(repo_root())
+        .output()
+        .expect("running cargo build");
+    assert!(
+        out.status.success(),
+        "building {package} on its own failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    let bin = target
+        .join(profile)
+        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.is_file(), "{} was not built", bin.display());
+    bin
+}
+
 /// Where cargo puts workspace binary `package` in the caller's profile
 /// (without building it).
 pub fn example_target(package: &str) -> PathBuf {

@@ -450,3 +450,60 @@ fn a_protocol_version_mismatch_is_reported_clearly() {
     );
     assert_eq!(note["notifyType"], "error");
 }
+
+#[test]
+fn a_tool_only_extension_built_without_the_optional_parts_runs_in_pi() {
+    // examples/word-count: `pi-ext` with `default-features = false`.
+    let bin = pi_ext_e2e::lean_binary("word-count");
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    std::fs::write(env.cwd().join("notes.txt"), "one two\nthree\n").unwrap();
+    model.push(Reply::tool(
+        "call_wc_1",
+        "word_count",
+        json!({"path": "notes.txt"}),
+    ));
+    model.push(Reply::text("Counted."));
+    let dir = install_binary(&env, &bin, &[]);
+    // Its bridge has none of the optional parts' JavaScript (the terminal
+    // UI's views, providers, streamed JSON), only their stand-ins.
+    let bridge = std::fs::read_to_string(dir.join("index.js")).unwrap();
+    let full = std::fs::read_to_string(install_example(&env, "hello").join("index.js")).unwrap();
+    for part in [
+        "function renderView(",
+        "class ProviderStream",
+        "class StreamingJson",
+        "function bashOperations(",
+    ] {
+        assert!(full.contains(part), "the full bridge has {part}");
+        assert!(!bridge.contains(part), "the tool-only bridge has {part}");
+    }
+    assert!(
+        bridge.len() * 2 < full.len() + full.len() / 2,
+        "tool-only {} bytes, full {}",
+        bridge.len(),
+        full.len()
+    );
+    let pi = env.pi().installed(&dir).start();
+
+    let events = pi.prompt("Count the words of notes.txt");
+    let end = tool_end(&events, "call_wc_1");
+    assert_eq!(end["isError"], false, "{end}");
+    assert_eq!(
+        end["result"]["content"][0]["text"],
+        "notes.txt: 2 lines, 3 words, 14 bytes"
+    );
+    assert_clean_stderr(&pi);
+
+    // `pack` is the `pack` feature's: the binary says which feature it lacks.
+    let out = std::process::Command::new(&bin)
+        .args(["pack", "out"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("without pi-ext's Cargo feature `pack`"),
+        "{said}"
+    );
+}

@@ -146,7 +146,7 @@ fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
             assert_success(&formatted, "cargo fmt --check in the new crate");
         }
         "cargo test" => {
-            assert!(stdout.contains("test result: ok. 3 passed"), "{stdout}");
+            assert!(stdout.contains("test result: ok. 5 passed"), "{stdout}");
         }
         "cargo run -- install" => {
             let into = env.extensions_dir().join("my-ext");

@@ -522,7 +522,10 @@ fn the_footer_is_replaced_by_rust_and_restored() {
 #[test]
 fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
     let model = ScriptedModel::start();
-    model.push(Reply::tool("sample_1", "lab_sample", json!({})));
+    model.push(Reply::tools([
+        ToolCall::new("sample_1", "lab_sample", json!({})),
+        ToolCall::new("sample_2", "lab_unframed", json!({})),
+    ]));
     model.push(Reply::text("Sampled."));
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "tui-lab");
@@ -605,6 +608,23 @@ fn autocomplete_theme_switches_and_too_wide_lines_from_rust() {
     assert!(
         screen.row(row).chars().count() <= usize::from(COLS),
         "{screen}"
+    );
+    // `own_shell`: pi draws the rows of `lab_unframed` without its shell (no
+    // padding, no background), those of `lab_sample` inside it.
+    let bg_of = |text: &str| screen.style_of(text).map(|st| st.bg);
+    assert_eq!(
+        bg_of("ROW-SAMPLE"),
+        Some(theme_color("dark", "toolSuccessBg")),
+        "{screen}"
+    );
+    let (row, col) = screen
+        .find("UNFRAMED-SAMPLE")
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert_eq!(col, 0, "no shell padding:\n{screen}");
+    assert_ne!(
+        screen.style_at(row, col).bg,
+        theme_color("dark", "toolSuccessBg"),
+        "no shell background:\n{screen}"
     );
 
     // Theme switch: Rust-styled text (a component and the tool row) repaints in the new

@@ -3,10 +3,9 @@
 // and `ui/call` methods (ctx.ui.*). Lookups go through a Map and a Set, so
 // a method name such as "constructor" or "__proto__" finds nothing.
 
-import { olderThan } from "./features.js";
-import { modelInfo } from "./models.js";
-import { builtinClash, runtimeProviderConfig } from "./provider.js";
-import { sanitize } from "./tui-render.js";
+import { MODEL_API } from "./api-models.js";
+import { needsPi, olderThan } from "./features.js";
+import { sanitize } from "./sanitize.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
@@ -114,18 +113,6 @@ function mcp(c, method) {
   const pi = /** @type {any} */ (c.pi);
   if (typeof pi[method] !== "function") throw needsPi(c, `pi.${method}`, "0.99.0");
   return pi;
-}
-
-/**
- * The error of a member this pi lacks: which pi added it, and this one's
- * version (an older pi has neither the member nor a useful answer).
- * @param {ApiCall} c
- * @param {string} what
- * @param {string} since
- */
-export function needsPi(c, what, since) {
-  const host = c.piVersion ? `this pi is ${c.piVersion}` : "this pi does not have it";
-  return new Error(`${what} needs pi ≥ ${since}; ${host}`);
 }
 
 /**
@@ -249,31 +236,10 @@ export const API = new Map([
   ],
   ["unsubscribe", (c) => c.unsubscribe(String(c.args[0]))],
   ["registerTool", (c) => c.registerTool(c.args[0] ?? {})],
-  [
-    "registerProvider",
-    async (c) => {
-      const p = /** @type {any} */ (c.args[0]);
-      // The same guard as for the manifest's providers (main.js): pi's
-      // built-in provider names need the extension's opt-in.
-      const ai = /** @type {any} */ (await import("@mariozechner/pi-ai").catch(() => undefined));
-      const clash = p && typeof p === "object" ? builtinClash(p, typeof ai?.getProviders === "function" ? ai.getProviders() : []) : undefined;
-      if (clash) throw new Error(clash);
-      c.pi.registerProvider(p?.name, runtimeProviderConfig(p, c.piVersion));
-    },
-  ],
-  ["unregisterProvider", (c) => c.pi.unregisterProvider(String(c.args[0]))],
   // pi ≥ 0.99: MCP servers (pi checks the configuration and throws its reason).
   ["registerMcpServer", (c) => mcp(c, "registerMcpServer").registerMcpServer(String(c.args[0]), c.args[1] ?? {})],
   ["unregisterMcpServer", (c) => mcp(c, "unregisterMcpServer").unregisterMcpServer(String(c.args[0]))],
   ["getMcpServers", (c) => mcp(c, "getMcpServers").getMcpServers()],
-  [
-    "unregisterVirtualModel",
-    (c) => {
-      const pi = /** @type {any} */ (c.pi);
-      if (typeof pi.unregisterVirtualModel !== "function") throw needsPi(c, "pi.unregisterVirtualModel", "0.99.0");
-      pi.unregisterVirtualModel(String(c.args[0]), String(c.args[1]));
-    },
-  ],
   // ctx.* (ExtensionContext)
   ["getEntries", (c) => c.ctx().sessionManager.getEntries()],
   ["getBranch", (c) => c.ctx().sessionManager.getBranch(c.args[0])],
@@ -297,15 +263,6 @@ export const API = new Map([
       ),
   ],
   ["getSystemPrompt", (c) => c.ctx().getSystemPrompt()],
-  [
-    "getScopedModels",
-    (c) => {
-      const scoped = /** @type {any} */ (c.ctx()).scopedModels;
-      if (!Array.isArray(scoped)) throw needsPi(c, "ctx.scopedModels", "0.83.0");
-      // Without the models' headers, which may hold credentials.
-      return scoped.map((s) => ({ model: modelInfo(s?.model), ...(s?.thinkingLevel ? { thinkingLevel: s.thinkingLevel } : {}) }));
-    },
-  ],
   ["getCtxThinkingLevel", (c) => /** @type {any} */ (c.ctx()).thinkingLevel ?? null],
   [
     "isProjectTrusted",
@@ -353,6 +310,7 @@ export const API = new Map([
     (c) => commandCtx(c.ctx(), "switchSession").switchSession(c.args[0], sessionOptions(c, c.args[1])),
   ],
   ["reload", (c) => commandCtx(c.ctx(), "reload").reload()],
+  ...MODEL_API,
 ]);
 
 /** `ctx.ui` methods the extension may call with JSON arguments. */

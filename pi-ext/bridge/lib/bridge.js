@@ -15,7 +15,8 @@ import { sanitizeCompletions, sanitizeManifest, sanitizeTool } from "./manifest.
 import { ModelCalls } from "./models.js";
 import { providerIdleMs, providerMaxBytes } from "./provider.js";
 import { ignoredToolFields } from "./features.js";
-import { prepareArgumentsSync, userBashResult } from "./tools.js";
+import { userBashResult } from "./builtin-tools.js";
+import { prepareArgumentsSync } from "./tools.js";
 import { ListMirror, PayloadMirror } from "./mirror.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
@@ -142,7 +143,7 @@ export class Bridge {
     this.models = new ModelCalls({ loadAi: o.loadAi, loadPi: o.loadPi });
     /** @type {import("./models.js").PiAi | undefined} pi's pi-ai, loaded when providers are registered */
     this.ai = undefined;
-    /** @type {import("./tools.js").PiModule | undefined} pi's module, loaded when built-in tools are registered */
+    /** @type {import("./builtin-tools.js").PiModule | undefined} pi's module, loaded when built-in tools are registered */
     this.piModule = undefined;
     /**
      * Model calls in flight, with the pi call they belong to (null: none).
@@ -565,7 +566,7 @@ export class Bridge {
 
   /**
    * What the operations of built-in tools (lib/tools.js) need of the bridge.
-   * @returns {import("./tools.js").OpsHost}
+   * @returns {import("./builtin-tools.js").OpsHost}
    */
   opsHost() {
     return {

@@ -3,7 +3,7 @@
 // terminal, timed by the bridge itself, dismissed when their call, process or
 // session goes away.
 
-import { sanitize } from "./tui-render.js";
+import { sanitize } from "./sanitize.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionUIContext} ExtensionUIContext */
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */

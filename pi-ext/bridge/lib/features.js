@@ -163,3 +163,15 @@ export function ignoredToolFields(tool, fields, piVersion, warned) {
   }
   return notices;
 }
+
+/**
+ * The error of a member this pi lacks: which pi added it, and this one's
+ * version (an older pi has neither the member nor a useful answer).
+ * @param {{ piVersion: string }} c the call (its host pi's version)
+ * @param {string} what
+ * @param {string} since
+ */
+export function needsPi(c, what, since) {
+  const host = c.piVersion ? `this pi is ${c.piVersion}` : "this pi does not have it";
+  return new Error(`${what} needs pi ≥ ${since}; ${host}`);
+}

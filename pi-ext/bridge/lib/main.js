@@ -25,7 +25,7 @@ import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { builtinClash, providerConfig } from "./provider.js";
 import { virtualModelDefinition } from "./virtual-models.js";
-import { builtinToolDefinition } from "./tools.js";
+import { builtinToolDefinition } from "./builtin-tools.js";
 import { locateBinary } from "./platform.js";
 import { messageOf } from "./protocol.js";
 

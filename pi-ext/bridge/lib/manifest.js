@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-import { sanitize } from "./tui-render.js";
+import { sanitize } from "./sanitize.js";
 
 /**
  * @typedef {object} ToolManifest
@@ -65,7 +65,7 @@ import { sanitize } from "./tui-render.js";
  * @property {string[]} [markdownTransformer] the surfaces of its Markdown transformer (pi ≥ 0.84)
  * @property {import("./provider.js").ProviderManifest[]} [providers]
  * @property {import("./virtual-models.js").VirtualModelManifest[]} [virtualModels] routed in the extension (pi ≥ 0.99)
- * @property {import("./tools.js").BuiltinToolManifest[]} [builtinTools]
+ * @property {import("./builtin-tools.js").BuiltinToolManifest[]} [builtinTools]
  * @property {string[]} [problems]
  */
 
@@ -94,7 +94,7 @@ import { sanitize } from "./tui-render.js";
  * `s` sanitized if it is a string; otherwise as it is (pi or the checks decide).
  * @template T
  * @param {T} s
- * @param {import("./tui-render.js").Keep} [keep]
+ * @param {import("./sanitize.js").Keep} [keep]
  * @returns {T}
  */
 const clean = (s, keep) => /** @type {T} */ (typeof s === "string" ? sanitize(s, keep) : s);

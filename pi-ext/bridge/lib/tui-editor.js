@@ -5,7 +5,8 @@
 // pi's; keys are decided here, synchronously, from the table.
 
 import { decodeKey, keyBytes } from "./tui-keys.js";
-import { cut, lineAnsi, sanitize, styleAnsi, widthOf } from "./tui-render.js";
+import { sanitize } from "./sanitize.js";
+import { cut, lineAnsi, styleAnsi, widthOf } from "./tui-render.js";
 
 /**
  * One action: `"pass"` (pi's editor handles the key), `"swallow"`,

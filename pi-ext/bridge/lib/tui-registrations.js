@@ -9,7 +9,8 @@
 import * as piTui from "@mariozechner/pi-tui";
 import { API_SINCE, olderThan } from "./features.js";
 import { messageOf } from "./protocol.js";
-import { sanitize, ViewComponent } from "./tui-render.js";
+import { sanitize } from "./sanitize.js";
+import { ViewComponent } from "./tui-render.js";
 
 /** @typedef {import("./tui.js").TuiHost} TuiHost */
 /** @typedef {import("./tui-render.js").WireView} WireView */

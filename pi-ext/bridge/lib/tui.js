@@ -11,7 +11,9 @@
 import { codes, messageOf, RpcError } from "./protocol.js";
 import { rustEditorClass } from "./tui-editor.js";
 import { decodeKey } from "./tui-keys.js";
-import { plainLines, sanitize, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
+import { sanitize } from "./sanitize.js";
+import { UiCalls } from "./ui-calls.js";
+import { plainLines, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
 import { TerminalQueries, terminalQuery } from "./tui-query.js";
 
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
@@ -114,12 +116,8 @@ export class TuiHost {
     this.items = new Map();
     /** @type {Map<ChildConnection, Set<number>>} autocomplete providers that still answer */
     this.providers = new Map();
-    /**
-     * Statuses and text widgets the extension set with `ui/call`, by
-     * `setStatus:<key>` or `setWidget:<key>` (cleared when its process goes).
-     * @type {Map<string, { child: ChildConnection, ctx: ExtensionContext, method: string, key: string }>}
-     */
-    this.keyed = new Map();
+    /** `ui/call`s, and the statuses and text widgets they set. */
+    this.ui = new UiCalls();
     /** Terminal queries waiting for their replies. */
     this.queries = new TerminalQueries(this.b.clock);
   }
@@ -1003,11 +1001,10 @@ export class TuiHost {
   }
 
   /**
-   * A `ui/call` (`ctx.ui.<method>(...args)`): its text sanitized, as each
-   * method shows it (`UI_TEXT`), styled text (`{styled: view}`) as a string
-   * with the current theme's escape sequences, as TypeScript's `theme.fg`
-   * makes them; the statuses and widgets it sets are remembered (cleared
-   * when the process goes). Returns pi's answer.
+   * A `ui/call` (`ctx.ui.<method>(...args)`), with styled text
+   * (`{styled: view}`) as a string with the current theme's escape
+   * sequences, as TypeScript's `theme.fg` makes them (see `UiCalls`).
+   * Returns pi's answer.
    * @param {ChildConnection} child
    * @param {ExtensionContext} ctx
    * @param {string} method
@@ -1015,32 +1012,7 @@ export class TuiHost {
    */
   uiCall(child, ctx, method, args) {
     const theme = this.currentTheme();
-    /** @param {unknown} a @param {import("./tui-render.js").Keep} keep */
-    const text = (a, keep) => {
-      if (a === undefined) return undefined;
-      const v = /** @type {any} */ (a);
-      if (v && typeof v === "object" && !Array.isArray(v) && v.styled) return styledText(v.styled, theme);
-      return sanitize(a, keep);
-    };
-    const kinds = UI_TEXT[method] ?? [];
-    const clean = args.map((a, i) => {
-      const kind = kinds[i];
-      if (kind === undefined || kind === null || a === undefined) return a;
-      if (kind === "lines[]") return Array.isArray(a) ? a.map((l) => text(l, "lines")) : text(a, "lines");
-      if (kind === "frames") {
-        const o = /** @type {any} */ (a);
-        return o && typeof o === "object" && Array.isArray(o.frames) ? { ...o, frames: o.frames.map((/** @type {unknown} */ f) => text(f, "line")) } : a;
-      }
-      return text(a, kind);
-    });
-    const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (ctx.ui));
-    const result = ui[method](...clean);
-    if (method === "setStatus" || method === "setWidget") {
-      const key = String(clean[0]);
-      if (clean[1] === undefined) this.keyed.delete(`${method}:${key}`);
-      else this.keyed.set(`${method}:${key}`, { child, ctx, method, key });
-    }
-    return result;
+    return this.ui.call(child, ctx, method, args, (view) => styledText(/** @type {any} */ (view), theme));
   }
 
   // --- lifetimes -------------------------------------------------------------------------
@@ -1068,17 +1040,7 @@ export class TuiHost {
         // The session is gone: pi reset its UI itself.
       }
     }
-    for (const [id, set] of [...this.keyed]) {
-      if (set.child !== child) continue;
-      this.keyed.delete(id);
-      try {
-        const ui = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (set.ctx.ui));
-        ui[set.method](set.key, undefined);
-        restored++;
-      } catch {
-        // The session is gone: pi cleared them itself.
-      }
-    }
+    restored += this.ui.restore(child);
     if (child.exited && !child.stopping && (open.length > 0 || restored > 0)) {
       this.notify(
         `pi-ext "${this.b.name}": the extension process ended (${child.exitReason ?? "exited"}); its components were closed; see ${this.b.log.file}`,
@@ -1150,7 +1112,7 @@ export class TuiHost {
     this.queries.stop();
     for (const byId of this.components.values()) for (const c of [...byId.values()]) this.close(c, "session");
     this.items.clear();
-    this.keyed.clear();
+    this.ui.clear();
     this.resultViews.clear();
   }
 
@@ -1280,21 +1242,3 @@ const FG_TOKENS = [
 /** pi 0.73.1's background tokens (ThemeBg). */
 const BG_TOKENS = ["selectedBg", "userMessageBg", "customMessageBg", "toolPendingBg", "toolSuccessBg", "toolErrorBg"];
 
-/**
- * What each `ui/call`'s arguments are, by position: text and which
- * whitespace it keeps (`sanitize`), `"lines[]"` (a widget's lines) or
- * `"frames"` (the working indicator's options); null: not text pi shows (a
- * status's or widget's key, a flag). Methods not listed take no text.
- * @type {Record<string, Array<import("./tui-render.js").Keep | "lines[]" | "frames" | null>>}
- */
-const UI_TEXT = {
-  notify: ["lines"],
-  setStatus: [null, "text"],
-  setWidget: [null, "lines[]"],
-  setTitle: ["line"],
-  setEditorText: ["text"],
-  pasteToEditor: ["text"],
-  setWorkingMessage: ["line"],
-  setWorkingIndicator: ["frames"],
-  setHiddenThinkingLabel: ["line"],
-};

@@ -12,7 +12,8 @@ import { present } from "../lib/dialogs.js";
 import { Log } from "../lib/log.js";
 import { cachedManifest, sanitizeManifest } from "../lib/manifest.js";
 import { callbacks } from "../lib/provider.js";
-import { linkUrl, renderView, sanitize, styleAnsi } from "../lib/tui-render.js";
+import { sanitize } from "../lib/sanitize.js";
+import { linkUrl, renderView, styleAnsi } from "../lib/tui-render.js";
 import { FakeClock, fakeCtx, manifestWith, settle, startBridge, tempDir, toolManifest, until } from "./helpers.js";
 
 /** OSC 52 (a clipboard write), OSC 8 (a link), CSI 2J (clear screen), C1 CSI (0x9b). */

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 
-import { applyEnvDelta, envDelta } from "../lib/tools.js";
+import { applyEnvDelta, envDelta } from "../lib/builtin-tools.js";
 import { fakeCtx, manifestWith, NO_ANSWER, startBridge, until } from "./helpers.js";
 
 const b64 = (/** @type {string} */ s) => Buffer.from(s).toString("base64");

@@ -13,10 +13,10 @@ import {
   MAX_LINES,
   plainLines,
   renderView,
-  sanitize,
   styledText,
   ViewComponent,
 } from "../lib/tui-render.js";
+import { sanitize } from "../lib/sanitize.js";
 
 /** A theme like pi's: tokens to escape sequences. @param {Record<string, number>} colors */
 function theme(colors, mode = "truecolor") {

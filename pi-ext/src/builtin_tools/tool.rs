@@ -53,6 +53,7 @@ pub struct BuiltinTool {
     kind: Kind,
     label: Option<String>,
     command_prefix: Option<String>,
+    #[cfg(feature = "tui")]
     pub(crate) render: Option<crate::tui::ToolRenderer>,
     pub(crate) bash: Option<Arc<dyn ErasedBash>>,
     pub(crate) read: Option<Arc<dyn ErasedRead>>,
@@ -131,6 +132,7 @@ impl BuiltinTool {
     /// (pi's `renderCall` and `renderResult`; in pi's terminal only). Its
     /// `Args` are the tool's input ([`crate::data::builtin::ReadInput`], …), its
     /// `Details` pi's details of the tool's result (`Value` takes any).
+    #[cfg(feature = "tui")]
     pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
         self.render = Some(crate::tui::ToolRenderer::new(render));
         self
@@ -141,6 +143,7 @@ impl BuiltinTool {
             kind,
             label: None,
             command_prefix: None,
+            #[cfg(feature = "tui")]
             render: None,
             bash: None,
             read: None,
@@ -169,9 +172,13 @@ impl BuiltinTool {
 
     /// What is wrong with it, if anything.
     pub(crate) fn problem(&self) -> Option<String> {
+        #[cfg(feature = "tui")]
+        let renders = self.render.is_some();
+        #[cfg(not(feature = "tui"))]
+        let renders = false;
         let changes = self.rust_operations()
             || self.spawn_hook.is_some()
-            || self.render.is_some()
+            || renders
             || self.label.is_some()
             || self.command_prefix.is_some();
         (!changes).then(|| {
@@ -190,13 +197,13 @@ impl BuiltinTool {
             command_prefix: self.command_prefix.clone(),
             operations: self.rust_operations(),
             spawn_hook: self.spawn_hook.is_some(),
+            #[cfg(feature = "tui")]
             render: self
                 .render
                 .as_ref()
-                .map(|_| crate::data::manifest::RenderManifest {
-                    call: true,
-                    result: true,
-                }),
+                .map(|_| crate::data::manifest::RenderManifest::rows()),
+            #[cfg(not(feature = "tui"))]
+            render: None,
         }
     }
 }

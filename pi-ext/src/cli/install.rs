@@ -6,14 +6,18 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::util::atomic_file::{copy_atomic, write_atomic, FileMode};
+#[cfg(feature = "pack")]
+use crate::util::atomic_file::copy_atomic;
+use crate::util::atomic_file::{write_atomic, FileMode};
 use crate::util::pi_dirs::agent_dir;
 
 /// The bridge's entry module (`bridge/index.js`): `CONFIG`, the protocol
 /// version and pi's factory. It imports the modules of [`BRIDGE_MODULES`].
 const BRIDGE_ENTRY: &str = include_str!("../../bridge/index.js");
 
-/// The bridge's modules (`bridge/lib/*.js`, file name and source).
+/// The bridge's modules (`bridge/lib/*.js`, file name and source). An
+/// optional part's modules are embedded with its feature only; without it,
+/// `bridge/lib/off/` has a stand-in for each module the others import.
 const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("api.js", include_str!("../../bridge/lib/api.js")),
     ("bridge.js", include_str!("../../bridge/lib/bridge.js")),
@@ -33,41 +37,96 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("main.js", include_str!("../../bridge/lib/main.js")),
     ("manifest.js", include_str!("../../bridge/lib/manifest.js")),
     ("mirror.js", include_str!("../../bridge/lib/mirror.js")),
-    ("models.js", include_str!("../../bridge/lib/models.js")),
     ("options.js", include_str!("../../bridge/lib/options.js")),
     ("platform.js", include_str!("../../bridge/lib/platform.js")),
     ("protocol.js", include_str!("../../bridge/lib/protocol.js")),
-    ("provider.js", include_str!("../../bridge/lib/provider.js")),
-    (
-        "streaming-json.js",
-        include_str!("../../bridge/lib/streaming-json.js"),
-    ),
+    ("sanitize.js", include_str!("../../bridge/lib/sanitize.js")),
     ("tools.js", include_str!("../../bridge/lib/tools.js")),
-    (
-        "transcript.js",
-        include_str!("../../bridge/lib/transcript.js"),
-    ),
-    (
-        "tui-editor.js",
-        include_str!("../../bridge/lib/tui-editor.js"),
-    ),
-    ("tui-keys.js", include_str!("../../bridge/lib/tui-keys.js")),
-    (
-        "tui-query.js",
-        include_str!("../../bridge/lib/tui-query.js"),
-    ),
+    ("ui-calls.js", include_str!("../../bridge/lib/ui-calls.js")),
+    // Feature `tui`.
+    #[cfg(feature = "tui")]
+    ("tui.js", include_str!("../../bridge/lib/tui.js")),
+    #[cfg(not(feature = "tui"))]
+    ("tui.js", include_str!("../../bridge/lib/off/tui.js")),
+    #[cfg(feature = "tui")]
     (
         "tui-registrations.js",
         include_str!("../../bridge/lib/tui-registrations.js"),
     ),
+    #[cfg(not(feature = "tui"))]
+    (
+        "tui-registrations.js",
+        include_str!("../../bridge/lib/off/tui-registrations.js"),
+    ),
+    #[cfg(feature = "tui")]
+    (
+        "tui-editor.js",
+        include_str!("../../bridge/lib/tui-editor.js"),
+    ),
+    #[cfg(feature = "tui")]
+    ("tui-keys.js", include_str!("../../bridge/lib/tui-keys.js")),
+    #[cfg(feature = "tui")]
+    (
+        "tui-query.js",
+        include_str!("../../bridge/lib/tui-query.js"),
+    ),
+    #[cfg(feature = "tui")]
     (
         "tui-render.js",
         include_str!("../../bridge/lib/tui-render.js"),
     ),
-    ("tui.js", include_str!("../../bridge/lib/tui.js")),
+    // Feature `models`.
+    #[cfg(feature = "models")]
+    (
+        "api-models.js",
+        include_str!("../../bridge/lib/api-models.js"),
+    ),
+    #[cfg(not(feature = "models"))]
+    (
+        "api-models.js",
+        include_str!("../../bridge/lib/off/api-models.js"),
+    ),
+    #[cfg(feature = "models")]
+    ("models.js", include_str!("../../bridge/lib/models.js")),
+    #[cfg(not(feature = "models"))]
+    ("models.js", include_str!("../../bridge/lib/off/models.js")),
+    #[cfg(feature = "models")]
+    ("provider.js", include_str!("../../bridge/lib/provider.js")),
+    #[cfg(not(feature = "models"))]
+    (
+        "provider.js",
+        include_str!("../../bridge/lib/off/provider.js"),
+    ),
+    #[cfg(feature = "models")]
     (
         "virtual-models.js",
         include_str!("../../bridge/lib/virtual-models.js"),
+    ),
+    #[cfg(not(feature = "models"))]
+    (
+        "virtual-models.js",
+        include_str!("../../bridge/lib/off/virtual-models.js"),
+    ),
+    #[cfg(feature = "models")]
+    (
+        "streaming-json.js",
+        include_str!("../../bridge/lib/streaming-json.js"),
+    ),
+    #[cfg(feature = "models")]
+    (
+        "transcript.js",
+        include_str!("../../bridge/lib/transcript.js"),
+    ),
+    // Feature `builtin-tools`.
+    #[cfg(feature = "builtin-tools")]
+    (
+        "builtin-tools.js",
+        include_str!("../../bridge/lib/builtin-tools.js"),
+    ),
+    #[cfg(not(feature = "builtin-tools"))]
+    (
+        "builtin-tools.js",
+        include_str!("../../bridge/lib/off/builtin-tools.js"),
     ),
 ];
 
@@ -99,7 +158,11 @@ fn bridge_bundle() -> String {
 /// The file a line's `import ... from "./<file>"` names, if it is one.
 fn relative_import(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("import ")?;
-    let (_, from) = rest.split_once(" from \"./")?;
+    let (_, from) = rest.split_once(" from \"")?;
+    // `lib/off/`'s stand-ins import from `lib/` as `../`.
+    let from = from
+        .strip_prefix("./")
+        .or_else(|| from.strip_prefix("../"))?;
     from.strip_suffix("\";")
 }
 
@@ -325,6 +388,7 @@ pub fn install(
 /// # Errors
 ///
 /// An invalid extension name, or the I/O error of writing the files.
+#[cfg(feature = "pack")]
 pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let name = &manifest.name;
     check_name(name)?;
@@ -429,14 +493,14 @@ mod tests {
             .filter(|f| f.ends_with(".js"))
             .collect();
         on_disk.sort();
-        let embedded: Vec<String> = BRIDGE_MODULES.iter().map(|(f, _)| f.to_string()).collect();
+        let mut embedded: Vec<String> = BRIDGE_MODULES.iter().map(|(f, _)| f.to_string()).collect();
+        embedded.sort();
         assert_eq!(
             embedded, on_disk,
             "BRIDGE_MODULES (left, sorted) and bridge/lib/*.js"
         );
         for (file, source) in BRIDGE_MODULES {
-            for import in source.split("from \"./").skip(1) {
-                let target = import.split('"').next().unwrap();
+            for target in source.lines().filter_map(relative_import) {
                 assert!(
                     embedded.iter().any(|f| f == target),
                     "{file} imports ./{target}, which is not embedded"

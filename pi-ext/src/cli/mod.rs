@@ -16,7 +16,10 @@
 
 #[doc(hidden)]
 pub mod install;
+#[cfg(feature = "pack")]
 pub(crate) mod npm;
+#[cfg(feature = "pack")]
+mod pack;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -25,7 +28,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::cli::install::{install, InstallTarget};
-use crate::cli::npm::Platform;
 use crate::registry::{BinInfo, Registry};
 use crate::serve::{log, Dispatcher};
 use crate::wire::transport;
@@ -54,22 +56,6 @@ Options:
       --dir EXTENSIONS_DIR  Install into EXTENSIONS_DIR/<name>/
   -h, --help                Print help";
 
-const PACK_HELP: &str = "\
-Write a pi package (package.json, bridge, this binary) that `pi install <dir>` accepts
-
-Usage: {bin} pack DIR [--npm [--name NPM_NAME] [--binary PLATFORM=PATH]...]
-
-Options:
-      --npm                   Write npm packages for `pi install npm:<name>` instead:
-                              DIR/<name>/ (the bridge, with optionalDependencies) and
-                              DIR/<name>-<platform>/ per platform (the binary, with os/cpu/libc)
-      --name NPM_NAME         The main npm package's name (default: the extension's name);
-                              platform packages are named <NPM_NAME>-<platform>
-      --binary PLATFORM=PATH  A binary built for another platform (npm's name, e.g. darwin-arm64,
-                              or Rust's target, e.g. aarch64-apple-darwin); again for each. One
-                              for this platform replaces this binary
-  -h, --help                  Print help";
-
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 enum Invocation {
@@ -82,19 +68,13 @@ enum Invocation {
         target: InstallTarget,
         dev: bool,
     },
+    #[cfg(feature = "pack")]
     Pack {
         dir: PathBuf,
-        npm: Option<NpmPack>,
+        npm: Option<pack::NpmPack>,
     },
     /// `--help`/`--version`: the text to print.
     Print(String),
-}
-
-/// `pack --npm`'s options.
-#[derive(Debug, PartialEq)]
-struct NpmPack {
-    name: Option<String>,
-    binaries: Vec<(&'static Platform, PathBuf)>,
 }
 
 fn top_help(bin: &BinInfo, reg: &Registry) -> String {
@@ -149,7 +129,16 @@ fn parse(
                 return Ok(Invocation::Print(format!("{} {}", bin.bin, bin.version)))
             }
             Value(cmd) if cmd == "install" => parse_install(bin, &mut parser)?,
-            Value(cmd) if cmd == "pack" => parse_pack(bin, &mut parser)?,
+            #[cfg(feature = "pack")]
+            Value(cmd) if cmd == "pack" => pack::parse(bin, &mut parser)?,
+            #[cfg(not(feature = "pack"))]
+            Value(cmd) if cmd == "pack" => {
+                return Err(format!(
+                    "pack: {} was built without pi-ext's Cargo feature `pack`; enable it \
+                     (`pi-ext = {{ version = \"…\", features = [\"pack\"] }}`) to pack it",
+                    bin.bin
+                ))
+            }
             Value(cmd) if cmd == "help" => return Ok(Invocation::Print(top_help(bin, reg))),
             other => return Err(other.unexpected().to_string()),
         };
@@ -182,45 +171,6 @@ fn parse_install(bin: &BinInfo, parser: &mut lexopt::Parser) -> Result<Invocatio
         (false, None) => InstallTarget::Global,
     };
     Ok(Invocation::Install { target, dev })
-}
-
-fn parse_pack(bin: &BinInfo, parser: &mut lexopt::Parser) -> Result<Invocation, String> {
-    use lexopt::prelude::*;
-    let (mut dir, mut npm, mut name, mut binaries) = (None::<PathBuf>, false, None, Vec::new());
-    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
-        match arg {
-            Long("npm") => npm = true,
-            Long("name") => {
-                name = Some(
-                    parser
-                        .value()
-                        .and_then(|v| v.string())
-                        .map_err(|e| e.to_string())?,
-                )
-            }
-            Long("binary") => {
-                let value = parser
-                    .value()
-                    .and_then(|v| v.string())
-                    .map_err(|e| e.to_string())?;
-                binaries.push(
-                    crate::cli::npm::parse_binary(&value)
-                        .map_err(|e| format!("pack: --binary: {e}"))?,
-                );
-            }
-            Short('h') | Long("help") => {
-                return Ok(Invocation::Print(PACK_HELP.replace("{bin}", bin.bin)))
-            }
-            Value(value) if dir.is_none() => dir = Some(value.into()),
-            other => return Err(format!("pack: {}", other.unexpected())),
-        }
-    }
-    let dir = dir.ok_or("pack: the directory to write is missing: `pack DIR`")?;
-    if !npm && (name.is_some() || !binaries.is_empty()) {
-        return Err("pack: --name and --binary go with --npm".into());
-    }
-    let npm = npm.then_some(NpmPack { name, binaries });
-    Ok(Invocation::Pack { dir, npm })
 }
 
 /// Entry point used by [`crate::main!`].
@@ -307,27 +257,8 @@ fn run_registry_with_args(
                 ExitCode::FAILURE
             }
         },
-        Invocation::Pack {
-            dir,
-            npm: Some(npm),
-        } => pack_npm(&registry, &dir, npm),
-        Invocation::Pack { dir, npm: None } => {
-            match crate::cli::install::pack(&registry.manifest(), &dir) {
-                Ok(dir) => {
-                    println!(
-                        "packed pi extension `{}` into {}\ninstall it with: pi install {}",
-                        registry.name,
-                        dir.display(),
-                        dir.display()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: pack failed: {e}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        #[cfg(feature = "pack")]
+        Invocation::Pack { dir, npm } => pack::run(&registry, &dir, npm),
     }
 }
 
@@ -361,36 +292,6 @@ fn prepare_arguments(registry: &Registry, tool: &str) -> ExitCode {
         }
         Ok(Err(message)) => fail(message),
         Err(_) => fail(format!("prepare_arguments of tool `{tool}` panicked")),
-    }
-}
-
-/// `pack --npm`: write the packages and say how to publish them.
-fn pack_npm(registry: &Registry, dir: &std::path::Path, npm: NpmPack) -> ExitCode {
-    match crate::cli::npm::pack_npm(
-        &registry.manifest(),
-        dir,
-        npm.name.as_deref(),
-        &npm.binaries,
-    ) {
-        Ok(packages) => {
-            let (main, main_dir) = &packages.main;
-            println!("packed pi extension `{}` as npm packages:", registry.name);
-            for (name, dir) in &packages.platforms {
-                println!("  {name}: {}", dir.display());
-            }
-            println!("  {main}: {} (the one users install)", main_dir.display());
-            println!("publish the platform packages first, then the main one:");
-            for (_, dir) in &packages.platforms {
-                println!("  npm publish --access public {}", dir.display());
-            }
-            println!("  npm publish --access public {}", main_dir.display());
-            println!("then: pi install npm:{main}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: pack failed: {e}");
-            ExitCode::FAILURE
-        }
     }
 }
 

@@ -194,13 +194,29 @@ pub struct ToolManifest {
     pub prepare_arguments: bool,
 }
 
-/// The rows of a tool the extension renders (pi's `renderCall`, `renderResult`).
-#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, PartialEq, Eq)]
+/// The rows of a tool the extension renders (pi's `renderCall`,
+/// `renderResult`) and their shell (`renderShell`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct RenderManifest {
     /// The call's row.
     pub call: bool,
     /// The result's row.
     pub result: bool,
+    /// `"self"`: pi draws no shell around the rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shell: Option<String>,
+}
+
+impl RenderManifest {
+    /// Both rows drawn by the extension, in pi's shell.
+    #[cfg(feature = "tui")]
+    pub(crate) fn rows() -> Self {
+        Self {
+            call: true,
+            result: true,
+            shell: None,
+        }
+    }
 }
 
 /// A provider's model: what pi lists and sends requests for.

@@ -104,7 +104,10 @@ macro_rules! event {
         $name:ident = $pi:literal -> $out:ty { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Serialize, Deserialize)]
+        ///
+        /// `Default` is the event with every field empty, to build one in a
+        /// test (see [`crate::testing`]).
+        #[derive(Debug, Clone, Default, Serialize, Deserialize)]
         #[serde(rename_all = "camelCase")]
         #[non_exhaustive]
         pub struct $name {

@@ -118,6 +118,16 @@ event! {
 }
 
 impl ToolCallEvent {
+    /// A call of `tool_name` with `input` (the other fields empty), e.g. to
+    /// test a hook with [`crate::testing::TestHost::hook`].
+    pub fn new(tool_name: impl Into<String>, input: Value) -> Self {
+        ToolCallEvent {
+            tool_name: tool_name.into(),
+            input,
+            ..Default::default()
+        }
+    }
+
     /// The input of a built-in tool, typed (as TypeScript's
     /// `isToolCallEventType`): `None` when `tool_name` is not one of pi's
     /// built-in tools, an error when the input does not have the built-in

@@ -204,11 +204,13 @@ pub(crate) struct Shared {
     pub(crate) session: tokio::sync::Mutex<crate::data::session::SessionCopy>,
     /// The terminal UI's live objects (components, footers, autocomplete
     /// providers): where their messages go.
+    #[cfg(feature = "tui")]
     pub(crate) ui_routes: UiRoutes,
     /// In pi's terminal UI: the views of a custom message this extension
     /// renders (sent along when it sends one), by the message's JSON.
     pub(crate) message_views: std::sync::OnceLock<MessageViews>,
     /// Streamed model calls waiting for their `models/event`s, by request id.
+    #[cfg(feature = "models")]
     pub(crate) model_streams: Mutex<
         HashMap<u64, mpsc::UnboundedSender<Vec<crate::data::messages::AssistantMessageEvent>>>,
     >,
@@ -218,6 +220,7 @@ pub(crate) struct Shared {
     next_handle: AtomicU64,
     /// Per settings source, the problems the user was last shown (the
     /// settings keep it here: what one pi was told is not another's).
+    #[cfg(feature = "settings")]
     pub(crate) settings_shown: Mutex<HashMap<String, Vec<String>>>,
 }
 
@@ -364,6 +367,7 @@ impl Subscribers {
     }
 }
 
+#[cfg(feature = "tui")]
 /// A message of the terminal UI for one live object on this side (a
 /// component, a footer, an autocomplete provider), routed by its id.
 pub(crate) struct UiMessage {
@@ -378,12 +382,14 @@ pub(crate) struct UiMessage {
 }
 
 /// The terminal UI's live objects of one connection, by id.
+#[cfg(feature = "tui")]
 #[derive(Default)]
 pub(crate) struct UiRoutes {
     routes: Mutex<HashMap<u64, mpsc::UnboundedSender<UiMessage>>>,
     next_id: AtomicU64,
 }
 
+#[cfg(feature = "tui")]
 impl UiRoutes {
     /// A fresh id and the receiver of its messages.
     pub(crate) fn open(&self) -> (u64, mpsc::UnboundedReceiver<UiMessage>) {

@@ -179,8 +179,10 @@ pub struct Ui {
     /// The call's cancellation: dialogs end when the call is aborted.
     pub(crate) call_cancel: CancellationToken,
     /// How pi runs (the terminal UI's calls need the interactive mode).
+    #[cfg(any(feature = "tui", feature = "settings"))]
     pub(crate) mode: crate::host::connection::Mode,
     /// The connection's state (where the terminal UI's objects live).
+    #[cfg(feature = "tui")]
     pub(crate) shared: Arc<crate::host::connection::Shared>,
 }
 

@@ -1,8 +1,27 @@
 //! Registration: tool definitions, the builder the `#[tool]` macro is sugar
 //! over, the link-time registry (`inventory`) and the manifest.
 
+#[cfg(feature = "builtin-tools")]
+mod builtin;
 #[doc(hidden)]
 pub mod lifecycle;
+#[cfg(feature = "models")]
+mod models;
+#[cfg(feature = "tui")]
+mod renderers;
+
+#[cfg(feature = "builtin-tools")]
+#[doc(hidden)]
+pub use builtin::BuiltinToolEntry;
+#[cfg(feature = "models")]
+#[doc(hidden)]
+pub use models::{ProviderEntry, VirtualModelEntry};
+#[cfg(feature = "tui")]
+#[doc(hidden)]
+pub use renderers::{
+    EntryRendererEntry, MarkdownTransformerEntry, MessageRendererDef, MessageRendererEntry,
+    ToolRendererEntry,
+};
 
 use std::any::TypeId;
 use std::collections::BTreeMap;
@@ -11,7 +30,6 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
-use crate::builtin_tools::BuiltinTool;
 use crate::context::{Ctx, LoadCtx};
 // The manifest's shapes are the wire's, not an API to build against; they
 // stay nameable (hidden) because `Registry::manifest`, `TestHost::manifest`
@@ -23,15 +41,13 @@ pub use crate::data::manifest::{
     OAuthManifest, ProviderManifest, RenderManifest, ToolManifest, VirtualModelManifest,
 };
 use crate::host::connection::AnyState;
-use crate::models::provider::ProviderDef;
-use crate::models::virtual_model::VirtualModelDef;
 pub use crate::tool::is_valid_tool_name;
 use crate::tool::schema::SchemaError;
 // pi's built-in tools' names: hidden, read by the e2e suite
 // (`examples_manifests.rs`) to check the list against pi's.
+use crate::tool::ToolDef;
 #[doc(hidden)]
 pub use crate::tool::BUILTIN_TOOLS;
-use crate::tool::{ToolDef, ToolFuture};
 use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
 
 /// What `on_load` returns, type-erased.
@@ -171,147 +187,14 @@ pub(crate) fn load_order(
 }
 
 /// A `#[tool]` registration, collected at link time. Not for direct use.
+/// The definition is `make`'s, built with the public [`ToolDef::builder`];
+/// the entry holds only what is known without calling it.
 #[doc(hidden)]
 pub struct ToolEntry {
+    /// `module_path!()` of the declaration: its crate owns the tool.
     pub module: &'static str,
-    pub name: &'static str,
-    pub label: &'static str,
-    pub description: &'static str,
-    pub prompt_snippet: Option<&'static str>,
-    pub prompt_guidelines: &'static [&'static str],
-    pub timeout_ms: Option<u64>,
-    pub overrides_builtin: bool,
-    pub sequential: bool,
-    pub schema: fn() -> Result<Value, SchemaError>,
-    pub call: fn(Ctx, Value) -> ToolFuture,
-    /// `render = …`: how its rows look in pi's terminal.
-    pub render: Option<fn() -> crate::tui::ToolRenderer>,
-    /// `output = T`: the schema of the results' structured content.
-    pub output_schema: Option<fn() -> Result<Value, SchemaError>>,
-    /// `read_only_hint`, `destructive_hint`, `idempotent_hint`, `open_world_hint`.
-    pub annotations: [Option<bool>; 4],
-    /// `default_active = …`.
-    pub default_active: Option<bool>,
-    /// `exposure = "…"` (checked by the macro).
-    pub exposure: Option<&'static str>,
-    /// `namespace = "…"`.
-    pub namespace: Option<&'static str>,
-    /// `constrained_sampling = "prefer" | "require"`.
-    pub constrained_sampling: Option<&'static str>,
-    /// `reaches_all_tools`.
-    pub reaches_all_tools: bool,
-    /// `prepare_arguments = f`.
-    pub prepare_arguments: Option<crate::tool::PrepareArguments>,
-}
-
-impl ToolEntry {
-    /// The definition fields of `#[tool(...)]`'s keys.
-    fn options(&self) -> crate::tool::ToolOptions {
-        use crate::tool::{ConstrainedSampling, SamplingStrictness, ToolAnnotations};
-        let [read_only, destructive, idempotent, open_world] = self.annotations;
-        let mut options = crate::tool::ToolOptions::default();
-        if self.annotations.iter().any(Option::is_some) {
-            let mut a = ToolAnnotations::new();
-            a.read_only_hint = read_only;
-            a.destructive_hint = destructive;
-            a.idempotent_hint = idempotent;
-            a.open_world_hint = open_world;
-            options.annotations = Some(a);
-        }
-        options.default_active = self.default_active;
-        // The macro accepts only pi's names, so these decode.
-        options.exposure = self
-            .exposure
-            .and_then(|e| serde_json::from_value(Value::String(e.into())).ok());
-        options.namespace = self.namespace.map(crate::tool::ToolNamespace::new);
-        options.constrained_sampling =
-            self.constrained_sampling
-                .map(|s| ConstrainedSampling::JsonSchema {
-                    strict: if s == "require" {
-                        SamplingStrictness::Require
-                    } else {
-                        SamplingStrictness::Prefer
-                    },
-                });
-        options.reaches_all_tools = self.reaches_all_tools;
-        options
-    }
-
-    /// The definition `#[tool]` registered.
-    pub(crate) fn to_def(&'static self) -> ToolDef {
-        let entry = self;
-        ToolDef {
-            name: entry.name.to_string(),
-            label: entry.label.to_string(),
-            description: entry.description.to_string(),
-            prompt_snippet: entry.prompt_snippet.map(str::to_string),
-            prompt_guidelines: entry
-                .prompt_guidelines
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            parameters: (entry.schema)(),
-            timeout: entry.timeout_ms.map(std::time::Duration::from_millis),
-            overrides_builtin: entry.overrides_builtin,
-            render: entry.render.map(|make| make()),
-            sequential: entry.sequential,
-            output_schema: entry.output_schema.map(|make| make()),
-            options: entry.options(),
-            prepare_arguments: entry.prepare_arguments,
-            handler: std::sync::Arc::new(entry.call),
-        }
-    }
-}
-
-/// A `#[message_renderer]` registration, collected at link time. Not for direct use.
-#[doc(hidden)]
-pub struct MessageRendererEntry {
-    pub module: &'static str,
-    /// The custom message type it renders.
-    pub custom_type: &'static str,
-    /// The message (as pi has it) and `expanded` → its view, or pi's default.
-    pub render: fn(&Value, bool) -> Option<crate::tui::View>,
-}
-
-/// A `#[message_renderer]`, to register explicitly: `<fn>_message_renderer()`
-/// returns one (see [`Registry::message_renderer`]).
-#[derive(Clone, Copy)]
-pub struct MessageRendererDef(pub(crate) &'static MessageRendererEntry);
-
-impl std::fmt::Debug for MessageRendererDef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MessageRendererDef")
-            .field("custom_type", &self.0.custom_type)
-            .finish()
-    }
-}
-
-/// A [`crate::entry_renderer!`] registration, collected at link time. Not for direct use.
-#[doc(hidden)]
-pub struct EntryRendererEntry {
-    pub module: &'static str,
-    /// The custom entry type it renders.
-    pub custom_type: &'static str,
-    /// The entry (as pi has it) and the options → its view, or nothing.
-    pub render: fn(&Value, crate::tui::EntryOpts<'_>) -> Option<crate::tui::View>,
-}
-
-/// A [`crate::tool_renderer!`] registration, collected at link time. Not for direct use.
-#[doc(hidden)]
-pub struct ToolRendererEntry {
-    pub module: &'static str,
-    /// The tool whose rows it draws (any tool: pi's, another extension's, an MCP tool).
-    pub tool: &'static str,
-    pub make: fn() -> crate::tui::ToolRenderer,
-}
-
-/// A [`crate::markdown_transformer!`] registration, collected at link time. Not for direct use.
-#[doc(hidden)]
-pub struct MarkdownTransformerEntry {
-    pub module: &'static str,
-    /// The surfaces it runs on.
-    pub surfaces: &'static [crate::tui::MarkdownSurface],
-    pub transform: fn(&str, &crate::tui::MarkdownContext) -> String,
+    /// Builds the definition (once, when the registry is collected).
+    pub make: fn() -> ToolDef,
 }
 
 #[doc(hidden)]
@@ -363,38 +246,9 @@ pub struct FlagEntry {
     pub default: Option<fn() -> Value>,
 }
 
-/// A [`crate::provider!`] registration. Not for direct use.
-#[doc(hidden)]
-pub struct ProviderEntry {
-    pub module: &'static str,
-    pub make: fn() -> ProviderDef,
-}
-
-inventory::collect!(ProviderEntry);
-
-/// A [`crate::virtual_model!`] registration. Not for direct use.
-#[doc(hidden)]
-pub struct VirtualModelEntry {
-    pub make: fn() -> VirtualModelDef,
-}
-
-inventory::collect!(VirtualModelEntry);
-
-/// A [`crate::builtin_tool!`] registration. Not for direct use.
-#[doc(hidden)]
-pub struct BuiltinToolEntry {
-    pub module: &'static str,
-    pub make: fn() -> BuiltinTool,
-}
-
-inventory::collect!(BuiltinToolEntry);
 inventory::collect!(HookEntry);
 inventory::collect!(CommandEntry);
 inventory::collect!(FlagEntry);
-inventory::collect!(MessageRendererEntry);
-inventory::collect!(EntryRendererEntry);
-inventory::collect!(ToolRendererEntry);
-inventory::collect!(MarkdownTransformerEntry);
 
 inventory::collect!(ToolEntry);
 
@@ -447,24 +301,15 @@ pub struct Registry {
     pub(crate) commands: BTreeMap<String, &'static CommandEntry>,
     /// Command-line flags pi should accept (`--name`).
     pub(crate) flags: Vec<&'static FlagEntry>,
-    /// Message renderers by custom type.
-    pub(crate) message_renderers: BTreeMap<String, &'static MessageRendererEntry>,
-    /// Custom entry renderers by custom type.
-    pub(crate) entry_renderers: BTreeMap<String, &'static EntryRendererEntry>,
-    /// Renderers of other tools' rows, by tool name, with the declaring module.
-    pub(crate) tool_renderers: BTreeMap<String, (crate::tui::ToolRenderer, &'static str)>,
-    /// The Markdown transformer (pi keeps one per extension).
-    pub(crate) markdown_transformer: Option<&'static MarkdownTransformerEntry>,
-    /// Model providers by name.
-    pub(crate) providers: BTreeMap<String, ProviderDef>,
-    /// The crate each provider was declared in ([`crate::provider!`] only).
-    provider_crates: BTreeMap<String, &'static str>,
-    /// Virtual models by `provider/id`.
-    pub(crate) virtual_models: BTreeMap<String, VirtualModelDef>,
-    /// pi's built-in tools with Rust operations, by name.
-    pub(crate) builtin_tools: BTreeMap<String, BuiltinTool>,
-    /// The crate each was declared in ([`crate::builtin_tool!`] only).
-    builtin_crates: BTreeMap<String, &'static str>,
+    /// Renderers and the Markdown transformer.
+    #[cfg(feature = "tui")]
+    pub(crate) renderers: renderers::Renderers,
+    /// Providers and virtual models.
+    #[cfg(feature = "models")]
+    pub(crate) models: models::Models,
+    /// pi's built-in tools with Rust operations.
+    #[cfg(feature = "builtin-tools")]
+    pub(crate) builtins: builtin::Builtins,
     /// Problems found while registering (bad names, bad schemas,
     /// duplicates); items with errors are left out.
     pub(crate) problems: Vec<String>,
@@ -543,15 +388,12 @@ impl Registry {
             hooks: Vec::new(),
             commands: BTreeMap::new(),
             flags: Vec::new(),
-            message_renderers: BTreeMap::new(),
-            entry_renderers: BTreeMap::new(),
-            tool_renderers: BTreeMap::new(),
-            markdown_transformer: None,
-            providers: BTreeMap::new(),
-            provider_crates: BTreeMap::new(),
-            virtual_models: BTreeMap::new(),
-            builtin_tools: BTreeMap::new(),
-            builtin_crates: BTreeMap::new(),
+            #[cfg(feature = "tui")]
+            renderers: Default::default(),
+            #[cfg(feature = "models")]
+            models: Default::default(),
+            #[cfg(feature = "builtin-tools")]
+            builtins: Default::default(),
             problems: Vec::new(),
             declared: Vec::new(),
             extensions: Vec::new(),
@@ -580,31 +422,6 @@ impl Registry {
         self
     }
 
-    /// Serve a model provider (see [`mod@crate::models::provider`]). One without
-    /// models, without a stream function and pi's API to answer instead,
-    /// with an invalid name, or named like one already registered is left
-    /// out, and the problem recorded.
-    pub fn provider(mut self, provider: ProviderDef) -> Self {
-        self.add_provider(provider);
-        self
-    }
-
-    /// Serve a virtual model (see [`mod@crate::models::virtual_model`]). One
-    /// without a route, or a second one with the same `provider/id`, is
-    /// skipped with a problem.
-    pub fn virtual_model(mut self, model: VirtualModelDef) -> Self {
-        self.add_virtual_model(model);
-        self
-    }
-
-    /// Serve one of pi's built-in tools with Rust operations (see
-    /// [`crate::builtin_tools`]). A second one of the same name, or one
-    /// without operations, is left out and the problem recorded.
-    pub fn builtin_tool(mut self, tool: BuiltinTool) -> Self {
-        self.add_builtin(tool);
-        self
-    }
-
     /// Serve a hook.
     pub fn hook(mut self, hook: HookDef) -> Self {
         self.add_hook(hook.0);
@@ -615,27 +432,6 @@ impl Registry {
     /// Serve a command.
     pub fn command(mut self, command: CommandDef) -> Self {
         self.add_command(command.0);
-        self
-    }
-
-    /// Serve a message renderer.
-    pub fn message_renderer(mut self, renderer: MessageRendererDef) -> Self {
-        self.add_message_renderer(renderer.0);
-        self
-    }
-
-    /// Draw the rows of another tool (pi's `registerToolRenderer`, pi ≥
-    /// 1.0.1): a built-in tool, another extension's, an MCP tool. pi asks
-    /// for the rows of any call to `tool`, in this session or a resumed
-    /// one; the [`crate::tui::ToolRender`] methods that return
-    /// [`crate::tui::View::builtin`] keep that tool's own look. A second
-    /// renderer for one tool is left out and the problem recorded.
-    pub fn tool_renderer(
-        mut self,
-        tool: impl Into<String>,
-        render: crate::tui::ToolRenderer,
-    ) -> Self {
-        self.add_tool_renderer(tool.into(), render, "");
         self
     }
 
@@ -696,43 +492,19 @@ impl Registry {
         for command in inventory::iter::<CommandEntry>() {
             reg.add_command(command);
         }
-        for renderer in inventory::iter::<MessageRendererEntry>() {
-            reg.add_message_renderer(renderer);
-        }
-        for renderer in inventory::iter::<EntryRendererEntry>() {
-            reg.add_entry_renderer(renderer);
-        }
-        for renderer in inventory::iter::<ToolRendererEntry>() {
-            reg.add_tool_renderer(
-                renderer.tool.to_string(),
-                (renderer.make)(),
-                renderer.module,
-            );
-        }
-        for transformer in inventory::iter::<MarkdownTransformerEntry>() {
-            reg.add_markdown_transformer(transformer);
-        }
+        #[cfg(feature = "tui")]
+        reg.collect_renderers();
         reg.flags = inventory::iter::<FlagEntry>().collect();
-        for entry in inventory::iter::<BuiltinToolEntry>() {
-            let tool = (entry.make)();
-            reg.builtin_crates
-                .insert(tool.name().to_string(), crate_of(entry.module));
-            reg.add_builtin(tool);
-        }
-        for entry in inventory::iter::<ProviderEntry>() {
-            let provider = (entry.make)();
-            reg.provider_crates
-                .insert(provider.name.clone(), crate_of(entry.module));
-            reg.add_provider(provider);
-        }
-        for entry in inventory::iter::<VirtualModelEntry>() {
-            reg.add_virtual_model((entry.make)());
-        }
+        #[cfg(feature = "builtin-tools")]
+        reg.collect_builtins();
+        #[cfg(feature = "models")]
+        reg.collect_models();
         reg.flags.sort_by_key(|f| f.name);
         for entry in inventory::iter::<ToolEntry>() {
+            let tool = (entry.make)();
             reg.tool_crates
-                .insert(entry.name.to_string(), crate_of(entry.module));
-            reg.add(entry.to_def());
+                .insert(tool.name.clone(), crate_of(entry.module));
+            reg.add(tool);
         }
         reg
     }
@@ -788,57 +560,6 @@ impl Registry {
         });
     }
 
-    fn add_message_renderer(&mut self, renderer: &'static MessageRendererEntry) {
-        let ty = renderer.custom_type.to_string();
-        match self.message_renderers.get(&ty) {
-            Some(first) if std::ptr::eq(*first, renderer) => {}
-            Some(_) => self.problems.push(format!(
-                "custom message type `{ty}` has two renderers; keeping one (pi would use the first registered)"
-            )),
-            None => {
-                self.message_renderers.insert(ty, renderer);
-            }
-        }
-    }
-
-    fn add_entry_renderer(&mut self, renderer: &'static EntryRendererEntry) {
-        let ty = renderer.custom_type.to_string();
-        match self.entry_renderers.get(&ty) {
-            Some(first) if std::ptr::eq(*first, renderer) => {}
-            Some(_) => self.problems.push(format!(
-                "custom entry type `{ty}` has two renderers; keeping one"
-            )),
-            None => {
-                self.entry_renderers.insert(ty, renderer);
-            }
-        }
-    }
-
-    fn add_tool_renderer(
-        &mut self,
-        tool: String,
-        render: crate::tui::ToolRenderer,
-        module: &'static str,
-    ) {
-        if self.tool_renderers.contains_key(&tool) {
-            self.problems
-                .push(format!("tool `{tool}` has two row renderers; keeping one"));
-            return;
-        }
-        self.tool_renderers.insert(tool, (render, module));
-    }
-
-    fn add_markdown_transformer(&mut self, transformer: &'static MarkdownTransformerEntry) {
-        match self.markdown_transformer {
-            Some(first) if std::ptr::eq(first, transformer) => {}
-            Some(_) => self.problems.push(
-                "two Markdown transformers are registered; keeping one (pi keeps one per extension)"
-                    .to_string(),
-            ),
-            None => self.markdown_transformer = Some(transformer),
-        }
-    }
-
     fn add_command(&mut self, command: &'static CommandEntry) {
         if self
             .commands
@@ -850,51 +571,6 @@ impl Registry {
                 command.name
             ));
         }
-    }
-
-    fn add_builtin(&mut self, tool: BuiltinTool) {
-        if let Some(problem) = tool.problem() {
-            self.problems.push(problem);
-            return;
-        }
-        let name = tool.name();
-        if self.builtin_tools.contains_key(name) || self.tools.contains_key(name) {
-            self.problems.push(format!(
-                "pi's built-in tool `{name}` is overridden twice; keeping one"
-            ));
-            return;
-        }
-        self.builtin_tools.insert(name.to_string(), tool);
-    }
-
-    fn add_virtual_model(&mut self, model: VirtualModelDef) {
-        if let Some(problem) = model.problem() {
-            self.problems.push(problem);
-            return;
-        }
-        let key = model.full_id();
-        if self.virtual_models.contains_key(&key) {
-            self.problems.push(format!(
-                "virtual model `{key}` is registered twice; keeping the first"
-            ));
-            return;
-        }
-        self.virtual_models.insert(key, model);
-    }
-
-    fn add_provider(&mut self, provider: ProviderDef) {
-        if let Some(problem) = provider.problem() {
-            self.problems.push(problem);
-            return;
-        }
-        if self.providers.contains_key(&provider.name) {
-            self.problems.push(format!(
-                "provider `{}` is registered twice; keeping the first",
-                provider.name
-            ));
-            return;
-        }
-        self.providers.insert(provider.name.clone(), provider);
     }
 
     /// Add a tool. Problems (invalid name, duplicate, schema error) are
@@ -949,7 +625,8 @@ impl Registry {
         };
         let mut problems = self.problems();
         problems.extend(failed.values().cloned());
-        Manifest {
+        #[allow(unused_mut)] // each optional part adds its items
+        let mut manifest = Manifest {
             name: self.name.clone(),
             version: self.version.clone(),
             description: self.description.clone(),
@@ -995,28 +672,10 @@ impl Registry {
                     shortcut: c.shortcut.map(str::to_string),
                 })
                 .collect(),
-            message_renderers: self
-                .message_renderers
-                .values()
-                .filter(|r| !out(r.module))
-                .map(|r| r.custom_type.to_string())
-                .collect(),
-            entry_renderers: self
-                .entry_renderers
-                .values()
-                .filter(|r| !out(r.module))
-                .map(|r| r.custom_type.to_string())
-                .collect(),
-            tool_renderers: self
-                .tool_renderers
-                .iter()
-                .filter(|(_, (_, module))| !out(module))
-                .map(|(tool, _)| tool.clone())
-                .collect(),
-            markdown_transformer: self
-                .markdown_transformer
-                .filter(|t| !out(t.module))
-                .map(|t| t.surfaces.iter().map(|s| s.as_str().to_string()).collect()),
+            message_renderers: Vec::new(),
+            entry_renderers: Vec::new(),
+            tool_renderers: Vec::new(),
+            markdown_transformer: None,
             flags: self
                 .flags
                 .iter()
@@ -1027,25 +686,18 @@ impl Registry {
                     default: f.default.map(|d| d()),
                 })
                 .collect(),
-            providers: self
-                .providers
-                .values()
-                .filter(|p| !self.provider_crates.get(&p.name).is_some_and(|m| out(m)))
-                .map(ProviderDef::manifest)
-                .collect(),
-            virtual_models: self
-                .virtual_models
-                .values()
-                .map(|v| v.manifest.clone())
-                .collect(),
-            builtin_tools: self
-                .builtin_tools
-                .values()
-                .filter(|t| !self.builtin_crates.get(t.name()).is_some_and(|m| out(m)))
-                .map(BuiltinTool::manifest)
-                .collect(),
+            providers: Vec::new(),
+            virtual_models: Vec::new(),
+            builtin_tools: Vec::new(),
             problems,
-        }
+        };
+        #[cfg(feature = "tui")]
+        self.renderers_manifest(&out, &mut manifest);
+        #[cfg(feature = "models")]
+        self.models_manifest(&out, &mut manifest);
+        #[cfg(feature = "builtin-tools")]
+        self.builtins_manifest(&out, &mut manifest);
+        manifest
     }
 }
 

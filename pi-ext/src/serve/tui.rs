@@ -78,27 +78,29 @@ impl Dispatcher {
         })?;
         let dynamic =
             crate::tool::DynamicTools::get(&self.shared, &input.tool).and_then(|t| t.render);
-        let render = dynamic
-            .or_else(|| {
-                self.registry
-                    .tools
-                    .get(&input.tool)
-                    .and_then(|t| t.render.clone())
-            })
-            // A re-registered built-in tool's own rows.
-            .or_else(|| {
-                self.registry
-                    .builtin_tools
-                    .get(&input.tool)
-                    .and_then(|t| t.render.clone())
-            })
-            // Another tool's rows (`tool_renderer!`).
-            .or_else(|| {
-                self.registry
-                    .tool_renderers
-                    .get(&input.tool)
-                    .map(|(r, _)| r.clone())
-            });
+        let own = dynamic.or_else(|| {
+            self.registry
+                .tools
+                .get(&input.tool)
+                .and_then(|t| t.render.clone())
+        });
+        // A re-registered built-in tool's own rows.
+        #[cfg(feature = "builtin-tools")]
+        let own = own.or_else(|| {
+            self.registry
+                .builtins
+                .builtin_tools
+                .get(&input.tool)
+                .and_then(|t| t.render.clone())
+        });
+        // Another tool's rows (`tool_renderer!`).
+        let render = own.or_else(|| {
+            self.registry
+                .renderers
+                .tool_renderers
+                .get(&input.tool)
+                .map(|(r, _)| r.clone())
+        });
         let Some(render) = render else {
             return Err(RpcError::new(
                 codes::UNKNOWN_TOOL,
@@ -114,7 +116,7 @@ impl Dispatcher {
 
     fn render_message(&self, params: &Value) -> Result<Value, RpcError> {
         let ty = params["customType"].as_str().unwrap_or_default();
-        let Some(entry) = self.registry.message_renderers.get(ty) else {
+        let Some(entry) = self.registry.renderers.message_renderers.get(ty) else {
             return Ok(Value::Null);
         };
         Ok(crate::tui::message_views(entry.render, &params["message"]).unwrap_or(Value::Null))
@@ -123,7 +125,7 @@ impl Dispatcher {
     /// `render/entry`: both views of a custom entry, or null (nothing drawn).
     fn render_entry(&self, params: &Value) -> Result<Value, RpcError> {
         let ty = params["customType"].as_str().unwrap_or_default();
-        let Some(entry) = self.registry.entry_renderers.get(ty) else {
+        let Some(entry) = self.registry.renderers.entry_renderers.get(ty) else {
             return Ok(Value::Null);
         };
         let keys = params["keys"].as_object().cloned().unwrap_or_default();
@@ -132,7 +134,7 @@ impl Dispatcher {
 
     /// `render/markdown`: the transformed text.
     fn render_markdown(&self, params: Value) -> Result<Value, RpcError> {
-        let Some(t) = self.registry.markdown_transformer else {
+        let Some(t) = self.registry.renderers.markdown_transformer else {
             return Err(RpcError::new(
                 codes::INVALID_PARAMS,
                 "this extension has no Markdown transformer",
@@ -188,7 +190,7 @@ impl Dispatcher {
     /// In pi's terminal: what `send_message` sends along for a message this
     /// extension renders.
     pub(super) fn install_message_views(&self, mode: Mode) {
-        if mode != Mode::Interactive || self.registry.message_renderers.is_empty() {
+        if mode != Mode::Interactive || self.registry.renderers.message_renderers.is_empty() {
             return;
         }
         let registry = self.registry.clone();
@@ -197,24 +199,46 @@ impl Dispatcher {
             .message_views
             .set(Arc::new(move |message: &Value| {
                 let ty = message["customType"].as_str()?;
-                let entry = registry.message_renderers.get(ty)?;
+                let entry = registry.renderers.message_renderers.get(ty)?;
                 crate::tui::message_views(entry.render, message)
             }));
     }
 
-    /// A finished tool call's result views, for pi's terminal.
-    pub(super) fn final_views(
+    /// What adds a tool result's rows to its answer, in pi's terminal, for
+    /// a tool with a renderer.
+    pub(super) fn result_views(
         &self,
-        render: &Option<crate::tui::ToolRenderer>,
-        tool: &str,
+        tool: &crate::tool::ToolDef,
+        name: &str,
         tool_call_id: &str,
         args: &Value,
-        outcome: &mut Value,
-    ) {
-        if let Some(render) = render {
-            if let Some(views) = render.final_views(tool, tool_call_id, args, outcome) {
-                outcome["views"] = views;
-            }
+    ) -> Option<ResultViews> {
+        let render = tool.render.clone()?;
+        (self.session().mode == Mode::Interactive).then(|| ResultViews {
+            render,
+            tool: name.to_string(),
+            tool_call_id: tool_call_id.to_string(),
+            args: args.clone(),
+        })
+    }
+}
+
+/// A tool call's renderer and what it renders the result with.
+pub(super) struct ResultViews {
+    render: crate::tui::ToolRenderer,
+    tool: String,
+    tool_call_id: String,
+    args: Value,
+}
+
+impl ResultViews {
+    /// Add the result's rows to the answer (`views`).
+    pub(super) fn add_to(&self, outcome: &mut Value) {
+        if let Some(views) =
+            self.render
+                .final_views(&self.tool, &self.tool_call_id, &self.args, outcome)
+        {
+            outcome["views"] = views;
         }
     }
 }

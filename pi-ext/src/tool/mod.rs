@@ -2,8 +2,11 @@
 //! arguments ([`Params`]) and its definition ([`ToolDef`], built by
 //! `#[tool]` or by hand with [`ToolDef::builder`]).
 
+mod nested;
 pub mod schema;
 pub mod truncate;
+
+pub use nested::MAX_TOOL_DEPTH;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -312,7 +315,12 @@ pub struct ToolDef {
     pub overrides_builtin: bool,
     /// How its rows look in pi's terminal, if not pi's default
     /// ([`crate::tui::ToolRender`]).
+    #[cfg(feature = "tui")]
     pub render: Option<crate::tui::ToolRenderer>,
+    /// Whether the rows draw their own framing: pi draws no coloured shell
+    /// (padding, background) around them (pi's `renderShell: "self"`, pi
+    /// 0.73.1 too; interactive mode only).
+    pub own_shell: bool,
     /// Whether pi runs a batch of tool calls that includes this tool one
     /// call at a time (pi's `executionMode: "sequential"`); batches run in
     /// parallel otherwise.
@@ -402,7 +410,9 @@ impl ToolDef {
             prompt_guidelines: Vec::new(),
             timeout: None,
             overrides_builtin: false,
+            #[cfg(feature = "tui")]
             render: None,
+            own_shell: false,
             sequential: false,
             output_schema: None,
             options: ToolOptions::default(),
@@ -422,7 +432,9 @@ pub struct ToolBuilder {
     prompt_guidelines: Vec<String>,
     timeout: Option<std::time::Duration>,
     overrides_builtin: bool,
+    #[cfg(feature = "tui")]
     render: Option<crate::tui::ToolRenderer>,
+    own_shell: bool,
     sequential: bool,
     output_schema: Option<Result<Value, SchemaError>>,
     options: ToolOptions,
@@ -486,8 +498,21 @@ impl ToolBuilder {
         self
     }
     /// How the tool's rows look in pi's terminal (see [`crate::tui::ToolRender`]).
-    pub fn render(mut self, render: impl crate::tui::ToolRender) -> Self {
-        self.render = Some(crate::tui::ToolRenderer::new(render));
+    #[cfg(feature = "tui")]
+    pub fn render(self, render: impl crate::tui::ToolRender) -> Self {
+        self.renderer(crate::tui::ToolRenderer::new(render))
+    }
+    /// [`ToolBuilder::render`] with a renderer already made (one
+    /// [`crate::tui::ToolRenderer`] can draw several tools).
+    #[cfg(feature = "tui")]
+    pub fn renderer(mut self, renderer: crate::tui::ToolRenderer) -> Self {
+        self.render = Some(renderer);
+        self
+    }
+    /// Draw the tool's rows without pi's coloured shell around them (pi's
+    /// `renderShell: "self"`): for rows that frame themselves.
+    pub fn own_shell(mut self) -> Self {
+        self.own_shell = true;
         self
     }
     /// Run a batch of tool calls that includes this tool one call at a
@@ -548,16 +573,28 @@ impl ToolBuilder {
                 Err(outcome) => Box::pin(std::future::ready(outcome)),
             }
         });
+        self.finish(portable_schema_for::<P>(), handler)
+    }
+
+    /// The definition, with its parameter schema and a handler that takes
+    /// the raw arguments (`#[tool]` decodes them in its generated code).
+    pub(crate) fn finish(
+        self,
+        parameters: Result<Value, SchemaError>,
+        handler: ToolHandler,
+    ) -> ToolDef {
         ToolDef {
             name: self.name,
             label: self.label,
             description: self.description,
             prompt_snippet: self.prompt_snippet,
             prompt_guidelines: self.prompt_guidelines,
-            parameters: portable_schema_for::<P>(),
+            parameters,
             timeout: self.timeout,
             overrides_builtin: self.overrides_builtin,
+            #[cfg(feature = "tui")]
             render: self.render,
+            own_shell: self.own_shell,
             sequential: self.sequential,
             output_schema: self.output_schema,
             options: self.options,
@@ -580,13 +617,17 @@ impl ToolDef {
             timeout_ms: self
                 .timeout
                 .map(|t| t.as_millis().try_into().unwrap_or(u64::MAX)),
-            render: self
-                .render
-                .as_ref()
-                .map(|_| crate::data::manifest::RenderManifest {
-                    call: true,
-                    result: true,
-                }),
+            render: {
+                #[cfg(feature = "tui")]
+                let renders = self.render.is_some();
+                #[cfg(not(feature = "tui"))]
+                let renders = false;
+                (renders || self.own_shell).then(|| crate::data::manifest::RenderManifest {
+                    call: renders,
+                    result: renders,
+                    shell: self.own_shell.then(|| "self".to_string()),
+                })
+            },
             execution_mode: self.sequential.then(|| "sequential".to_string()),
             output_schema: self
                 .output_schema
@@ -699,67 +740,6 @@ impl DynamicTools {
             .unwrap()
             .get(name)
             .cloned()
-    }
-}
-
-// Tools calling tools (here, so the contexts do not depend on the tools).
-
-/// How deep [`Ctx::execute_tool`] calls nest: a call at this depth (a tool
-/// run by a tool run by … the model's call, this many times) cannot run
-/// another tool.
-pub const MAX_TOOL_DEPTH: usize = 8;
-
-impl Ctx {
-    /// The tools [`Ctx::execute_tool`] can call (pi's `ctx.tools`, pi ≥
-    /// 0.99.0, inside a tool call).
-    ///
-    /// # Errors
-    ///
-    /// [`ApiError`] outside a tool call, on a pi older than 0.99.0, or when
-    /// the connection to pi is gone.
-    pub async fn tools(&self) -> Result<Vec<crate::host::api::ToolInfo>, ApiError> {
-        self.ctx_get("getTools", serde_json::json!([])).await
-    }
-
-    /// Run another tool, built-in or not, from inside a tool (pi's
-    /// `ctx.executeTool`, pi ≥ 0.99.0): the call goes through pi's argument
-    /// validation and `tool_call`/`tool_result` hooks like the model's, its
-    /// events carry `parentToolCallId`, and it does not appear in the
-    /// transcript. A tool failure (unknown tool, bad arguments, a blocked
-    /// call, an error) comes back as an outcome with `is_error`; read a
-    /// structured result with [`ToolCallOutcome::structured`]. The call is
-    /// cancelled with this one.
-    ///
-    /// Calls nest at most [`MAX_TOOL_DEPTH`] deep, so a tool that calls
-    /// itself cannot recurse forever.
-    ///
-    /// # Errors
-    ///
-    /// [`ApiError`] outside a tool call, beyond [`MAX_TOOL_DEPTH`], on a pi
-    /// older than 0.99.0, or when the connection to pi is gone.
-    pub async fn execute_tool(
-        &self,
-        name: &str,
-        args: impl serde::Serialize,
-    ) -> Result<ToolCallOutcome, ApiError> {
-        let fail = |message: String| ApiError {
-            method: "executeTool".into(),
-            message,
-        };
-        let id = self
-            .tool_call_id()
-            .ok_or_else(|| fail("only a tool can run another tool".into()))?;
-        // pi names a nested call `<calling id>/<n>`.
-        let depth = id.matches('/').count() + 1;
-        if depth > MAX_TOOL_DEPTH {
-            return Err(fail(format!(
-                "tool `{name}` not run: tool calls nest at most {MAX_TOOL_DEPTH} deep (this call, {id}, is {} deep)",
-                depth - 1
-            )));
-        }
-        let args = serde_json::to_value(args).map_err(|e| fail(e.to_string()))?;
-        self.ctx_get("executeTool", serde_json::json!([name, args]))
-            .await
     }
 }
 

@@ -17,6 +17,7 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8], mode: FileMode) -> io::
 }
 
 /// Copy the file at `from` to `to` atomically (see [`write_atomic`]).
+#[cfg(feature = "pack")]
 pub(crate) fn copy_atomic(from: &Path, to: &Path, mode: FileMode) -> io::Result<()> {
     replace(to, mode, |file| {
         io::copy(&mut std::fs::File::open(from)?, file).map(drop)
@@ -50,10 +51,12 @@ fn replace(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FileMode {
     /// Only the owner (0600): settings and logs may hold private data.
+    #[cfg_attr(not(feature = "settings"), allow(dead_code))]
     Private,
     /// Everyone may read it (0644): code such as the bridge.
     Shared,
     /// Everyone may read and run it (0755): binaries.
+    #[cfg_attr(not(feature = "pack"), allow(dead_code))]
     Executable,
 }
 

@@ -1684,6 +1684,54 @@ impl Bench {
             },
         });
 
+        // A tool-only extension: pi-ext without its optional parts.
+        progress("row 7: the tool-only word-count (pi-ext without default features)");
+        let lean = pi_ext_e2e::lean_binary("word-count");
+        let lean_size = std::fs::metadata(&lean).expect("word-count binary").len();
+        let ext = DirectExt::spawn(&lean, &[]);
+        std::thread::sleep(Duration::from_millis(200));
+        let lean_rss = rss_kib(ext.child.id()).expect("VmRSS of word-count");
+        drop(ext);
+        self.report.row(Row {
+            id: "7f",
+            what: "idle RSS of the tool-only `word-count` after the handshake (`VmRSS`)".into(),
+            rust: format!("{lean_rss} KiB ({:.2} MB)", lean_rss as f64 * 1024.0 / 1e6),
+            ts: "n/a".into(),
+            ratio: "—".into(),
+            target: "≤ 3.5 MB".into(),
+            verdict: if lean_rss * 1024 <= 3_500_000 {
+                Verdict::Met
+            } else {
+                Verdict::Missed(format!("{lean_rss} KiB > 3.5 MB"))
+            },
+        });
+        self.report.row(Row {
+            id: "7g",
+            what: format!(
+                "the tool-only `word-count` binary ({})",
+                if release {
+                    "release profile: stripped, thin LTO"
+                } else {
+                    "debug profile (smoke run): not comparable"
+                }
+            ),
+            rust: format!(
+                "{} bytes ({:.2} MB)",
+                fmt_count(lean_size as f64),
+                lean_size as f64 / 1e6
+            ),
+            ts: "n/a".into(),
+            ratio: "—".into(),
+            target: "≤ 1.8 MB stripped".into(),
+            verdict: if !release {
+                Verdict::Info
+            } else if lean_size <= 1_800_000 {
+                Verdict::Met
+            } else {
+                Verdict::Missed(format!("{:.2} MB > 1.8 MB", lean_size as f64 / 1e6))
+            },
+        });
+
         let hello_src = repo_root().join("examples/hello/src/main.rs");
         let src = std::fs::read_to_string(&hello_src).expect("read examples/hello/src/main.rs");
         // Proves that the edit still applies, even when the builds are skipped.

@@ -233,6 +233,12 @@ fn lab_sample() -> &'static str {
     "ROW-SAMPLE"
 }
 
+/// Answer with a sample text, its rows in pi's default look without pi's shell.
+#[tool(own_shell)]
+fn lab_unframed() -> &'static str {
+    "UNFRAMED-SAMPLE"
+}
+
 /// Counts `+` presses; `q` quits. For the benchmark.
 struct Counter(u64);
 

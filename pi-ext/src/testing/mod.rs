@@ -20,8 +20,26 @@
 //! # }
 //! ```
 //!
+//! Beyond tools, the host calls hooks ([`TestHost::hook`]) and commands
+//! ([`TestHost::command`], [`TestHost::completions`]) and decodes their
+//! typed results; a scripted user ([`TestHost::user`]) answers the dialogs
+//! they open, and every UI call they make is recorded ([`TestHost::ui_calls`]).
+//! A dialog the script does not answer fails the call that opened it,
+//! naming the dialog. pi's API calls (`api/call`: the session, models,
+//! `exec`, …) are not played: they fail with an error saying so.
+//!
 //! End-to-end behaviour inside the real pi is covered by the repository's
-//! `tests/` crate; this host is for fast unit tests of your own tools.
+//! `tests/` crate; this host is for fast unit tests of your own extension.
+
+mod commands;
+mod hooks;
+mod ui_calls;
+mod user;
+
+pub use commands::Suggestion;
+pub use hooks::{event, FromHookAnswer};
+pub use ui_calls::UiCall;
+pub use user::{DialogAnswer, DialogRequest, User};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -48,6 +66,17 @@ pub struct TestHost {
     /// pi's event bus, played by the host: listeners per channel, as
     /// `pi.events.on` adds them.
     bus: Mutex<std::collections::HashMap<String, usize>>,
+    /// What the host plays for the typed calls: the scripted user, the UI.
+    played: Mutex<Played>,
+}
+
+/// The host's side of the typed calls.
+#[derive(Default)]
+struct Played {
+    script: user::Script,
+    ui: ui_calls::UiState,
+    /// The first dialog the script could not answer, since the last call.
+    failure: Option<String>,
 }
 
 impl Default for TestHost {
@@ -90,6 +119,7 @@ impl TestHost {
             out: Mutex::new(rx),
             next_id: AtomicU64::new(1),
             bus: Mutex::default(),
+            played: Mutex::default(),
             manifest: Manifest {
                 name: String::new(),
                 version: String::new(),
@@ -233,12 +263,140 @@ impl TestHost {
         }
     }
 
+    /// Send a request and wait for its answer, playing pi for what the
+    /// extension sends meanwhile (see [`TestHost::play`]). Panics, naming
+    /// `what`, when a dialog was left unanswered.
+    fn played_request(&self, method: &str, params: Value, what: &str) -> Result<Value, RpcError> {
+        self.played.lock().unwrap().failure = None;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.send_line(&request_line(id, method, &params));
+        let answer = loop {
+            let msg = self
+                .next_message(Duration::from_secs(30))
+                .unwrap_or_else(|| panic!("{what} did not answer within 30 s"));
+            if msg.get("method").is_some() {
+                self.play(&msg);
+                continue;
+            }
+            if msg["id"].as_u64() == Some(id) {
+                break msg;
+            }
+        };
+        // Taken first: panicking with the lock held would poison it.
+        let failure = self.played.lock().unwrap().failure.take();
+        if let Some(failure) = failure {
+            panic!("{what}: {failure}");
+        }
+        match answer.get("error") {
+            Some(e) => Err(serde_json::from_value(e.clone()).unwrap_or_else(|_| {
+                RpcError::new(crate::wire::codes::INTERNAL_ERROR, e.to_string())
+            })),
+            None => Ok(answer["result"].clone()),
+        }
+    }
+
+    /// Answer a message of the extension as pi would for a typed call:
+    /// `ui/call`s are recorded (queries answered from what they set),
+    /// dialogs answered by the scripted user, other requests refused.
+    fn play(&self, msg: &Value) {
+        let p = &msg["params"];
+        let id = msg["id"].as_u64();
+        let answer = match msg["method"].as_str().unwrap_or_default() {
+            "ui/call" => {
+                let method = p["method"].as_str().unwrap_or_default();
+                Ok(self.played.lock().unwrap().ui.record(method, &p["args"]))
+            }
+            "ui/dialog" => {
+                let dialog = user::DialogRequest::from_params(p);
+                let mut played = self.played.lock().unwrap();
+                match played.script.answer(dialog) {
+                    None => return,
+                    Some(Ok(outcome)) => Ok(outcome),
+                    Some(Err(failure)) => {
+                        played.failure.get_or_insert(failure);
+                        // Dismissed, so the call goes on and answers.
+                        Ok(json!({"outcome": "cancelled"}))
+                    }
+                }
+            }
+            method => Err(RpcError::new(
+                crate::wire::codes::METHOD_NOT_FOUND,
+                format!(
+                    "the test host does not play pi's `{method}` `{}`",
+                    p["method"].as_str().unwrap_or_default()
+                ),
+            )),
+        };
+        if id.is_some() {
+            self.send_line(&crate::wire::response_line(id, &answer));
+        }
+    }
+
+    /// The scripted user: answers for the dialogs the next calls open, in
+    /// order (see [`User`]).
+    pub fn user(&self) -> User<'_> {
+        User { host: self }
+    }
+
+    /// The dialogs the typed calls opened so far, in order.
+    pub fn dialogs(&self) -> Vec<DialogRequest> {
+        self.played.lock().unwrap().script.shown.clone()
+    }
+
+    /// Every UI call the typed calls ([`TestHost::call`],
+    /// [`TestHost::hook`], [`TestHost::command`]) made so far, in order.
+    pub fn ui_calls(&self) -> Vec<UiCall> {
+        self.played.lock().unwrap().ui.calls.clone()
+    }
+
+    /// Forget the recorded UI calls and dialogs (the editor text stays).
+    pub fn clear_ui_calls(&self) {
+        let mut played = self.played.lock().unwrap();
+        played.ui.calls.clear();
+        played.script.shown.clear();
+    }
+
+    /// The messages of the recorded notifications, in order.
+    pub fn notifications(&self) -> Vec<String> {
+        self.ui_calls()
+            .into_iter()
+            .filter_map(|c| match c {
+                UiCall::Notify { message, .. } => Some(message),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The footer status `key` as the recorded calls left it.
+    pub fn status(&self, key: &str) -> Option<String> {
+        self.ui_calls().into_iter().fold(None, |now, c| match c {
+            UiCall::SetStatus { key: k, text } if k == key => text,
+            _ => now,
+        })
+    }
+
+    /// The lines of widget `key` as the recorded calls left it.
+    pub fn widget(&self, key: &str) -> Option<Vec<String>> {
+        self.ui_calls().into_iter().fold(None, |now, c| match c {
+            UiCall::SetWidget { key: k, lines, .. } if k == key => lines,
+            _ => now,
+        })
+    }
+
+    /// The editor's text as the recorded calls left it (what
+    /// `editor_text()` answers).
+    pub fn editor_text(&self) -> String {
+        self.played.lock().unwrap().ui.editor.clone()
+    }
+
     /// Call a tool as pi would, and return its outcome. Protocol-level
-    /// failures (unknown tool) come back as error outcomes too.
+    /// failures (unknown tool) come back as error outcomes too. Its
+    /// dialogs and UI calls are played as for [`TestHost::command`].
     pub fn call(&self, tool: &str, args: Value) -> ToolOutcome {
-        match self.request(
+        match self.played_request(
             "tool/call",
             json!({"tool": tool, "toolCallId": format!("test-{tool}"), "args": args}),
+            &format!("the tool `{tool}`"),
         ) {
             Ok(v) => serde_json::from_value(v).expect("tool outcome shape"),
             Err(e) => ToolOutcome::error(e.message),

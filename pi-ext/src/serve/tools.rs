@@ -1,0 +1,69 @@
+//! `tool/call`: a tool call, in its own task.
+
+use super::*;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ToolCallParams {
+    tool: String,
+    #[serde(default)]
+    session: Option<u64>,
+    #[serde(default)]
+    tool_call_id: String,
+    #[serde(default)]
+    args: Value,
+}
+
+impl Dispatcher {
+    pub(super) fn start_tool_call(self: &Arc<Self>, id: u64, p: ToolCallParams) {
+        let dynamic = crate::tool::DynamicTools::get(&self.shared, &p.tool);
+        let Some(tool) = dynamic
+            .as_ref()
+            .or_else(|| self.registry.tools.get(&p.tool))
+        else {
+            self.respond::<Value>(
+                id,
+                Err(RpcError::new(
+                    codes::UNKNOWN_TOOL,
+                    format!(
+                        "extension `{}` has no tool `{}`",
+                        self.registry.name, p.tool
+                    ),
+                )),
+            );
+            return;
+        };
+        let token = CancellationToken::new();
+        let ctx = self.new_ctx(
+            id,
+            CallKind::Tool {
+                tool_call_id: p.tool_call_id.clone(),
+                tool_name: p.tool.clone(),
+            },
+            p.session,
+            &token,
+        );
+        // In pi's terminal, the result's rows go with the answer.
+        #[cfg(feature = "tui")]
+        let views = self.result_views(tool, &p.tool, &p.tool_call_id, &p.args);
+        let fut = (tool.handler)(ctx.clone(), p.args);
+        let name = format!("tool `{}`", p.tool);
+        self.run_call(id, name.clone(), token, fut, move |outcome| {
+            ctx.finish();
+            #[cfg_attr(not(feature = "tui"), allow(unused_mut))]
+            let mut answer = match outcome {
+                Ok(o) => serde_json::to_value(o).unwrap_or(Value::Null),
+                Err(CallFailure::Panicked(msg)) => {
+                    serde_json::to_value(ToolOutcome::error(format!("{name} panicked: {msg}")))
+                        .unwrap_or(Value::Null)
+                }
+                Err(CallFailure::Cancelled) => return Err(cancelled(&name)),
+            };
+            #[cfg(feature = "tui")]
+            if let Some(views) = views {
+                views.add_to(&mut answer);
+            }
+            Ok(answer)
+        });
+    }
+}

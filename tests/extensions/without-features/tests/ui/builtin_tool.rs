@@ -1,0 +1,5 @@
+fn make() {}
+
+pi_ext::builtin_tool!(make);
+
+fn main() {}

@@ -1,0 +1,5 @@
+fn make() {}
+
+pi_ext::entry_renderer!("bash", make);
+
+fn main() {}

@@ -1,0 +1,5 @@
+fn make() {}
+
+pi_ext::markdown_transformer!(make);
+
+fn main() {}

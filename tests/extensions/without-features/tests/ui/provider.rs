@@ -1,0 +1,5 @@
+fn make() {}
+
+pi_ext::provider!(make);
+
+fn main() {}

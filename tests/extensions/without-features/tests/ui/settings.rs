@@ -1,0 +1,7 @@
+#[derive(Default)]
+struct Settings;
+
+#[pi_ext::extension(name = "lean", settings = Settings)]
+struct Lean;
+
+fn main() {}

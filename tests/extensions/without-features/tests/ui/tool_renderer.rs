@@ -1,0 +1,5 @@
+fn make() {}
+
+pi_ext::tool_renderer!("bash", make);
+
+fn main() {}

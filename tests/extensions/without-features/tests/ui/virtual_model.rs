@@ -1,0 +1,5 @@
+fn make() {}
+
+pi_ext::virtual_model!(make);
+
+fn main() {}
