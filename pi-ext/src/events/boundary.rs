@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::data::messages::{RawJson, UserContent};
-use crate::events::HookOutput;
+use crate::events::hook::{HookOutput, HookReturn};
 use crate::wire::raw::{json_tag, parse_or, tag_of};
 
 json_tag!(CustomTag = "custom");
@@ -210,5 +210,19 @@ impl HookOutput for BoundaryResult {
             Ok(v) => v,
             Err(_) => Value::Null,
         }
+    }
+}
+
+/// A boundary hook (`turn_end`) written as a notification keeps the proposal.
+impl HookReturn<BoundaryResult> for () {
+    fn into_hook(self) -> Result<BoundaryResult, String> {
+        Ok(BoundaryResult::keep())
+    }
+}
+
+impl<E: Into<crate::Error>> HookReturn<BoundaryResult> for Result<(), E> {
+    fn into_hook(self) -> Result<BoundaryResult, String> {
+        self.map(|()| BoundaryResult::keep())
+            .map_err(|e| e.into().message().to_string())
     }
 }

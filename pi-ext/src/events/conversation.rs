@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 
 use crate::data::messages::{Message, Messages};
 use crate::data::payload::ProviderRequest;
+use crate::events::hook::{Event, HookOutput};
 use crate::events::io::{Answer, AnswerShape, HookInput};
-use crate::events::{Event, HookOutput};
 
 /// Before every model call: the messages about to be sent; a hook may
 /// replace them (the session itself is not changed).

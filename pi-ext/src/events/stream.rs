@@ -15,8 +15,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::data::messages::{AssistantMessage, AssistantMessageEvent};
+use crate::events::hook::Event;
 use crate::events::io::{AnswerShape, HookInput};
-use crate::events::Event;
 
 /// A streaming update of an assistant message: one per token.
 ///

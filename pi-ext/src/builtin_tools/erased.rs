@@ -1,0 +1,104 @@
+//! Object-safe forms of the operation traits, boxed once.
+
+use std::future::Future;
+use std::io;
+use std::path::Path;
+use std::pin::Pin;
+
+use super::operations::{
+    BashError, BashOperations, BashRun, EditOperations, OutputSink, ReadOperations, WriteOperations,
+};
+use crate::context::Ctx;
+
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+// Object-safe forms of the traits, boxed once here.
+pub(crate) trait ErasedBash: Send + Sync {
+    fn exec<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        run: BashRun,
+        out: OutputSink,
+    ) -> BoxFuture<'a, Result<Option<i32>, BashError>>;
+}
+
+impl<T: BashOperations> ErasedBash for T {
+    fn exec<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        run: BashRun,
+        out: OutputSink,
+    ) -> BoxFuture<'a, Result<Option<i32>, BashError>> {
+        Box::pin(BashOperations::exec(self, ctx, run, out))
+    }
+}
+
+pub(crate) trait ErasedRead: Send + Sync {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>>;
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>>;
+    fn detect<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, Option<String>>;
+}
+
+impl<T: ReadOperations> ErasedRead for T {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>> {
+        Box::pin(ReadOperations::read_file(self, ctx, path))
+    }
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(ReadOperations::access(self, ctx, path))
+    }
+    fn detect<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, Option<String>> {
+        Box::pin(ReadOperations::detect_image_mime_type(self, ctx, path))
+    }
+}
+
+pub(crate) trait ErasedWrite: Send + Sync {
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>>;
+    fn mkdir<'a>(&'a self, ctx: &'a Ctx, dir: &'a Path) -> BoxFuture<'a, io::Result<()>>;
+}
+
+impl<T: WriteOperations> ErasedWrite for T {
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(WriteOperations::write_file(self, ctx, path, content))
+    }
+    fn mkdir<'a>(&'a self, ctx: &'a Ctx, dir: &'a Path) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(WriteOperations::mkdir(self, ctx, dir))
+    }
+}
+
+pub(crate) trait ErasedEdit: Send + Sync {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>>;
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>>;
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>>;
+}
+
+impl<T: EditOperations> ErasedEdit for T {
+    fn read_file<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<Vec<u8>>> {
+        Box::pin(EditOperations::read_file(self, ctx, path))
+    }
+    fn write_file<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+        content: &'a str,
+    ) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(EditOperations::write_file(self, ctx, path, content))
+    }
+    fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>> {
+        Box::pin(EditOperations::access(self, ctx, path))
+    }
+}
