@@ -3,7 +3,10 @@
 use pi_ext::prelude::*;
 
 /// Count the lines, words and bytes of a text file in the project.
-#[tool(label = "Word count", prompt_snippet = "word_count: count lines, words and bytes of a file")]
+#[tool(
+    label = "Word count",
+    prompt_snippet = "word_count: count lines, words and bytes of a file"
+)]
 async fn word_count(ctx: &Ctx, path: String) -> Result<String, Error> {
     let file = ctx.cwd().join(&path);
     let text = pi_ext::task::spawn_blocking(move || std::fs::read_to_string(file))
@@ -36,7 +39,11 @@ mod tests {
         let out = host.call("word_count", json!({ "path": file }));
         std::fs::remove_file(&file).unwrap();
         assert!(!out.is_error, "{}", out.text());
-        assert!(out.text().ends_with(": 2 lines, 3 words, 14 bytes"), "{}", out.text());
+        assert!(
+            out.text().ends_with(": 2 lines, 3 words, 14 bytes"),
+            "{}",
+            out.text()
+        );
     }
 
     #[test]
@@ -44,6 +51,10 @@ mod tests {
         let host = TestHost::new();
         let out = host.call("word_count", json!({ "path": "no/such/file.txt" }));
         assert!(out.is_error);
-        assert!(out.text().contains("cannot read no/such/file.txt"), "{}", out.text());
+        assert!(
+            out.text().contains("cannot read no/such/file.txt"),
+            "{}",
+            out.text()
+        );
     }
 }
