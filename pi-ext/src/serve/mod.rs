@@ -44,12 +44,6 @@ mod tools;
 #[cfg(feature = "tui")]
 mod tui;
 
-use commands::{CommandCallParams, CompleteParams, WithSessionParams};
-use hooks::{HookCallParams, UpdatesParams};
-#[cfg(feature = "models")]
-use models::{ModelEventParams, ProviderCallParams, ProviderStreamParams, RouteParams};
-use tools::ToolCallParams;
-
 /// Serves one connection.
 pub(crate) struct Dispatcher {
     registry: Arc<Registry>,
@@ -278,20 +272,11 @@ impl Dispatcher {
                     this.respond(id, Ok(json!({ "snapshots": snapshots })));
                 });
             }
-            "tool/call" => match from_raw::<ToolCallParams>(&params) {
-                Ok(p) => self.start_tool_call(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("tool/call", e))),
-            },
-            "hook/call" => match from_raw::<HookCallParams>(&params) {
-                Ok(p) => self.start_hook_call(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("hook/call", e))),
-            },
-            "command/call" => match from_raw::<CommandCallParams>(&params) {
-                Ok(p) => self.start_command_call(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("command/call", e))),
-            },
+            "tool/call" => self.decoded(id, method, &params, Self::start_tool_call),
+            "hook/call" => self.decoded(id, method, &params, Self::start_hook_call),
+            "command/call" => self.decoded(id, method, &params, Self::start_command_call),
             #[cfg(feature = "tui")]
-            m if tui::is_request(m) => match from_raw::<Value>(&params) {
+            m if Self::is_tui_request(m) => match from_raw::<Value>(&params) {
                 Ok(params) => self.on_tui_request(id, m, params),
                 Err(e) => self.respond::<Value>(id, Err(bad_params(m, e))),
             },
@@ -302,29 +287,14 @@ impl Dispatcher {
                     Err(e) => self.respond::<Value>(id, Err(bad_params(method, e))),
                 }
             }
-            "command/complete" => match from_raw::<CompleteParams>(&params) {
-                Ok(p) => self.start_completion(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("command/complete", e))),
-            },
-            "session/with" => match from_raw::<WithSessionParams>(&params) {
-                Ok(p) => self.start_with_session(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("session/with", e))),
-            },
+            "command/complete" => self.decoded(id, method, &params, Self::start_completion),
+            "session/with" => self.decoded(id, method, &params, Self::start_with_session),
             #[cfg(feature = "models")]
-            "provider/stream" => match from_raw::<ProviderStreamParams>(&params) {
-                Ok(p) => self.start_provider_stream(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("provider/stream", e))),
-            },
+            "provider/stream" => self.decoded(id, method, &params, Self::start_provider_stream),
             #[cfg(feature = "models")]
-            "provider/call" => match from_raw::<ProviderCallParams>(&params) {
-                Ok(p) => self.start_provider_call(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("provider/call", e))),
-            },
+            "provider/call" => self.decoded(id, method, &params, Self::start_provider_call),
             #[cfg(feature = "models")]
-            "virtual/route" => match from_raw::<RouteParams>(&params) {
-                Ok(p) => self.start_route(id, p),
-                Err(e) => self.respond::<Value>(id, Err(bad_params("virtual/route", e))),
-            },
+            "virtual/route" => self.decoded(id, method, &params, Self::start_route),
             other => self.respond::<Value>(
                 id,
                 Err(RpcError::new(
@@ -332,6 +302,35 @@ impl Dispatcher {
                     format!("unknown method `{other}`"),
                 )),
             ),
+        }
+    }
+
+    /// Decode a request's params as what `start` takes and start it, or
+    /// answer that they are bad.
+    fn decoded<P: serde::de::DeserializeOwned>(
+        self: &Arc<Self>,
+        id: u64,
+        method: &str,
+        params: &RawValue,
+        start: impl FnOnce(&Arc<Self>, u64, P),
+    ) {
+        match from_raw::<P>(params) {
+            Ok(p) => start(self, id, p),
+            Err(e) => self.respond::<Value>(id, Err(bad_params(method, e))),
+        }
+    }
+
+    /// Decode a notification's params as what `start` takes and start it,
+    /// or log that they are bad.
+    fn decoded_notification<P: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        params: &RawValue,
+        start: impl FnOnce(&Self, P),
+    ) {
+        match from_raw::<P>(params) {
+            Ok(p) => start(self, p),
+            Err(e) => log(&format!("bad {method} params: {e}")),
         }
     }
 
@@ -350,25 +349,18 @@ impl Dispatcher {
                 Ok(CancelParams { id }) => self.shared.release_handle(id),
                 Err(e) => log(&format!("bad ops/release params: {e}")),
             },
-            "hook/notify" => match from_raw::<HookCallParams>(&params) {
-                Ok(p) => self.start_hook_notification(p),
-                Err(e) => log(&format!("bad hook/notify params: {e}")),
-            },
-            "hook/updates" => match from_raw::<UpdatesParams>(&params) {
-                Ok(p) => self.start_updates(p),
-                Err(e) => log(&format!("bad hook/updates params: {e}")),
-            },
+            "hook/notify" => {
+                self.decoded_notification(method, &params, Self::start_hook_notification)
+            }
+            "hook/updates" => self.decoded_notification(method, &params, Self::start_updates),
             #[cfg(feature = "models")]
-            "models/event" => match from_raw::<ModelEventParams>(&params) {
-                Ok(p) => self.on_model_event(p),
-                Err(e) => log(&format!("bad models/event params: {e}")),
-            },
+            "models/event" => self.decoded_notification(method, &params, Self::on_model_event),
             "bus/event" => match from_raw::<BusEventParams>(&params) {
                 Ok(p) => self.shared.subscribers.deliver(&p.channel, p.data),
                 Err(e) => log(&format!("bad bus/event params: {e}")),
             },
             #[cfg(feature = "tui")]
-            m if tui::is_notification(m) => match from_raw::<Value>(&params) {
+            m if Self::is_tui_notification(m) => match from_raw::<Value>(&params) {
                 Ok(params) => self.on_tui_notification(m, params),
                 Err(e) => log(&format!("bad {m} params: {e}")),
             },

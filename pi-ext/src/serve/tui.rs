@@ -11,27 +11,27 @@ use super::{log, Dispatcher};
 use crate::host::connection::{Mode, UiMessage};
 use crate::wire::{codes, RpcError};
 
-/// Requests of the terminal UI this side answers.
-pub(super) fn is_request(method: &str) -> bool {
-    matches!(
-        method,
-        "render/tool"
-            | "render/message"
-            | "render/entry"
-            | "render/markdown"
-            | "autocomplete/suggest"
-    )
-}
-
-/// Notifications for a live object, routed by `params.component`.
-pub(super) fn is_notification(method: &str) -> bool {
-    matches!(
-        method,
-        "ui/key" | "ui/resize" | "ui/focus" | "ui/closed" | "footer/data"
-    )
-}
-
 impl Dispatcher {
+    /// Requests of the terminal UI this side answers.
+    pub(super) fn is_tui_request(method: &str) -> bool {
+        matches!(
+            method,
+            "render/tool"
+                | "render/message"
+                | "render/entry"
+                | "render/markdown"
+                | "autocomplete/suggest"
+        )
+    }
+
+    /// Notifications for a live object, routed by `params.component`.
+    pub(super) fn is_tui_notification(method: &str) -> bool {
+        matches!(
+            method,
+            "ui/key" | "ui/resize" | "ui/focus" | "ui/closed" | "footer/data"
+        )
+    }
+
     /// Answer a terminal-UI request.
     pub(super) fn on_tui_request(self: &Arc<Self>, id: u64, method: &str, params: Value) {
         match method {

@@ -12,8 +12,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::check::{check_value, kind_name, property_names, show, sub_schema, suggestion};
+use super::paths::SettingsPaths;
+use super::problem::SettingsProblem;
 use super::read::read_file;
-use super::{settings_schema, SettingsPaths, SettingsProblem};
+use super::schema::settings_schema;
 
 /// The settings loaded by [`load`].
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::check::kind_name;
-use super::SettingsProblem;
+use super::problem::SettingsProblem;
 
 /// The largest settings file that is read: 1 MiB. A larger one is a
 /// [`SettingsProblem`] and is ignored.

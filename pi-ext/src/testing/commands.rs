@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::TestHost;
+use super::host::TestHost;
 use crate::data::manifest::CommandManifest;
 pub use crate::data::suggestion::Suggestion;
 

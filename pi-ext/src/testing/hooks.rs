@@ -5,7 +5,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::TestHost;
+use super::host::TestHost;
 use crate::events::{
     BeforeAgentStart, CacheWarming, CompactDecision, Event, HeaderChanges, InputAction,
     MessageReplacement, ProjectTrust, ResourcesDiscovered, SessionCancel, ToolCallAction,

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::TestHost;
+use super::host::TestHost;
 
 /// A dialog the extension opened (`ui/dialog`), as pi would show it.
 #[derive(Debug, Clone, PartialEq)]
