@@ -48,7 +48,9 @@ pub fn example_binary(package: &str) -> PathBuf {
 /// Build workspace binary `package` on its own, with the features its
 /// manifest asks for (a workspace build unifies them: `pi-ext` would get
 /// its default features from the other members), into `target/lean` (in
-/// the caller's profile), and return its path. The README's test command builds it there first.
+/// the caller's profile), and return its path. A target directory of its
+/// own: in the workspace's, the next workspace build would put the full
+/// binary back under the same name.
 pub fn lean_binary(package: &str) -> PathBuf {
     let target = repo_root().join("target/lean");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
