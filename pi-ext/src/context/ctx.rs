@@ -61,7 +61,7 @@ pub(super) struct Inner {
 /// act in that session. Once pi replaces it (`/new`, `/resume`, `/fork`,
 /// `/reload`, a command's `new_session`) or shuts down, every request fails
 /// ("the pi session of this call has ended", or a closed connection once
-/// the process is stopped: [`ApiError`],
+/// the process is stopped: [`ApiError`](crate::api::ApiError),
 /// [`UiError::Failed`](crate::host::ui::UiError::Failed),
 /// [`ModelError::SessionEnded`](crate::models::ModelError::SessionEnded));
 /// never does it act in another session. For work in later sessions, use

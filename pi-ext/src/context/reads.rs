@@ -231,7 +231,7 @@ impl Ctx {
 
     /// The current thinking level (pi's `ctx.thinkingLevel`: `"off"`,
     /// `"minimal"`, … `"max"`), `None` when pi does not give one (pi 0.73.1
-    /// never does; [`Api::thinking_level`] works there).
+    /// never does; [`Api::thinking_level`](crate::api::Api::thinking_level) works there).
     ///
     /// # Errors
     ///
