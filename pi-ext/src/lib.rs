@@ -327,6 +327,7 @@ pub use serde_json;
 
 /// Everything an extension usually needs.
 pub mod prelude {
+    #[doc(no_inline)]
     pub use crate::host::ui::{Level, Placement, UiError};
     pub use crate::{
         command, extension, hook, message_renderer, tool, CommandCtx, Content, Ctx, Error, Mode,

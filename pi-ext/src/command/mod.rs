@@ -23,10 +23,12 @@
 #[doc(hidden)]
 pub mod session_change;
 
+mod suggestion;
+
+pub use suggestion::Suggestion;
+
 use std::fmt::Display;
 use std::str::FromStr;
-
-use crate::data::suggestion::Suggestion;
 
 /// The future a hook or command handler returns: the hook's JSON result for
 /// pi, or an error message.

@@ -10,4 +10,3 @@ pub(crate) mod manifest;
 pub mod messages;
 pub mod payload;
 pub mod session;
-pub(crate) mod suggestion;

@@ -523,7 +523,7 @@ where
 pub fn complete_with<F, I>(fut: F) -> crate::command::CompletionFuture
 where
     F: Future<Output = Vec<I>> + Send + 'static,
-    I: Into<crate::data::suggestion::Suggestion>,
+    I: Into<crate::command::Suggestion>,
 {
     Box::pin(async move { fut.await.into_iter().map(Into::into).collect() })
 }

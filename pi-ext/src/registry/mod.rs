@@ -17,10 +17,12 @@ pub use builtin::BuiltinToolEntry;
 #[doc(hidden)]
 pub use models::{ProviderEntry, VirtualModelEntry};
 #[cfg(feature = "tui")]
+pub use renderers::MessageRendererDef;
+// Link-time entries the macros submit: not for direct use.
+#[cfg(feature = "tui")]
 #[doc(hidden)]
 pub use renderers::{
-    EntryRendererEntry, MarkdownTransformerEntry, MessageRendererDef, MessageRendererEntry,
-    ToolRendererEntry,
+    EntryRendererEntry, MarkdownTransformerEntry, MessageRendererEntry, ToolRendererEntry,
 };
 
 use std::any::TypeId;

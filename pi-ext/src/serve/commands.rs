@@ -52,10 +52,7 @@ impl Dispatcher {
             move |outcome| match outcome {
                 // Shown in pi's list: sanitized, as the editor's suggestions.
                 Ok(items) => Ok(Value::Array(
-                    items
-                        .iter()
-                        .map(crate::data::suggestion::Suggestion::wire)
-                        .collect(),
+                    items.iter().map(crate::command::Suggestion::wire).collect(),
                 )),
                 Err(CallFailure::Panicked(msg)) => Err(RpcError::new(
                     codes::HANDLER_FAILED,

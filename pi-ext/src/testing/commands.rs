@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::host::TestHost;
+use crate::command::Suggestion;
 use crate::data::manifest::CommandManifest;
-pub use crate::data::suggestion::Suggestion;
 
 impl TestHost {
     /// Run `/name args` as pi would, with the dialogs it opens answered by

@@ -37,7 +37,8 @@ mod host;
 mod ui_calls;
 mod user;
 
-pub use commands::Suggestion;
+#[doc(no_inline)]
+pub use crate::command::Suggestion;
 pub use hooks::{event, FromHookAnswer};
 pub use host::{manifest_problems, TestHost, ToolOutcome};
 pub use ui_calls::UiCall;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-pub use crate::data::suggestion::Suggestion;
+use crate::command::Suggestion;
 use crate::host::ui::{Ui, UiError};
 use crate::wire::{codes, RpcError};
 

@@ -160,7 +160,9 @@ mod text;
 mod theme;
 mod view;
 
-pub use autocomplete::{Query, Suggestion, Suggestions};
+#[doc(no_inline)]
+pub use crate::command::Suggestion;
+pub use autocomplete::{Query, Suggestions};
 pub use chrome::{Chrome, FooterData};
 pub use component::{Area, Component, Custom, Cx, Handle};
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
