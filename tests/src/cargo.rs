@@ -19,30 +19,17 @@ pub fn example_binary(package: &str) -> PathBuf {
     // Whether this test binary built the workspace's binaries (debug).
     static BUILT: Mutex<bool> = Mutex::new(false);
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
     if cfg!(debug_assertions) {
-        // `--tests`: the test build's features (see scripts/test.sh), so
-        // nothing the test build made is built again.
-        cmd.args(["build", "--quiet", "--workspace", "--bins", "--tests"]);
+        if !*built {
+            // `--tests`: the test build's features (see scripts/test.sh), so
+            // nothing the test build made is built again.
+            cargo_build(&["--workspace", "--bins", "--tests"], package);
+            *built = true;
+        }
     } else {
-        cmd.args(["build", "--quiet", "--release", "--package", package]);
+        cargo_build(&["--release", "--package", package], package);
     }
-    if !cfg!(debug_assertions) || !*built {
-        let out = cmd
-            .current_dir(repo_root())
-            .output()
-            .expect("running cargo build");
-        assert!(
-            out.status.success(),
-            "building {package} failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        *built = true;
-    }
-    let bin = example_target(package);
-    assert!(bin.is_file(), "{} was not built", bin.display());
-    bin
+    built_binary(example_target(package))
 }
 
 /// Build workspace binary `package` on its own, with the features its
@@ -53,46 +40,58 @@ pub fn example_binary(package: &str) -> PathBuf {
 /// binary back under the same name.
 pub fn lean_binary(package: &str) -> PathBuf {
     let target = repo_root().join("target/lean");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--quiet", "--package", package, "--target-dir"])
-        .arg(&target);
+    let target_arg = target.to_string_lossy().into_owned();
+    let mut args = vec!["--package", package, "--target-dir", &target_arg];
     if !cfg!(debug_assertions) {
-        cmd.arg("--release");
+        args.push("--release");
     }
-    let out = cmd
+    cargo_build(&args, package);
+    built_binary(
+        target
+            .join(profile())
+            .join(format!("{package}{}", std::env::consts::EXE_SUFFIX)),
+    )
+}
+
+/// `cargo build --quiet <args>` in the workspace; panics with cargo's
+/// output when it fails.
+fn cargo_build(args: &[&str], package: &str) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["build", "--quiet"])
+        .args(args)
         .current_dir(repo_root())
         .output()
         .expect("running cargo build");
     assert!(
         out.status.success(),
-        "building {package} on its own failed:\n{}",
+        "building {package} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let profile = if cfg!(debug_assertions) {
+}
+
+/// `bin`, which the build must have made.
+fn built_binary(bin: PathBuf) -> PathBuf {
+    assert!(bin.is_file(), "{} was not built", bin.display());
+    bin
+}
+
+/// The caller's profile's directory name.
+fn profile() -> &'static str {
+    if cfg!(debug_assertions) {
         "debug"
     } else {
         "release"
-    };
-    let bin = target
-        .join(profile)
-        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.is_file(), "{} was not built", bin.display());
-    bin
+    }
 }
 
 /// Where cargo puts workspace binary `package` in the caller's profile
 /// (without building it).
 pub fn example_target(package: &str) -> PathBuf {
-    let profile = if cfg!(debug_assertions) {
-        "debug"
-    } else {
-        "release"
-    };
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo_root().join("target"))
-        .join(profile)
+        .join(profile())
         .join(format!("{package}{}", std::env::consts::EXE_SUFFIX))
 }
 

@@ -495,6 +495,35 @@ fn a_tool_only_extension_built_without_the_optional_parts_runs_in_pi() {
     );
     assert_clean_stderr(&pi);
 
+    // A request of a part it was built without is answered with the feature's name.
+    let mut child = std::process::Command::new(&bin)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::{BufRead, Write};
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(
+            stdin,
+            r#"{{"id":1,"method":"initialize","params":{{"protocol":2,"mode":"rpc"}}}}"#
+        )
+        .unwrap();
+        writeln!(stdin, r#"{{"id":2,"method":"render/tool","params":{{}}}}"#).unwrap();
+        // At the end of its input the process answers what it read and exits.
+        drop(stdin);
+        let answer = std::io::BufReader::new(child.stdout.take().unwrap())
+            .lines()
+            .map_while(Result::ok)
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
+            .find(|m| m["id"] == 2)
+            .expect("an answer to render/tool");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("Cargo feature `tui`"), "{answer}");
+    }
+    child.wait().unwrap();
+
     // `pack` is the `pack` feature's: the binary says which feature it lacks.
     let out = std::process::Command::new(&bin)
         .args(["pack", "out"])

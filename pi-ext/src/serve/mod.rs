@@ -299,7 +299,12 @@ impl Dispatcher {
                 id,
                 Err(RpcError::new(
                     codes::METHOD_NOT_FOUND,
-                    format!("unknown method `{other}`"),
+                    match part_of(other) {
+                        Some(feature) => format!(
+                            "`{other}` needs pi-ext's Cargo feature `{feature}`, which this extension was built without"
+                        ),
+                        None => format!("unknown method `{other}`"),
+                    },
                 )),
             ),
         }
@@ -435,6 +440,17 @@ impl Dispatcher {
             session,
             CancellationToken::new(),
         )
+    }
+}
+
+/// The optional part a request belongs to, when this build lacks it.
+fn part_of(method: &str) -> Option<&'static str> {
+    let (family, _) = method.split_once('/')?;
+    match family {
+        "provider" | "virtual" | "models" if cfg!(not(feature = "models")) => Some("models"),
+        "ops" if cfg!(not(feature = "builtin-tools")) => Some("builtin-tools"),
+        "render" | "autocomplete" | "ui" | "footer" if cfg!(not(feature = "tui")) => Some("tui"),
+        _ => None,
     }
 }
 
