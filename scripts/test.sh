@@ -60,15 +60,32 @@ lint() {
 }
 export -f lint
 
-echo "==> cargo test --no-run (the test build)"
-time cargo test --workspace --locked --no-run --message-format=json-render-diagnostics >"$LOGS/build.json"
+# A binary is built as a unit test only where its sources hold a test: most
+# are extensions that tests/ starts, and each harness of no tests costs about
+# two CPU-seconds to compile and link. Libraries and tests/ are all built.
+BIN_TESTS=$(cargo metadata --no-deps --format-version 1 --locked | "$NODE" -e '
+  const fs = require("fs"), path = require("path");
+  const hasTest = (dir) => fs.readdirSync(dir, { withFileTypes: true }).some((e) => {
+    const file = path.join(dir, e.name);
+    if (e.isDirectory()) return hasTest(file);
+    return e.name.endsWith(".rs") && /#\[(tokio::)?test\b|#\[cfg\(test\)\]/.test(fs.readFileSync(file, "utf8"));
+  });
+  const meta = JSON.parse(fs.readFileSync(0, "utf8"));
+  const names = new Set();
+  for (const p of meta.packages)
+    for (const t of p.targets)
+      if (t.kind.includes("bin") && t.test && hasTest(path.dirname(t.src_path))) names.add(t.name);
+  console.log([...names].map((n) => `--bin=${n}`).join(" "));')
+echo "==> cargo test --no-run (the test build; binaries with tests: ${BIN_TESTS//--bin=/})"
+# shellcheck disable=SC2086 # one word per binary
+time cargo test --workspace --locked --no-run --lib --tests $BIN_TESTS --message-format=json-render-diagnostics >"$LOGS/build.json"
 
 # The extension binaries the end-to-end tests start, built in one go before
-# them (the harness builds the same way: tests/src/cargo.rs). `--tests`
+# them (the harness builds the same way: tests/src/cargo.rs). `--test '*'`
 # keeps the test build's features (pi-ext's dev-dependency on itself turns
 # on `internals`), so pi-ext and what depends on it are not built again.
 echo "==> cargo build --bins (the extensions the tests run)"
-time cargo build --workspace --locked --bins --tests --quiet
+time cargo build --workspace --locked --bins --test '*' --quiet
 
 # The test executables cargo built: package directory, package, target and
 # path, one a line.
@@ -107,11 +124,17 @@ export CARGO
 run_binary() {
   local dir=$1 name="$2::$3" exe=$4 log
   log="$LOGS/$2-$3.log"
-  local start=$SECONDS
-  if (cd "$dir" && CARGO_MANIFEST_DIR="$dir" "$exe") >"$log" 2>&1; then
-    echo "    ok   $name ($((SECONDS - start)) s): $(grep -h '^test result' "$log" | tail -1)"
+  local start=$SECONDS ok=1 cpu
+  (cd "$dir" && CARGO_MANIFEST_DIR="$dir" "$exe") >"$log" 2>&1 || ok=0
+  # The CPU the binary and what it waited for (pi, cargo) used: the second
+  # line of `times` (this subshell's children), written to a file since
+  # `times` in a pipe would run in a new subshell, which has no children.
+  times >"$log.times"
+  cpu=$(tail -1 "$log.times" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+  if [ "$ok" = 1 ]; then
+    echo "    ok   $name ($((SECONDS - start)) s, $cpu CPU-s): $(grep -h '^test result' "$log" | tail -1)"
   else
-    echo "    FAIL $name ($((SECONDS - start)) s), its output:"
+    echo "    FAIL $name ($((SECONDS - start)) s, $cpu CPU-s), its output:"
     sed 's/^/        /' "$log"
     touch "$LOGS/failed"
   fi

@@ -21,9 +21,9 @@ pub fn example_binary(package: &str) -> PathBuf {
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     if cfg!(debug_assertions) {
         if !*built {
-            // `--tests`: the test build's features (see scripts/test.sh), so
-            // nothing the test build made is built again.
-            cargo_build(&["--workspace", "--bins", "--tests"], package);
+            // `--test '*'`: the test build's features (see scripts/test.sh),
+            // so nothing the test build made is built again.
+            cargo_build(&["--workspace", "--bins", "--test", "*"], package);
             *built = true;
         }
     } else {

@@ -240,6 +240,12 @@ impl Screen {
         self.inner.cursor_position()
     }
 
+    /// The text of the cursor's row, trimmed: the editor's line while pi waits for input
+    /// (pi keeps the terminal's cursor in its editor even while it draws its own).
+    pub fn cursor_line(&self) -> String {
+        self.row(self.cursor().0).trim().to_string()
+    }
+
     /// Whether the application hid the cursor (pi hides it and draws its own).
     pub fn cursor_hidden(&self) -> bool {
         self.inner.hide_cursor()
