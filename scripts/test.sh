@@ -62,7 +62,8 @@ export -f lint
 
 # A binary is built as a unit test only where its sources hold a test: most
 # are extensions that tests/ starts, and each harness of no tests costs about
-# two CPU-seconds to compile and link. Libraries and tests/ are all built.
+# two CPU-seconds to compile and link. Libraries and tests/ are all built
+# (`--test '*'`: `--tests` would take every binary as a unit test too).
 BIN_TESTS=$(cargo metadata --no-deps --format-version 1 --locked | "$NODE" -e '
   const fs = require("fs"), path = require("path");
   const hasTest = (dir) => fs.readdirSync(dir, { withFileTypes: true }).some((e) => {
@@ -78,14 +79,22 @@ BIN_TESTS=$(cargo metadata --no-deps --format-version 1 --locked | "$NODE" -e '
   console.log([...names].map((n) => `--bin=${n}`).join(" "));')
 echo "==> cargo test --no-run (the test build; binaries with tests: ${BIN_TESTS//--bin=/})"
 # shellcheck disable=SC2086 # one word per binary
-time cargo test --workspace --locked --no-run --lib --tests $BIN_TESTS --message-format=json-render-diagnostics >"$LOGS/build.json"
+time cargo test --workspace --locked --no-run --lib --test '*' $BIN_TESTS --message-format=json-render-diagnostics >"$LOGS/build.json"
 
 # The extension binaries the end-to-end tests start, built in one go before
 # them (the harness builds the same way: tests/src/cargo.rs). `--test '*'`
 # keeps the test build's features (pi-ext's dev-dependency on itself turns
 # on `internals`), so pi-ext and what depends on it are not built again.
-echo "==> cargo build --bins (the extensions the tests run)"
-time cargo build --workspace --locked --bins --test '*' --quiet
+# The binaries that depend on pi-ext without its default features
+# (tests/src/cargo.rs, LEAN_PACKAGES) build on their own, after the others:
+# in a workspace build pi-ext would get its default features from them.
+LEAN="word-count"
+echo "==> cargo build --bins (the extensions the tests run; then, on their own: $LEAN)"
+# shellcheck disable=SC2046 # one word per package
+time {
+  cargo build --workspace --locked --bins --test '*' --quiet $(printf -- '--exclude %s ' $LEAN)
+  for package in $LEAN; do cargo build --locked --quiet --package "$package"; done
+}
 
 # The test executables cargo built: package directory, package, target and
 # path, one a line.

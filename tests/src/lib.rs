@@ -102,7 +102,9 @@ mod watched;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use cargo::{example_binary, example_target, install_binary, install_example, lean_binary};
+pub use cargo::{
+    example_binary, example_target, install_binary, install_example, lean_binary, LEAN_PACKAGES,
+};
 pub use env::PiEnv;
 pub use install::{bridge_node, pi_cli, pi_node, PiInstall, PI_PACKAGE, PI_VERSION};
 pub use keys::Key;

@@ -351,3 +351,54 @@ fn print_mode_prints_the_answer() {
     // Nothing leaked outside the temp world.
     assert!(env.agent_dir().join("auth.json").is_file());
 }
+
+/// The lean packages the harness builds on their own (`LEAN_PACKAGES`) are
+/// the workspace's binaries that take pi-ext without its default features,
+/// and `scripts/test.sh` leaves the same ones out of its workspace build.
+#[test]
+fn the_lean_packages_are_the_ones_without_pis_default_features() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(pi_ext_e2e::repo_root())
+        .output()
+        .expect("cargo metadata");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut lean: Vec<&str> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| {
+            let has_bin = p["targets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["kind"].as_array().unwrap().iter().any(|k| k == "bin"));
+            let lean_dep = p["dependencies"].as_array().unwrap().iter().any(|d| {
+                d["name"] == "pi-ext" && d["kind"].is_null() && d["uses_default_features"] == false
+            });
+            has_bin && lean_dep
+        })
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    lean.sort_unstable();
+    let mut listed = pi_ext_e2e::LEAN_PACKAGES.to_vec();
+    listed.sort_unstable();
+    assert_eq!(lean, listed, "LEAN_PACKAGES in tests/src/cargo.rs");
+    let script = std::fs::read_to_string(pi_ext_e2e::repo_root().join("scripts/test.sh")).unwrap();
+    assert!(
+        script.contains(&format!("LEAN=\"{}\"", listed.join(" "))),
+        "scripts/test.sh's LEAN lists other packages than {listed:?}"
+    );
+}

@@ -43,6 +43,17 @@ pub(super) struct ModelEventParams {
 }
 
 impl Dispatcher {
+    /// The answer to a call of a provider this extension did not register.
+    fn no_provider(&self, provider: &str) -> RpcError {
+        RpcError::new(
+            codes::METHOD_NOT_FOUND,
+            format!(
+                "extension `{}` has no provider `{provider}`",
+                self.registry.name
+            ),
+        )
+    }
+
     /// `models/event`: events of a model call this process started.
     pub(super) fn on_model_event(&self, p: ModelEventParams) {
         let streams = self.shared.model_streams.lock().unwrap();
@@ -59,16 +70,7 @@ impl Dispatcher {
             .get(&p.provider)
             .and_then(|d| d.stream.clone())
         else {
-            return self.respond::<Value>(
-                id,
-                Err(RpcError::new(
-                    codes::METHOD_NOT_FOUND,
-                    format!(
-                        "extension `{}` has no provider `{}`",
-                        self.registry.name, p.provider
-                    ),
-                )),
-            );
+            return self.respond::<Value>(id, Err(self.no_provider(&p.provider)));
         };
         let token = CancellationToken::new();
         let ctx = Ctx::new(
@@ -132,16 +134,7 @@ impl Dispatcher {
 
     pub(super) fn start_provider_call(self: &Arc<Self>, id: u64, p: ProviderCallParams) {
         let Some(provider) = self.registry.models.providers.get(&p.provider).cloned() else {
-            return self.respond::<Value>(
-                id,
-                Err(RpcError::new(
-                    codes::METHOD_NOT_FOUND,
-                    format!(
-                        "extension `{}` has no provider `{}`",
-                        self.registry.name, p.provider
-                    ),
-                )),
-            );
+            return self.respond::<Value>(id, Err(self.no_provider(&p.provider)));
         };
         let token = CancellationToken::new();
         let ctx = self.new_ctx(id, CallKind::Provider, p.session, &token);
