@@ -47,8 +47,7 @@ async fn unbookmark(ctx: &CommandCtx) -> Result<(), Error> {
             return Ok(());
         }
     }
-    ctx.ui()
-        .notify("No bookmarked entry found", Level::Warning);
+    ctx.ui().notify("No bookmarked entry found", Level::Warning);
     Ok(())
 }
 

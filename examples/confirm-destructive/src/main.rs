@@ -8,7 +8,10 @@ use pi_ext::prelude::*;
 
 /// Confirm clearing or switching the session.
 #[hook]
-async fn confirm_switch(ctx: &Ctx, event: SessionBeforeSwitchEvent) -> Result<SessionCancel, Error> {
+async fn confirm_switch(
+    ctx: &Ctx,
+    event: SessionBeforeSwitchEvent,
+) -> Result<SessionCancel, Error> {
     if !ctx.has_ui() {
         return Ok(SessionCancel::Continue);
     }

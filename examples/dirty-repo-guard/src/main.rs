@@ -35,8 +35,7 @@ async fn check_dirty_repo(ctx: &Ctx, action: &str) -> Result<SessionCancel, Erro
         .await
         .ok();
     if choice.as_deref() != Some("Yes, proceed anyway") {
-        ctx.ui()
-            .notify("Commit your changes first", Level::Warning);
+        ctx.ui().notify("Commit your changes first", Level::Warning);
         return Ok(SessionCancel::Cancel);
     }
     Ok(SessionCancel::Continue)

@@ -13,7 +13,11 @@ struct HelloParams {
     name: String,
 }
 
-#[tool(name = "hello", label = "Hello", description = "A simple greeting tool")]
+#[tool(
+    name = "hello",
+    label = "Hello",
+    description = "A simple greeting tool"
+)]
 async fn hello(Params(p): Params<HelloParams>) -> ToolResult {
     ToolResult::text(format!("Hello, {}!", p.name))
         .with_details(pi_ext::serde_json::json!({ "greeted": p.name }))

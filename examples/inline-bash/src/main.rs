@@ -68,7 +68,11 @@ async fn expand(ctx: &Ctx, event: InputEvent) -> InputAction {
             timeout: Some(TIMEOUT),
             ..Default::default()
         };
-        match ctx.api().exec("bash", ["-c", command.as_str()], options).await {
+        match ctx
+            .api()
+            .exec("bash", ["-c", command.as_str()], options)
+            .await
+        {
             Ok(out) => {
                 let output = if !out.stdout.is_empty() {
                     &out.stdout
@@ -101,7 +105,10 @@ async fn expand(ctx: &Ctx, event: InputEvent) -> InputAction {
         let summary: Vec<String> = expansions
             .iter()
             .map(|e| {
-                let status = e.error.as_ref().map_or(String::new(), |e| format!(" ({e})"));
+                let status = e
+                    .error
+                    .as_ref()
+                    .map_or(String::new(), |e| format!(" ({e})"));
                 format!("!{{{}}}{status} -> \"{}\"", e.command, preview(&e.output))
             })
             .collect();

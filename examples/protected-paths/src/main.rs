@@ -46,7 +46,12 @@ mod tests {
 
     #[test]
     fn substrings_as_the_original() {
-        for path in [".env", "app/.env.local", "repo/.git/config", "x/node_modules/y"] {
+        for path in [
+            ".env",
+            "app/.env.local",
+            "repo/.git/config",
+            "x/node_modules/y",
+        ] {
             assert!(is_protected(path), "{path}");
         }
         for path in ["env", ".git", "src/main.rs", "node_modules"] {
