@@ -286,8 +286,12 @@ fn normalize(steps: &mut [(String, Value)]) {
     fn collect(v: &Value, ids: &mut Vec<String>) {
         match v {
             Value::Object(map) => {
+                // An entry's `id` (entries have a `parentId`), not a model's.
+                let entry = map.contains_key("parentId");
                 for (k, v) in map {
-                    if matches!(k.as_str(), "id" | "parentId" | "targetId" | "entryId") {
+                    if matches!(k.as_str(), "parentId" | "targetId" | "entryId")
+                        || (k == "id" && entry)
+                    {
                         if let Some(s) = v.as_str() {
                             if !ids.iter().any(|i| i == s) {
                                 ids.push(s.to_string());
