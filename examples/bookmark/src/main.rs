@@ -5,8 +5,8 @@
 use pi_ext::messages::AgentMessage;
 use pi_ext::prelude::*;
 
-/// Bookmark last message (usage: /bookmark [label])
-#[command]
+/// Labels the last assistant message (`/bookmark [label]`).
+#[command(description = "Bookmark last message (usage: /bookmark [label])")]
 async fn bookmark(ctx: &CommandCtx, args: String) -> Result<(), Error> {
     let label = match args.trim() {
         "" => {
