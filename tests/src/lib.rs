@@ -87,6 +87,7 @@ pub mod anthropic;
 mod cargo;
 mod diag;
 mod env;
+mod git;
 mod install;
 pub mod json;
 mod keys;
@@ -106,6 +107,7 @@ pub use cargo::{
     example_binary, example_target, install_binary, install_example, lean_binary, LEAN_PACKAGES,
 };
 pub use env::PiEnv;
+pub use git::git;
 pub use install::{bridge_node, pi_cli, pi_node, PiInstall, PI_PACKAGE, PI_VERSION};
 pub use keys::Key;
 pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};

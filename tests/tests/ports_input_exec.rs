@@ -4,12 +4,9 @@
 //! its TypeScript original on the same inputs: what the model is asked and
 //! what pi records must match.
 
-use std::path::Path;
-use std::process::Command;
-
 use pi_ext_e2e::json::{messages, notifications};
 use pi_ext_e2e::{
-    install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
+    git, install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
 };
 use serde_json::json;
 
@@ -26,29 +23,6 @@ fn start(env: &PiEnv, port: Option<&str>, ts: &str) -> PiRpc {
             .extension(pi_ext_e2e::pi_example(ts))
             .start(),
     }
-}
-
-#[track_caller]
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The user messages' texts of each request the model got.

@@ -8,12 +8,12 @@
 //! step what pi shows (UI requests, tool results, command responses), what
 //! the model is sent, and the session's entries must match.
 
-use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use pi_ext_e2e::json::{assert_same, notifications, statuses};
-use pi_ext_e2e::{install_example, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
+use pi_ext_e2e::{
+    git, install_example, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
+};
 use serde_json::{json, Value};
 
 /// (TypeScript original, Rust port), in load order.
@@ -30,28 +30,6 @@ const PORTS: [(&str, &str); 11] = [
     ("confirm-destructive.ts", "confirm-destructive"),
     ("dirty-repo-guard.ts", "dirty-repo-guard"),
 ];
-
-#[track_caller]
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// What one run recorded, step by step, as `(step, what pi showed)`, and
 /// the model's requests.
