@@ -48,8 +48,9 @@ echo "==> cargo fmt --check"
 time cargo fmt --all -- --check
 
 # clippy and rustdoc compile in check mode, which shares nothing with the
-# test build: in a target directory of their own, at a low priority, they use
-# the CPU the test binaries leave while they wait on pi.
+# test build: in a target directory of their own, at a low priority, from
+# here to the end, they use the CPU that the builds' last steps and the test
+# binaries (while they wait on pi) leave.
 lint() {
   set -e
   export CARGO_TARGET_DIR=target/lint
@@ -59,6 +60,8 @@ lint() {
   time RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 }
 export -f lint
+(nice -n 15 bash -c lint >"$LOGS/lint.log" 2>&1 || touch "$LOGS/lint-failed") &
+lint_pid=$!
 
 # A binary is built as a unit test only where its sources hold a test: most
 # are extensions that tests/ starts, and each harness of no tests costs about
@@ -151,8 +154,6 @@ run_binary() {
 
 echo "==> cargo test: $(wc -l <"$LOGS/queue.tsv") test binaries, $JOBS at a time; clippy and rustdoc beside them"
 time {
-  (nice -n 15 bash -c lint >"$LOGS/lint.log" 2>&1 || touch "$LOGS/lint-failed") &
-  lint_pid=$!
   (
     start=$SECONDS
     if cargo test --workspace --locked --doc >"$LOGS/doctests.log" 2>&1; then
@@ -169,9 +170,10 @@ time {
     run_binary "$dir" "$pkg" "$target" "$exe" &
   done <"$LOGS/queue.tsv"
   while [ "$(jobs -rp | grep -cvx "$lint_pid")" -gt 0 ]; do wait -n || true; done
-  echo "    (test binaries done; waiting for clippy and rustdoc)"
-  wait "$lint_pid" || true
+  echo "    (test binaries done)"
 }
+echo "==> waiting for clippy and rustdoc (started before the test build)"
+time wait "$lint_pid" || true
 cat "$LOGS/lint.log"
 status=0
 if [ -e "$LOGS/lint-failed" ]; then

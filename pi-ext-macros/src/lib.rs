@@ -11,7 +11,8 @@
 //! model, type mistakes from one trait bound in `pi_ext::impl_` per user
 //! type (see the "slots" there), so that no derive or call checks the same
 //! type twice. The trybuild cases in `pi-ext/tests/ui/fail/` pin every
-//! message; those in `pi-ext/tests/ui/pass/` every supported form.
+//! message; the programs in `pi-ext/tests/ui/pass/` (test targets
+//! `ui_pass_*`) use every supported form.
 
 mod codegen;
 mod model;

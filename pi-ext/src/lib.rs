@@ -77,7 +77,8 @@
 //!
 //! All on by default: `tui` ([`tui`] and the renderers), `models`
 //! ([`models`], providers, virtual models), `builtin-tools`
-//! ([`builtin_tools`]), `settings` ([`settings`]) and `pack` (`<bin> pack`).
+//! ([`builtin_tools`]), `settings` ([`settings`]), `pack` (`<bin> pack`) and
+//! `rt-multi-thread` (handlers on two to four threads; without it, on one).
 //! With `default-features = false` an extension has tools, commands, hooks,
 //! `ctx.ui()`'s dialogs and the pi API, and neither the code nor the
 //! bridge's JavaScript of the parts it leaves out. A macro key of a part that

@@ -63,6 +63,24 @@ pub fn lean_binary(package: &str) -> PathBuf {
     built_binary(example_target(package))
 }
 
+/// Build `package` (one of [`LEAN_PACKAGES`]) in the workspace's `small`
+/// profile (opt-level `s`, fat LTO, one codegen unit, stripped) and return
+/// its path: what BENCHMARKS.md measures as the smallest binary.
+pub fn lean_binary_small(package: &str) -> PathBuf {
+    assert!(
+        LEAN_PACKAGES.contains(&package),
+        "{package} is not in LEAN_PACKAGES"
+    );
+    cargo_build(&["--package", package, "--profile", "small"], package);
+    built_binary(
+        std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo_root().join("target"))
+            .join("small")
+            .join(format!("{package}{}", std::env::consts::EXE_SUFFIX)),
+    )
+}
+
 /// `cargo build --quiet <args>` in the workspace; panics with cargo's
 /// output when it fails.
 fn cargo_build(args: &[&str], package: &str) {

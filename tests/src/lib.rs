@@ -104,7 +104,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use cargo::{
-    example_binary, example_target, install_binary, install_example, lean_binary, LEAN_PACKAGES,
+    example_binary, example_target, install_binary, install_example, lean_binary,
+    lean_binary_small, LEAN_PACKAGES,
 };
 pub use env::PiEnv;
 pub use git::git;

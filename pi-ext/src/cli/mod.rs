@@ -314,7 +314,7 @@ fn serve(registry: Registry) -> ExitCode {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get().clamp(2, 4))
         .unwrap_or(2);
-    let runtime = match crate::serve::runtime::build(workers) {
+    let runtime = match crate::serve::runtime::Runtime::build(workers) {
         Ok(rt) => rt,
         Err(e) => {
             log(&format!("could not start the async runtime: {e}"));

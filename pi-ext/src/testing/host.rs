@@ -20,7 +20,7 @@ use crate::wire::{request_line, Classified, Incoming, RpcError};
 
 /// An in-process pi stand-in, serving this binary's registered tools.
 pub struct TestHost {
-    runtime: tokio::runtime::Runtime,
+    runtime: crate::serve::runtime::Runtime,
     dispatcher: Arc<Dispatcher>,
     out: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
     next_id: AtomicU64,
@@ -69,7 +69,7 @@ impl TestHost {
             .with_test_writer()
             .with_ansi(false)
             .try_init();
-        let runtime = crate::serve::runtime::build(2).expect("building the test runtime");
+        let runtime = crate::serve::runtime::Runtime::build(2).expect("building the test runtime");
         let (tx, rx) = mpsc::unbounded_channel();
         let dispatcher = {
             let _guard = runtime.enter();

@@ -1,4 +1,6 @@
 //! Every supported `#[tool]` return type.
+// `-> ()` written out is one of the forms under test.
+#![allow(clippy::unused_unit)]
 
 use pi_ext::prelude::*;
 use pi_ext::registry::Registry;

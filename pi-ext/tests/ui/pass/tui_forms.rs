@@ -72,5 +72,9 @@ fn main() {
     assert_eq!(manifest.message_renderers, ["always", "sometimes"]);
     assert!(manifest.tools.iter().all(|t| t.render.is_some()));
     let host = pi_ext::testing::TestHost::with_registry(registry);
-    assert_eq!(host.call("echo", pi_ext::serde_json::json!({"text": "x"})).text(), "x");
+    assert_eq!(
+        host.call("echo", pi_ext::serde_json::json!({"text": "x"}))
+            .text(),
+        "x"
+    );
 }
