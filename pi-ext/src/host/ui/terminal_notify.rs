@@ -68,8 +68,9 @@ impl Ui {
         if !self.has_ui {
             return Err(UiError::NoUi);
         }
-        let title = sanitized(title.into(), Keep::Lines);
-        let body = sanitized(body.into(), Keep::Lines);
+        // Line breaks and tabs stay for the bridge, which makes them spaces.
+        let title = sanitized(title.into(), Keep::Text);
+        let body = sanitized(body.into(), Keep::Text);
         let answer = self
             .query("notifyTerminal", json!([title, body]))
             .await
