@@ -19,7 +19,7 @@ export const TITLE_MAX = 128;
 export const BODY_MAX = 512;
 
 /** C0, DEL and C1 (ESC, BEL and the one-byte ST 0x9c among them). */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const NOTIFY_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
  * The protocol notify.ts picks for the terminal pi runs in: Windows
@@ -45,7 +45,7 @@ export function pickProtocol(env) {
  * @param {RegExp} [drop]
  */
 export function notificationText(text, max, drop) {
-  let s = (typeof text === "string" ? text : String(text ?? "")).replace(/\r\n|[\r\n\t]/g, " ").replace(CONTROLS, "");
+  let s = (typeof text === "string" ? text : String(text ?? "")).replace(/\r\n|[\r\n\t]/g, " ").replace(NOTIFY_CONTROLS, "");
   if (drop) s = s.replace(drop, "");
   const chars = Array.from(s);
   return chars.length <= max ? s : `${chars.slice(0, max - 1).join("")}…`;
