@@ -465,8 +465,10 @@ impl Registry {
         });
         for entry in tools {
             let tool = (entry.make)();
+            // The first of a name is kept (`add`), and its crate.
             reg.tool_crates
-                .insert(tool.name.clone(), crate_of(entry.module));
+                .entry(tool.name.clone())
+                .or_insert(crate_of(entry.module));
             reg.add(tool);
         }
         reg
