@@ -20,8 +20,8 @@ enum Terminal {
     Plain,
     /// `KITTY_WINDOW_ID`: OSC 99.
     Kitty,
-    /// `WT_SESSION`: a toast through `powershell.exe`.
-    WindowsTerminal,
+    /// Windows Terminal (`WT_SESSION`): a toast through `powershell.exe`.
+    Windows,
 }
 
 /// Every OSC 777 and OSC 99 sequence in `output`, whole (from its `ESC ]`
@@ -105,7 +105,7 @@ fn run(port: bool, terminal: Terminal) -> Sent {
     match terminal {
         Terminal::Plain => {}
         Terminal::Kitty => pi = pi.env("KITTY_WINDOW_ID", "1"),
-        Terminal::WindowsTerminal => {
+        Terminal::Windows => {
             std::fs::create_dir_all(&bin).unwrap();
             fake_powershell(&bin);
             let path = std::env::var("PATH").unwrap_or_default();
@@ -119,7 +119,7 @@ fn run(port: bool, terminal: Terminal) -> Sent {
     pi.press(Key::Enter);
     pi.wait_for_text("All done.");
     let sent = match terminal {
-        Terminal::WindowsTerminal => Sent::Toast(toast_arguments(&bin, &pi)),
+        Terminal::Windows => Sent::Toast(toast_arguments(&bin, &pi)),
         _ => {
             let output = pi.wait_for_output("a notification", |o| !notifications(o).is_empty());
             Sent::Written(notifications(&output))
@@ -131,7 +131,7 @@ fn run(port: bool, terminal: Terminal) -> Sent {
 
 #[test]
 fn the_port_notifies_like_notify_ts_when_the_run_settles() {
-    for terminal in [Terminal::Plain, Terminal::Kitty, Terminal::WindowsTerminal] {
+    for terminal in [Terminal::Plain, Terminal::Kitty, Terminal::Windows] {
         let original = run(false, terminal);
         let port = run(true, terminal);
         assert_eq!(port, original, "{terminal:?}");
@@ -147,7 +147,7 @@ fn the_port_notifies_like_notify_ts_when_the_run_settles() {
                     b"\x1b]99;i=1:p=body;Ready for input\x1b\\".to_vec()
                 ]
             ),
-            (Terminal::WindowsTerminal, Sent::Toast(args)) => {
+            (Terminal::Windows, Sent::Toast(args)) => {
                 assert_eq!(args[..2], ["-NoProfile", "-Command"]);
                 assert!(
                     args[2].contains("CreateTextNode('Ready for input')")

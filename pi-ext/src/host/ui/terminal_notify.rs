@@ -120,7 +120,7 @@ mod tests {
         };
         let interactive = host(Mode::Interactive);
         assert_eq!(interactive.call("notify", json!({})).text(), "Ok(Osc777)");
-        assert_eq!(interactive.ui_calls(), [sent.clone()]);
+        assert_eq!(interactive.ui_calls(), std::slice::from_ref(&sent));
         let rpc = host(Mode::Rpc);
         assert_eq!(rpc.call("notify", json!({})).text(), "Err(NoTerminal)");
         assert_eq!(rpc.ui_calls(), [sent]);
