@@ -329,7 +329,9 @@ pub use pi_ext_macros::message_renderer;
 /// `ctx: &CommandCtx`, the extension's state `&MyExtension`, and one
 /// argument value. A plain `fn` runs on the blocking pool. `#[command] fn
 /// note` also generates `note_command()` for explicit registration
-/// ([`registry::Registry::command`]).
+/// ([`registry::Registry::command`]). pi lists commands in the order they
+/// reach it: declaration order, the rule [`tool`](macro@tool#the-order-pi-gets-the-tools-in)
+/// describes.
 pub use pi_ext_macros::command;
 
 /// The schemars version pi-ext's derive support is built on. Derive through
