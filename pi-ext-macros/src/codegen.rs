@@ -261,6 +261,8 @@ pub fn tool(model: &ToolModel) -> TokenStream {
 
             #private::ToolEntry {
                 module: ::core::module_path!(),
+                file: ::core::file!(),
+                line: ::core::line!(),
                 make: __pi_ext_make,
             }
         };
@@ -346,6 +348,8 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                         }
                         #private::CommandEntry {
                             module: ::core::module_path!(),
+                            file: ::core::file!(),
+                            line: ::core::line!(),
                             name: ::core::concat!(#name, "-settings"),
                             description: "View and edit this extension's settings",
                             completions: &[],
@@ -534,6 +538,8 @@ pub fn command(model: &CommandModel) -> TokenStream {
 
             #private::CommandEntry {
                 module: ::core::module_path!(),
+                file: ::core::file!(),
+                line: ::core::line!(),
                 name: #name,
                 description: #description,
                 completions: &[#(#completions),*],

@@ -242,6 +242,20 @@ pub use pi_ext_macros::extension;
 /// }
 /// # fn main() {}
 /// ```
+///
+/// ## The order pi gets the tools in
+///
+/// pi lists tools (in the model's "Available tools", in its tool list) in
+/// the order an extension registers them. `#[tool]`s, collected at link
+/// time, reach pi in **declaration order**: the tools of one source file
+/// in the order they are written; the files of one crate by their paths
+/// (`src/a.rs`, `src/b.rs`, `src/main.rs`); crates in the load order of
+/// their extensions (see [`registry`]), a crate without one last. Link
+/// order, which is neither, never shows. Tools registered explicitly
+/// ([`registry::Registry::tool`]) come in the order of the calls. A name
+/// declared twice keeps the first in that order (the other is a problem
+/// the manifest reports). `#[command]`s and [`flag!`]s follow the same
+/// rule.
 pub use pi_ext_macros::tool;
 
 /// Subscribe a function to a pi event. The event is the type of its
@@ -316,7 +330,9 @@ pub use pi_ext_macros::message_renderer;
 /// `ctx: &CommandCtx`, the extension's state `&MyExtension`, and one
 /// argument value. A plain `fn` runs on the blocking pool. `#[command] fn
 /// note` also generates `note_command()` for explicit registration
-/// ([`registry::Registry::command`]).
+/// ([`registry::Registry::command`]). pi lists commands in the order they
+/// reach it: declaration order, the rule [`tool`](macro@tool#the-order-pi-gets-the-tools-in)
+/// describes.
 pub use pi_ext_macros::command;
 
 /// The schemars version pi-ext's derive support is built on. Derive through
@@ -553,6 +569,9 @@ macro_rules! __flag {
         $crate::impl_::inventory::submit! {
             $crate::impl_::FlagEntry {
                 name: ::core::stringify!($name),
+                module: ::core::module_path!(),
+                file: ::core::file!(),
+                line: ::core::line!(),
                 description: $description,
                 kind: $kind,
                 default: $default,

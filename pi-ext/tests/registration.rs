@@ -1,7 +1,8 @@
 //! Explicit registration and per-connection state: a test host serves a
 //! chosen set of items, two hosts never share an extension's state, plain
-//! `fn` hooks and commands run on the blocking pool, and hooks of one file
-//! run in declaration order.
+//! `fn` hooks and commands run on the blocking pool, hooks of one file
+//! run in declaration order, and linked tools and commands reach pi in
+//! declaration order (not by name, not in link order).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -239,4 +240,61 @@ fn sequential_tools_terminating_results_and_computed_completions_reach_pi() {
         "{}",
         err.message
     );
+}
+
+/// Declared last, named first: pi gets it last.
+#[tool]
+async fn a_last() -> String {
+    "last".into()
+}
+
+/// Declared after `/block`, `/deploy` and `/paint`: listed after them.
+#[command]
+async fn abort_all(_ctx: &CommandCtx) {}
+
+/// A second `add`, declared after the first: left out.
+mod twin {
+    use pi_ext::prelude::*;
+
+    /// Not the real `add`.
+    #[tool(name = "add")]
+    async fn add_again() -> String {
+        "the twin".into()
+    }
+}
+
+#[test]
+fn linked_tools_and_commands_reach_pi_in_declaration_order_and_the_first_of_a_name_wins() {
+    let host = TestHost::new();
+    let manifest = host.manifest();
+    let tools: Vec<&str> = manifest.tools.iter().map(|t| &*t.name).collect();
+    assert_eq!(tools, ["count", "add", "final_answer", "a_last"]);
+    let commands: Vec<&str> = manifest.commands.iter().map(|c| &*c.name).collect();
+    assert_eq!(commands, ["block", "deploy", "paint", "abort_all"]);
+    assert!(
+        manifest
+            .problems
+            .iter()
+            .any(|p| p == "tool `add` is registered twice; keeping the first"),
+        "{:?}",
+        manifest.problems
+    );
+    assert_eq!(host.call("add", json!({"a": 2, "b": 3})).text(), "5");
+}
+
+#[test]
+fn explicit_tools_reach_pi_in_the_order_they_are_added() {
+    let registry = Registry::new("f", "1.0.0")
+        .tool(final_answer_tool())
+        .tool(add_tool())
+        .tool(a_last_tool())
+        .tool(count_tool());
+    let host = TestHost::with_registry(registry);
+    let tools: Vec<String> = host
+        .manifest()
+        .tools
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(tools, ["final_answer", "add", "a_last", "count"]);
 }

@@ -23,6 +23,7 @@ const TERMINAL_ENV: &[(&str, &str)] = &[("TERM", "xterm-256color"), ("COLORTERM"
 /// colour overrides (chalk turns styling off under `CI`), a terminal's own identification
 /// (kitty/iTerm/WezTerm/Ghostty make pi query image cell sizes), multiplexers, the
 /// background hint that picks the light theme, and a fixed size.
+/// A test that sets one with [`PiBuilder::env`] keeps it.
 const CLEARED_ENV: &[&str] = &[
     "CI",
     "NO_COLOR",
@@ -88,8 +89,15 @@ impl PiBuilder<'_> {
                 None => builder.env_remove(key),
             }
         }
+        // A variable the test set itself stays (a test playing kitty sets KITTY_WINDOW_ID).
+        let set: Vec<&OsStr> = cmd
+            .get_envs()
+            .filter_map(|(key, value)| value.map(|_| key))
+            .collect();
         for key in CLEARED_ENV {
-            builder.env_remove(key);
+            if !set.contains(&OsStr::new(key)) {
+                builder.env_remove(key);
+            }
         }
         for (key, value) in TERMINAL_ENV {
             builder.env(key, value);
@@ -520,6 +528,34 @@ impl PiTerminal {
     /// 4 MiB.
     pub fn output(&self) -> Vec<u8> {
         self.shared.lock().output.iter().copied().collect()
+    }
+
+    /// Waits (up to [`DEFAULT_TIMEOUT`]) until `check` holds for everything pi wrote so far
+    /// (as [`PiTerminal::output`] gives it) and returns that output; `what` names the
+    /// awaited bytes in the panic message. Panics when the deadline passes, or as soon as
+    /// pi's terminal closes with `check` still false.
+    #[track_caller]
+    pub fn wait_for_output(&self, what: &str, mut check: impl FnMut(&[u8]) -> bool) -> Vec<u8> {
+        let deadline = Instant::now() + DEFAULT_TIMEOUT;
+        let found = self.shared.wait_until(deadline, |state| {
+            let output: Vec<u8> = state.output.iter().copied().collect();
+            if check(&output) {
+                Some(Some(output))
+            } else {
+                state.closed.then_some(None)
+            }
+        });
+        match found {
+            Some(Some(output)) => output,
+            Some(None) => panic!(
+                "pi's terminal closed while waiting for {what}\n{}",
+                self.diagnostics()
+            ),
+            None => panic!(
+                "timed out after {DEFAULT_TIMEOUT:?} waiting for {what}\n{}",
+                self.diagnostics()
+            ),
+        }
     }
 
     /// pi's state for a panic message: pid, exit status, queries it sent, the scrollback's

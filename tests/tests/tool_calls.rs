@@ -536,3 +536,35 @@ fn a_tool_only_extension_built_without_the_optional_parts_runs_in_pi() {
         "{said}"
     );
 }
+
+#[test]
+fn the_model_is_offered_the_tools_in_declaration_order() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("ok"));
+    let env = PiEnv::new(&model);
+    let (pi, _) = pi_with(&env, "showcase");
+    pi.prompt("which tools do you have?");
+    let requests = model.requests();
+    let names: Vec<&str> = requests[0]["tools"]
+        .as_array()
+        .expect("the model was offered tools")
+        .iter()
+        .filter_map(|t| t["function"]["name"].as_str())
+        .filter(|n| !pi_ext::registry::BUILTIN_TOOLS.contains(n))
+        .collect();
+    // examples/showcase's `#[tool]`s as written, not by name.
+    assert_eq!(
+        names,
+        [
+            "ship",
+            "divide",
+            "read_text",
+            "buggy",
+            "noisy",
+            "child_reads_stdin",
+            "mark",
+            "logs",
+            "crash"
+        ]
+    );
+}

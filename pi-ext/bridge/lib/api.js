@@ -313,9 +313,10 @@ export const API = new Map([
   ...MODEL_API,
 ]);
 
-/** `ctx.ui` methods the extension may call with JSON arguments. */
+/** `ctx.ui` methods the extension may call with JSON arguments, and the bridge's own `notifyTerminal` (terminal-notify.js). */
 export const UI_CALLS = new Set([
   "notify",
+  "notifyTerminal",
   "setStatus",
   "setWidget",
   "setTitle",

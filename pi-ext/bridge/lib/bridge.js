@@ -20,6 +20,7 @@ import { prepareArgumentsSync } from "./tools.js";
 import { ListMirror, PayloadMirror } from "./mirror.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
+import { notifyTerminal } from "./terminal-notify.js";
 import { TuiHost } from "./tui.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -81,6 +82,7 @@ export class CallAborted extends Error {}
  * @property {() => Promise<import("./dialogs.js").PiModule>} loadPi
  * @property {() => Promise<import("./models.js").PiAi>} loadAi pi's own pi-ai module (model calls)
  * @property {boolean} [mirrorCheck] PI_EXT_MIRROR_CHECK=1: mirrored lists carry their whole JSON, for the extension to check
+ * @property {import("./terminal-notify.js").TerminalOutput} [terminal] where terminal notifications go (default: pi's stdout, PowerShell)
  */
 
 export class Bridge {
@@ -1194,6 +1196,14 @@ export class Bridge {
     };
     if (typeof p.method !== "string" || !UI_CALLS.has(p.method)) {
       return fail(codes.METHOD_NOT_FOUND, `ctx.ui.${p.method} is not available to extensions`);
+    }
+    if (p.method === "notifyTerminal") {
+      // Not pi's: the bridge writes the sequence itself (terminal-notify.js).
+      this.ctxFor(child, p);
+      const [title, body] = wireArgs(p.args);
+      const outcome = notifyTerminal({ mode: this.hostMode(), env: this.o.env, title, body }, this.o.terminal);
+      if (id !== undefined) child.respond(id, outcome, "the terminal notification's outcome");
+      return;
     }
     const result = this.tui.uiCall(child, this.ctxFor(child, p), p.method, wireArgs(p.args));
     if (id !== undefined) child.respond(id, result === undefined ? null : result, `pi's answer to ui.${p.method}`);

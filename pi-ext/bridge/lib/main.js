@@ -49,6 +49,7 @@ import { messageOf } from "./protocol.js";
  * @property {() => Promise<import("./dialogs.js").PiModule>} [loadPi] pi's own module (dialog components)
  * @property {() => Promise<import("./models.js").PiAi>} [loadAi] pi's own pi-ai module (model calls)
  * @property {() => string} [piVersion] pi's version (default: read from pi's package.json)
+ * @property {import("./terminal-notify.js").TerminalOutput} [terminal] where terminal notifications go (default: pi's stdout, PowerShell)
  */
 
 /**
@@ -99,6 +100,7 @@ export async function activate(pi, options) {
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
     loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
     mirrorCheck: env.PI_EXT_MIRROR_CHECK === "1",
+    terminal: options.terminal,
   });
   const label = `pi-ext extension "${config.name}"`;
   /** @type {string[]} */

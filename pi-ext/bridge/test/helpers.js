@@ -360,7 +360,8 @@ export function tempDir() {
  * `manifest` (scripted further by `script`, for each process).
  * @param {object} manifest
  * @param {{ script?: (ext: FakeExtension, n: number) => void, env?: Record<string, string>,
- *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, loadAi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue, piVersion?: string }} [options]
+ *   mode?: "rpc" | "interactive" | "print", config?: object, loadPi?: () => Promise<any>, loadAi?: () => Promise<any>, queue?: import("../lib/dialogs.js").Queue, piVersion?: string,
+ *   terminal?: import("../lib/terminal-notify.js").TerminalOutput }} [options]
  * @returns {Promise<Harness>}
  */
 export async function startBridge(manifest, options = {}) {
@@ -388,6 +389,7 @@ export async function startBridge(manifest, options = {}) {
     loadPi: options.loadPi ?? (() => import("@mariozechner/pi-coding-agent")),
     loadAi: options.loadAi ?? (() => import("@mariozechner/pi-ai")),
     ...(options.piVersion ? { piVersion: () => /** @type {string} */ (options.piVersion) } : {}),
+    ...(options.terminal ? { terminal: options.terminal } : {}),
   });
   return {
     bridge,

@@ -41,6 +41,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("platform.js", include_str!("../../bridge/lib/platform.js")),
     ("protocol.js", include_str!("../../bridge/lib/protocol.js")),
     ("sanitize.js", include_str!("../../bridge/lib/sanitize.js")),
+    (
+        "terminal-notify.js",
+        include_str!("../../bridge/lib/terminal-notify.js"),
+    ),
     ("tools.js", include_str!("../../bridge/lib/tools.js")),
     ("ui-calls.js", include_str!("../../bridge/lib/ui-calls.js")),
     // Feature `tui`.

@@ -45,6 +45,12 @@
 //! calls return immediately. pi decides what each does per mode: in RPC mode
 //! the terminal-only ones are no-ops; in print and json mode everything is.
 //!
+//! ## Desktop notifications
+//!
+//! [`Ui::notify`] shows a message inside pi; [`Ui::notify_terminal`] asks
+//! the user's terminal for a system notification (outside pi's window),
+//! which the bridge writes, and says how it went out or why it could not.
+//!
 //! ## Text is sanitized
 //!
 //! Every string these calls and the dialogs show has its control characters
@@ -74,6 +80,9 @@ use crate::host::connection::Peer;
 use crate::util::sanitize::{sanitize, sanitized, Keep};
 use crate::wire::{codes, CallRef, RpcError};
 
+mod terminal_notify;
+pub use terminal_notify::NotificationProtocol;
+
 /// Why a dialog (or a UI query) produced no value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -92,8 +101,9 @@ pub enum UiError {
     Failed(String),
     /// The call needs pi's terminal UI and pi runs in RPC mode (its client
     /// has no terminal: pi ignores custom components, footers, editors and
-    /// autocomplete there).
-    #[error("this needs pi's terminal UI; pi runs in RPC mode")]
+    /// autocomplete there), or, for [`Ui::notify_terminal`], pi's output is
+    /// not a terminal.
+    #[error("this needs pi's terminal UI, and pi has none here (RPC mode, or its output is not a terminal)")]
     NoTerminal,
     /// A custom component was closed by pi or the user, not by the
     /// component ([`crate::tui::Cx::done`]).

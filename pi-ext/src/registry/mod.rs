@@ -7,6 +7,7 @@ mod builtin;
 pub mod lifecycle;
 #[cfg(feature = "models")]
 mod models;
+mod order;
 #[cfg(feature = "tui")]
 mod renderers;
 
@@ -51,6 +52,7 @@ use crate::tool::ToolDef;
 #[doc(hidden)]
 pub use crate::tool::BUILTIN_TOOLS;
 use crate::wire::{PROTOCOL_VERSION, SDK_VERSION};
+use order::{declaration_order, load_order, Declared};
 
 /// What `on_load` returns, type-erased.
 #[doc(hidden)]
@@ -109,85 +111,6 @@ impl ExtensionEntry {
     }
 }
 
-/// Dependency order of `extensions` (Kahn's algorithm, ties by name), and
-/// the extensions that cannot load with the reason.
-pub(crate) fn load_order(
-    extensions: &[&'static ExtensionEntry],
-) -> (Vec<&'static ExtensionEntry>, BTreeMap<String, String>) {
-    let by_name: BTreeMap<&str, &'static ExtensionEntry> =
-        extensions.iter().map(|e| (e.name, *e)).collect();
-    let mut blocked: BTreeMap<String, String> = BTreeMap::new();
-    // Missing dependencies, transitively.
-    loop {
-        let mut changed = false;
-        for e in by_name.values() {
-            if blocked.contains_key(e.name) {
-                continue;
-            }
-            for d in e.dependencies {
-                let reason = if !by_name.contains_key(d) {
-                    Some(format!(
-                        "extension `{}` depends on `{d}`, which is not in this binary",
-                        e.name
-                    ))
-                } else if blocked.contains_key(*d) {
-                    Some(format!(
-                        "extension `{}` depends on `{d}`, which cannot load",
-                        e.name
-                    ))
-                } else {
-                    None
-                };
-                if let Some(r) = reason {
-                    blocked.insert(e.name.to_string(), r);
-                    changed = true;
-                    break;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    let mut order = Vec::new();
-    let mut done: Vec<&str> = Vec::new();
-    loop {
-        let ready: Vec<&'static ExtensionEntry> = by_name
-            .values()
-            .filter(|e| !blocked.contains_key(e.name) && !done.contains(&e.name))
-            .filter(|e| e.dependencies.iter().all(|d| done.contains(d)))
-            .copied()
-            .collect();
-        if ready.is_empty() {
-            break;
-        }
-        for e in ready {
-            done.push(e.name);
-            order.push(e);
-        }
-    }
-    // Whatever is left waits on itself: a cycle.
-    let stuck: Vec<&str> = by_name
-        .values()
-        .filter(|e| !blocked.contains_key(e.name) && !done.contains(&e.name))
-        .map(|e| e.name)
-        .collect();
-    for name in &stuck {
-        blocked.insert(
-            name.to_string(),
-            format!(
-                "extension `{name}` is part of a dependency cycle among {}",
-                stuck
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
-    }
-    (order, blocked)
-}
-
 /// A `#[tool]` registration, collected at link time. Not for direct use.
 /// The definition is `make`'s, built with the public [`ToolDef::builder`];
 /// the entry holds only what is known without calling it.
@@ -195,6 +118,10 @@ pub(crate) fn load_order(
 pub struct ToolEntry {
     /// `module_path!()` of the declaration: its crate owns the tool.
     pub module: &'static str,
+    /// `file!()` and `line!()` of the declaration: tools reach pi in
+    /// declaration order.
+    pub file: &'static str,
+    pub line: u32,
     /// Builds the definition (once, when the registry is collected).
     pub make: fn() -> ToolDef,
 }
@@ -229,6 +156,10 @@ pub struct HookEntry {
 #[doc(hidden)]
 pub struct CommandEntry {
     pub module: &'static str,
+    /// `file!()` and `line!()` of the declaration: commands reach pi in
+    /// declaration order.
+    pub file: &'static str,
+    pub line: u32,
     pub name: &'static str,
     pub description: &'static str,
     pub completions: &'static [&'static str],
@@ -242,6 +173,11 @@ pub struct CommandEntry {
 #[doc(hidden)]
 pub struct FlagEntry {
     pub name: &'static str,
+    /// `module_path!()`, `file!()` and `line!()` of the declaration: flags
+    /// reach pi in declaration order.
+    pub module: &'static str,
+    pub file: &'static str,
+    pub line: u32,
     pub description: &'static str,
     /// `"boolean"` or `"string"`.
     pub kind: &'static str,
@@ -295,12 +231,16 @@ pub struct Registry {
     pub(crate) description: String,
     /// Tools by name.
     pub(crate) tools: BTreeMap<String, ToolDef>,
+    /// Their names in the order pi gets them: the order they were added.
+    tool_order: Vec<String>,
     /// The crate each tool was declared in (tools from `#[tool]` only).
     tool_crates: BTreeMap<String, &'static str>,
     /// Hooks in the order pi runs them.
     pub(crate) hooks: Vec<&'static HookEntry>,
     /// Slash commands by name.
     pub(crate) commands: BTreeMap<String, &'static CommandEntry>,
+    /// Their names in the order pi gets them: the order they were added.
+    command_order: Vec<String>,
     /// Command-line flags pi should accept (`--name`).
     pub(crate) flags: Vec<&'static FlagEntry>,
     /// Renderers and the Markdown transformer.
@@ -386,9 +326,11 @@ impl Registry {
             version: version.into(),
             description: String::new(),
             tools: BTreeMap::new(),
+            tool_order: Vec::new(),
             tool_crates: BTreeMap::new(),
             hooks: Vec::new(),
             commands: BTreeMap::new(),
+            command_order: Vec::new(),
             flags: Vec::new(),
             #[cfg(feature = "tui")]
             renderers: Default::default(),
@@ -419,6 +361,7 @@ impl Registry {
     /// Serve a tool (see [`ToolDef`]). A tool with an invalid name, a schema
     /// that cannot be made portable, or the name of one already registered
     /// is left out, and the problem recorded.
+    /// pi gets the tools in the order they were added.
     pub fn tool(mut self, tool: ToolDef) -> Self {
         self.add(tool);
         self
@@ -431,7 +374,8 @@ impl Registry {
         self
     }
 
-    /// Serve a command.
+    /// Serve a command (pi lists commands in the order they were added;
+    /// a name already registered is left out, and the problem recorded).
     pub fn command(mut self, command: CommandDef) -> Self {
         self.add_command(command.0);
         self
@@ -491,7 +435,14 @@ impl Registry {
             reg.add_hook(hook);
         }
         reg.sort_hooks();
-        for command in inventory::iter::<CommandEntry>() {
+        // Link order is neither source order nor stable: declaration order.
+        let mut commands: Vec<&'static CommandEntry> = inventory::iter::<CommandEntry>().collect();
+        declaration_order(&mut commands, &reg.extensions, |c| Declared {
+            module: c.module,
+            file: c.file,
+            line: c.line,
+        });
+        for command in commands {
             reg.add_command(command);
         }
         #[cfg(feature = "tui")]
@@ -501,11 +452,23 @@ impl Registry {
         reg.collect_builtins();
         #[cfg(feature = "models")]
         reg.collect_models();
-        reg.flags.sort_by_key(|f| f.name);
-        for entry in inventory::iter::<ToolEntry>() {
+        declaration_order(&mut reg.flags, &reg.extensions, |f| Declared {
+            module: f.module,
+            file: f.file,
+            line: f.line,
+        });
+        let mut tools: Vec<&'static ToolEntry> = inventory::iter::<ToolEntry>().collect();
+        declaration_order(&mut tools, &reg.extensions, |t| Declared {
+            module: t.module,
+            file: t.file,
+            line: t.line,
+        });
+        for entry in tools {
             let tool = (entry.make)();
+            // The first of a name is kept (`add`), and its crate.
             reg.tool_crates
-                .insert(tool.name.clone(), crate_of(entry.module));
+                .entry(tool.name.clone())
+                .or_insert(crate_of(entry.module));
             reg.add(tool);
         }
         reg
@@ -563,16 +526,15 @@ impl Registry {
     }
 
     fn add_command(&mut self, command: &'static CommandEntry) {
-        if self
-            .commands
-            .insert(command.name.to_string(), command)
-            .is_some()
-        {
+        if self.commands.contains_key(command.name) {
             self.problems.push(format!(
-                "command `/{}` is registered twice; keeping one",
+                "command `/{}` is registered twice; keeping the first",
                 command.name
             ));
+            return;
         }
+        self.commands.insert(command.name.to_string(), command);
+        self.command_order.push(command.name.to_string());
     }
 
     /// Add a tool. Problems (invalid name, duplicate, schema error) are
@@ -610,6 +572,7 @@ impl Registry {
                 tool.name
             ));
         }
+        self.tool_order.push(tool.name.clone());
         self.tools.insert(tool.name.clone(), tool);
     }
 
@@ -647,8 +610,9 @@ impl Registry {
                 })
                 .collect(),
             tools: self
-                .tools
-                .values()
+                .tool_order
+                .iter()
+                .map(|name| &self.tools[name])
                 .filter(|t| !self.tool_crates.get(&t.name).is_some_and(|m| out(m)))
                 .map(|t| t.manifest(t.parameters.clone().unwrap_or(Value::Null)))
                 .collect(),
@@ -663,8 +627,9 @@ impl Registry {
                 })
                 .collect(),
             commands: self
-                .commands
-                .values()
+                .command_order
+                .iter()
+                .map(|name| self.commands[name])
                 .filter(|c| !out(c.module))
                 .map(|c| CommandManifest {
                     name: c.name.to_string(),
@@ -733,50 +698,5 @@ mod tests {
         reg.add(tool("bash"));
         assert_eq!(reg.tools.len(), 2);
         assert_eq!(reg.problems.len(), 3, "{:?}", reg.problems);
-    }
-
-    fn entry(name: &'static str, deps: &'static [&'static str]) -> &'static ExtensionEntry {
-        Box::leak(Box::new(ExtensionEntry {
-            name,
-            version: "0",
-            description: "",
-            dependencies: deps,
-            module: name,
-            state_type: TypeId::of::<()>,
-            load: |_| Box::pin(async { Ok(std::sync::Arc::new(()) as AnyState) }),
-            unload: None,
-            settings: None,
-        }))
-    }
-
-    #[test]
-    fn dependencies_load_first_and_ties_go_by_name() {
-        let exts = [
-            entry("app", &["db", "log"]),
-            entry("log", &[]),
-            entry("db", &["log"]),
-        ];
-        let (order, blocked) = load_order(&exts);
-        let names: Vec<_> = order.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["log", "db", "app"]);
-        assert!(blocked.is_empty());
-    }
-
-    #[test]
-    fn missing_dependencies_and_cycles_are_named_and_the_rest_loads() {
-        let exts = [
-            entry("ok", &[]),
-            entry("needs-ghost", &["ghost"]),
-            entry("on-top", &["needs-ghost"]),
-            entry("a", &["b"]),
-            entry("b", &["a"]),
-        ];
-        let (order, blocked) = load_order(&exts);
-        let names: Vec<_> = order.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["ok"]);
-        assert!(blocked["needs-ghost"].contains("`ghost`"));
-        assert!(blocked["on-top"].contains("`needs-ghost`, which cannot load"));
-        assert!(blocked["a"].contains("cycle among `a`, `b`"));
-        assert!(blocked["b"].contains("cycle"));
     }
 }

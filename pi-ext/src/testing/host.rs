@@ -110,6 +110,7 @@ impl TestHost {
             )
             .expect("handshake with the in-process dispatcher");
         host.manifest = serde_json::from_value(init["manifest"].clone()).expect("manifest shape");
+        host.played.lock().unwrap().ui.mode = mode;
         host
     }
 

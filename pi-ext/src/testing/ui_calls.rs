@@ -54,6 +54,15 @@ pub enum UiCall {
         /// Where it goes.
         placement: Placement,
     },
+    /// [`Ui::notify_terminal`](crate::ui::Ui::notify_terminal). The host
+    /// answers as the bridge does where pi runs: OSC 777 in
+    /// [`Mode::Interactive`](crate::Mode::Interactive), no terminal elsewhere.
+    NotifyTerminal {
+        /// The title.
+        title: String,
+        /// The body.
+        body: String,
+    },
     /// [`Ui::set_title`](crate::ui::Ui::set_title).
     SetTitle(String),
     /// [`Ui::set_editor_text`](crate::ui::Ui::set_editor_text).
@@ -96,6 +105,10 @@ impl UiCall {
                     _ => Placement::Default,
                 },
             },
+            "notifyTerminal" => UiCall::NotifyTerminal {
+                title: text(arg(0)),
+                body: text(arg(1)),
+            },
             "setTitle" => UiCall::SetTitle(text(arg(0))),
             "setEditorText" => UiCall::SetEditorText(text(arg(0))),
             "pasteToEditor" => UiCall::PasteToEditor(text(arg(0))),
@@ -114,6 +127,8 @@ pub(crate) struct UiState {
     pub(crate) calls: Vec<UiCall>,
     pub(crate) editor: String,
     pub(crate) tools_expanded: bool,
+    /// How the host's pi runs (the answer to `notifyTerminal`).
+    pub(crate) mode: crate::Mode,
 }
 
 impl UiState {
@@ -135,6 +150,10 @@ impl UiState {
             "getToolsExpanded" => json!(self.tools_expanded),
             "getAllThemes" => json!([]),
             "setTheme" => json!({"success": true}),
+            "notifyTerminal" => match self.mode {
+                crate::Mode::Interactive => json!({"sent": "osc777"}),
+                mode => json!({"sent": null, "why": mode}),
+            },
             _ => Value::Null,
         }
     }

@@ -81,21 +81,22 @@ fn main() {
     let host = TestHost::with_registry(registry);
     let commands = host.manifest().commands.clone();
     let names: Vec<_> = commands.iter().map(|c| c.name.as_str()).collect();
+    // In the order they were registered.
     assert_eq!(
         names,
         [
             "bare",
-            "maybe-text",
-            "maybe_number",
-            "number",
             "raw",
-            "words"
+            "maybe-text",
+            "words",
+            "number",
+            "maybe_number"
         ]
     );
-    let maybe = &commands[1];
+    let maybe = &commands[2];
     assert_eq!(maybe.shortcut.as_deref(), Some("ctrl+shift+m"));
     assert_eq!(maybe.completions, ["one", "two"]);
-    assert_eq!(commands[2].description, "Described in the attribute.");
+    assert_eq!(commands[5].description, "Described in the attribute.");
 
     let run = |command: &str, args: &str| {
         host.request("command/call", json!({"command": command, "args": args}))

@@ -14,7 +14,10 @@
 //! - a header, a widget drawn as a view and a styled status, set at session
 //!   start;
 //!   `/theme-info` tells the current theme's accent colour
-//!   ([`pi_ext::ui::Ui::theme`]).
+//!   ([`pi_ext::ui::Ui::theme`]);
+//! - `/notify-hostile`: a terminal notification whose title and body try to
+//!   end the sequence early and start others ([`Ui::notify_terminal`]); its
+//!   outcome is shown as a notification.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -285,6 +288,21 @@ async fn theme_info(ctx: &CommandCtx) -> Result<(), Error> {
 async fn counter(ctx: &CommandCtx) -> Result<(), Error> {
     ctx.ui().custom(Counter(0)).await?;
     Ok(())
+}
+
+/// The title `/notify-hostile` sends: a `;` that would split OSC 777's
+/// fields, a link (OSC 8) ended by ST, a BEL and a C1 ST that would end the
+/// notification early, a screen clear.
+const HOSTILE_TITLE: &str = "Pi;x\x1b]8;;http://evil.example/\x1b\\link\x07\u{9c}\x1b[2J";
+/// Its body: a BEL, a link, a line break, a tab, a C1 CSI.
+const HOSTILE_BODY: &str = "done;ok\x07\x1b]8;;\x1b\\\r\nnext\tline\u{9b}31m";
+
+/// A terminal notification with hostile text; shows the outcome.
+#[command(name = "notify-hostile")]
+async fn notify_hostile(ctx: &CommandCtx) {
+    let outcome = ctx.ui().notify_terminal(HOSTILE_TITLE, HOSTILE_BODY).await;
+    ctx.ui()
+        .notify(format!("notify_terminal: {outcome:?}"), Level::Info);
 }
 
 /// Terminal-UI behaviours for the tests.
