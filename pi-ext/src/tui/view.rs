@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use super::markdown_view::MarkdownText;
 use super::style::{BgColor, Style};
 use super::text::{span, Line, Span};
 
@@ -45,6 +46,8 @@ enum Block {
     /// pi's own rendering of this slot (tool rows): the built-in tool's
     /// renderer, or pi's fallback.
     Builtin,
+    /// pi-tui's `Markdown` with pi's `getMarkdownTheme()`.
+    Markdown(MarkdownText),
 }
 
 /// Styled text for pi to show: blocks of lines, laid out by the bridge at
@@ -134,6 +137,31 @@ impl View {
         }
     }
 
+    /// Markdown drawn by pi's own `Markdown` component with pi's Markdown
+    /// theme (`new Markdown(text, 0, 0, getMarkdownTheme())`): headings,
+    /// lists, quotes, links, tables and code blocks with pi's highlighting,
+    /// at pi's width and in pi's current theme. For pi's padding
+    /// (`new Markdown(text, 1, 1, …)`) use [`View::padded`]`(1, 1)`.
+    ///
+    /// The text is cut to [`super::MAX_MARKDOWN`] bytes and
+    /// [`super::MAX_MARKDOWN_LINES`] lines (then a line says how much was
+    /// left out), and control characters are dropped. The bridge also holds
+    /// nesting deeper than 8 lists and quotes to 8, and escapes the inline
+    /// delimiters (`*` `_` `~` `` ` `` `$` `]`) of a paragraph that has more
+    /// than 64 of them, so that no text can stall pi's thread.
+    /// [`View::plain_lines`] gives the Markdown's source lines.
+    ///
+    /// ```
+    /// use pi_ext::tui::View;
+    /// let view = View::markdown("## Summary\n\n- **3** files changed\n- `cargo test` passes");
+    /// assert_eq!(view.plain_lines()[0], "## Summary");
+    /// ```
+    pub fn markdown(text: impl AsRef<str>) -> Self {
+        View {
+            blocks: vec![Block::Markdown(MarkdownText::new(text.as_ref()))],
+        }
+    }
+
     /// This view with one more wrapped line at the end.
     pub fn line(mut self, line: impl Into<Line>) -> Self {
         match self.blocks.last_mut() {
@@ -190,7 +218,8 @@ impl View {
 
     /// The text of its lines, without styles, padding or wrapping (for
     /// tests and logs), cut as pi is sent them ([`MAX_VIEW_LINES`],
-    /// [`MAX_VIEW_DEPTH`]). A spread line is `left` and `right` with one space.
+    /// [`MAX_VIEW_DEPTH`]). A spread line is `left` and `right` with one space;
+    /// a Markdown block gives its source's lines.
     pub fn plain_lines(&self) -> Vec<String> {
         fn walk(blocks: &[Block], out: &mut Vec<String>) {
             for b in blocks {
@@ -202,6 +231,7 @@ impl View {
                         out.push(format!("{} {}", left.text(), right.text()))
                     }
                     Block::Builtin => out.push("<builtin>".into()),
+                    Block::Markdown(m) => out.extend(m.plain_lines()),
                 }
             }
         }
@@ -251,7 +281,7 @@ fn depth_note() -> Line {
 }
 
 /// `n` with thousands separated by commas (as `toLocaleString("en-US")`).
-fn grouped(n: usize) -> String {
+pub(super) fn grouped(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -298,6 +328,7 @@ fn count(blocks: &[Block], depth: usize) -> usize {
             Block::Spacer(n) => usize::from(*n),
             Block::Boxed { blocks, .. } if depth < MAX_VIEW_DEPTH => count(blocks, depth + 1),
             Block::Boxed { .. } => 1,
+            Block::Markdown(m) => m.line_count(),
             Block::Spread { .. } | Block::Builtin => 0,
         })
         .sum()
@@ -362,6 +393,17 @@ fn capped(blocks: &[Block], depth: usize, budget: &mut Budget) -> Vec<Block> {
                 right: right.flattened().into_owned(),
             }),
             Block::Builtin => out.push(Block::Builtin),
+            // All or nothing: the bridge counts the lines pi-tui draws.
+            Block::Markdown(m) => {
+                let n = m.line_count();
+                if n <= budget.left {
+                    budget.take(n);
+                    out.push(Block::Markdown(m.clone()));
+                } else {
+                    budget.more += n;
+                    budget.left = 0;
+                }
+            }
         }
     }
     out
@@ -459,6 +501,8 @@ impl StyleTable {
                     json!({ "line": { "left": self.line(left), "right": self.line(right) } })
                 }
                 Block::Builtin => json!({ "builtin": true }),
+                Block::Markdown(m) if m.more > 0 => json!({ "markdown": &m.text, "more": m.more }),
+                Block::Markdown(m) => json!({ "markdown": &m.text }),
             })
             .collect()
     }
