@@ -54,7 +54,7 @@ export default function (pi: ExtensionAPI) {{
 /// The cells (text and style) of the rows from the last row holding [`FIRST`] to the last
 /// holding [`LAST`], with one row more on each side (padding); `None` while either is missing.
 fn markdown_cells(screen: &Screen) -> Option<Vec<Vec<(String, pi_ext_e2e::Style)>>> {
-    let top = screen.find_all(FIRST).last()?.0;
+    let top = first_row(screen)?;
     let bottom = screen.find_all(LAST).last()?.0;
     if bottom < top {
         return None;
@@ -74,11 +74,21 @@ fn markdown_cells(screen: &Screen) -> Option<Vec<Vec<(String, pi_ext_e2e::Style)
     )
 }
 
+/// The last row that is [`FIRST`] (the heading; the last line holds its words too).
+fn first_row(screen: &Screen) -> Option<u16> {
+    let row = screen.rows().iter().rposition(|r| r.trim() == FIRST)?;
+    u16::try_from(row).ok()
+}
+
 /// The region's text, for messages.
 fn shown(cells: &[Vec<(String, pi_ext_e2e::Style)>]) -> String {
     cells
         .iter()
-        .map(|row| row.iter().map(|(t, _)| t.as_str()).collect::<String>())
+        .map(|row| {
+            row.iter()
+                .map(|(t, _)| if t.is_empty() { " " } else { t.as_str() })
+                .collect::<String>()
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -141,7 +151,7 @@ fn a_markdown_view_from_rust_is_drawn_as_pi_tuis_markdown_like_typescripts() {
         "│ tool │",
         "println!",
     ] {
-        assert!(text.contains(part), "{part:?} in:\n{ts_screen}");
+        assert!(text.contains(part), "{part:?} in:\n{text}\n{ts_screen}");
     }
     assert!(!text.contains("# Markdown lab"), "{ts_screen}");
     let rust_screen = wait_same(&rust, "Rust's tool row as TypeScript's", ts_row);
@@ -154,25 +164,13 @@ fn a_markdown_view_from_rust_is_drawn_as_pi_tuis_markdown_like_typescripts() {
     }
     let ts_widget = ts.wait_for("TypeScript's widget", |s| below(s, "Drawn."));
     let ts_cells = markdown_cells(&ts_widget).unwrap();
-    assert_eq!(
-        ts_cells[0]
-            .iter()
-            .map(|(t, _)| t.as_str())
-            .collect::<String>()
-            .trim(),
-        "",
-        "{ts_widget}"
-    );
-    let code = ts_cells
-        .iter()
-        .find(|row| {
-            row.iter()
-                .map(|(t, _)| t.as_str())
-                .collect::<String>()
-                .contains("let answer")
-        })
-        .unwrap();
-    let colours: std::collections::HashSet<_> = code
+    let text = shown(&ts_cells);
+    let lines: Vec<&str> = text.lines().collect();
+    // One row and one column of padding.
+    assert_eq!(lines[0].trim(), "", "{ts_widget}");
+    assert!(lines[1].starts_with(" Markdown lab"), "{ts_widget}");
+    let code = lines.iter().position(|l| l.contains("let answer")).unwrap();
+    let colours: std::collections::HashSet<_> = ts_cells[code]
         .iter()
         .filter(|(t, _)| !t.trim().is_empty())
         .map(|(_, s)| s.fg)
@@ -197,11 +195,29 @@ fn a_markdown_view_from_rust_is_drawn_as_pi_tuis_markdown_like_typescripts() {
 
     // Hostile Markdown: 64 KiB of `*a `, a list nested 3,000 deep and a chain of lists
     // and quotes 3,000 deep draw bounded, and pi still answers the next prompt.
+    // Tall enough for all of it (pi shows the top of a widget taller than its screen).
+    rust.resize(COLS, 200);
     rust.type_text("/md-hostile");
     rust.press(Key::Enter);
     let hostile = rust.wait_for("the hostile widget", |s| s.contains("END-HOSTILE-MD"));
+    // Each of the three was cut at 4 KiB, and said so.
     let notes = hostile.find_all("more bytes (pi-ext caps a Markdown view at 4,096)");
-    assert!(!notes.is_empty(), "{hostile}");
+    assert_eq!(notes.len(), 3, "{hostile}");
+    let (top, _) = hostile.find("HOSTILE-MD").unwrap();
+    let (bottom, _) = hostile.find("END-HOSTILE-MD").unwrap();
+    assert!(bottom - top < 150, "{hostile}");
+    // The list is flattened to 8 levels (pi-tui indents a level by 4 columns), not 3,000.
+    let indents: Vec<usize> = hostile
+        .rows()
+        .iter()
+        .filter(|r| r.contains("- level"))
+        .map(|r| r.len() - r.trim_start().len())
+        .collect();
+    assert!(indents.len() > 30, "{hostile}");
+    assert!(
+        indents.iter().all(|&i| i <= 4 * 8),
+        "{indents:?}\n{hostile}"
+    );
     model.push(Reply::text("Still answering."));
     rust.type_text("ping");
     rust.press(Key::Enter);

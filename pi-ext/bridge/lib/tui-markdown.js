@@ -93,7 +93,7 @@ export function cutBytes(text, max) {
  * its indentation).
  * @param {string} line
  */
-function flatten(line) {
+function flattenNesting(line) {
   let at = 0;
   while (line[at] === " ") at++;
   const indent = at;
@@ -119,7 +119,7 @@ function flatten(line) {
  * The inline delimiters of `line` that are not escaped already.
  * @param {string} line
  */
-function delimiters(line) {
+function countDelimiters(line) {
   let n = 0;
   for (let i = 0; i < line.length; i++) {
     if (line[i] === "\\") i++;
@@ -168,7 +168,7 @@ function boundDelimiters(lines) {
     if (line.trim() === "" || start || heading) end();
     heading = start?.[1].startsWith("#") ?? false;
     block.push(line);
-    count += delimiters(line);
+    count += countDelimiters(line);
   }
   end();
   return out;
@@ -177,7 +177,7 @@ function boundDelimiters(lines) {
 /**
  * An extension's Markdown as pi-tui's Markdown may read it: cut to
  * MAX_MARKDOWN bytes and MAX_MARKDOWN_LINES lines, control characters dropped (tabs as 3 spaces), nesting
- * held to MAX_MARKDOWN_NESTING and each paragraph's delimiters to
+ * held to MAX_MARKDOWN_NESTING and each block's delimiters to
  * MAX_MARKDOWN_DELIMITERS; `more`: the bytes not shown (with those the runtime cut).
  * @param {unknown} source
  * @param {unknown} [cut] bytes the runtime already left out
@@ -192,7 +192,7 @@ export function boundMarkdown(source, cut) {
     dropped = Buffer.byteLength(lines.slice(MAX_MARKDOWN_LINES).join("\n")) + 1;
     lines = lines.slice(0, MAX_MARKDOWN_LINES);
   }
-  const shown = boundDelimiters(sanitize(lines.join("\n"), "lines").split("\n").map(flatten));
+  const shown = boundDelimiters(sanitize(lines.join("\n"), "lines").split("\n").map(flattenNesting));
   return { text: shown.join("\n"), more: before + left + dropped };
 }
 
@@ -200,7 +200,7 @@ export function boundMarkdown(source, cut) {
 let piMarkdownTheme = /** @type {(() => MarkdownTheme) | undefined} */ (undefined);
 
 /** Changes when pi's Markdown theme arrives: views drawn before are drawn again. */
-let generation = 0;
+let mdGeneration = 0;
 
 /**
  * Draw Markdown with pi's own theme from now on (until the bridge has pi's
@@ -211,14 +211,14 @@ let generation = 0;
 export function useMarkdownTheme(getMarkdownTheme) {
   if (typeof getMarkdownTheme !== "function") return;
   piMarkdownTheme = /** @type {() => MarkdownTheme} */ (getMarkdownTheme);
-  generation++;
+  mdGeneration++;
 }
 
 /** How to get pi's module, and whether that was started (see `loadMarkdownThemeWith`). */
-let loader = /** @type {{ load: () => Promise<any>, started: boolean } | undefined} */ (undefined);
+let mdLoader = /** @type {{ load: () => Promise<any>, started: boolean } | undefined} */ (undefined);
 
 /** What to repaint when pi's theme arrives: what was drawn without it. */
-const waiting = new Set();
+const mdWaiting = new Set();
 
 /**
  * Load pi's module (for its `getMarkdownTheme`) the first time a Markdown
@@ -227,7 +227,7 @@ const waiting = new Set();
  * @param {() => Promise<any>} load pi's module
  */
 export function loadMarkdownThemeWith(load) {
-  if (!piMarkdownTheme && !loader?.started) loader = { load, started: false };
+  if (!piMarkdownTheme && !mdLoader?.started) mdLoader = { load, started: false };
 }
 
 /**
@@ -237,15 +237,15 @@ export function loadMarkdownThemeWith(load) {
  */
 export function repaintWithPiTheme(repaint) {
   if (piMarkdownTheme) return;
-  waiting.add(repaint);
-  if (!loader || loader.started) return;
-  const l = loader;
+  mdWaiting.add(repaint);
+  if (!mdLoader || mdLoader.started) return;
+  const l = mdLoader;
   l.started = true;
   l.load().then(
     (pi) => {
       useMarkdownTheme(pi?.getMarkdownTheme);
-      const all = [...waiting];
-      waiting.clear();
+      const all = [...mdWaiting];
+      mdWaiting.clear();
       for (const f of all) {
         try {
           f();
@@ -261,7 +261,7 @@ export function repaintWithPiTheme(repaint) {
 }
 
 /** Which Markdown theme views are drawn with (a number that changes with it). */
-export const markdownGeneration = () => generation;
+export const markdownGeneration = () => mdGeneration;
 
 /**
  * pi's Markdown theme, or one made of the same tokens of `theme` (without pi's module).
