@@ -15,7 +15,8 @@
 //!   widgets are views, and so are custom entries
 //!   ([`crate::entry_renderer!`]); [`crate::tool_renderer!`] draws other
 //!   tools' rows and [`crate::markdown_transformer!`] rewrites Markdown
-//!   before pi renders it.
+//!   before pi renders it. [`View::markdown`] is a block drawn by pi-tui's own
+//!   `Markdown` with pi's Markdown theme.
 //! - A [`Frame`] is what a [`Component`] drew for one width (games,
 //!   dialogs, overlays). When the width changes, the bridge cuts the last
 //!   frame to fit and asks the component for a new one.
