@@ -1,9 +1,10 @@
-//! The text of a Markdown view ([`super::View::markdown`]), cut to the
-//! limits pi-ext draws Markdown within.
+//! [`View::markdown`]: a view block drawn by pi-tui's own Markdown, and its
+//! text cut to the limits pi-ext draws Markdown within.
 
 use crate::util::sanitize::{sanitize, Keep};
 
 use super::text::{span, Line};
+use super::View;
 
 /// Most UTF-8 bytes of a Markdown view drawn: past it the text is cut (at a
 /// character) and a dim line says how many bytes were not shown, `… 2,563
@@ -16,6 +17,32 @@ pub const MAX_MARKDOWN: usize = 4096;
 /// Most lines of a Markdown view drawn; the lines after them are cut as the
 /// bytes past [`MAX_MARKDOWN`] are.
 pub const MAX_MARKDOWN_LINES: usize = 512;
+
+impl View {
+    /// Markdown drawn by pi's own `Markdown` component with pi's Markdown
+    /// theme (`new Markdown(text, 0, 0, getMarkdownTheme())`): headings,
+    /// lists, quotes, links, tables and code blocks with pi's highlighting,
+    /// at pi's width and in pi's current theme. For pi's padding
+    /// (`new Markdown(text, 1, 1, …)`) use [`View::padded`]`(1, 1)`.
+    ///
+    /// The text is cut to [`MAX_MARKDOWN`] bytes and
+    /// [`MAX_MARKDOWN_LINES`] lines (then a line says how much was
+    /// left out), and control characters are dropped. The bridge also holds
+    /// nesting deeper than 8 lists and quotes to 8, and escapes the inline
+    /// delimiters (`*` `_` `~` `` ` `` `$` `]`) of a paragraph that has more
+    /// than 64 of them, so that no text can stall pi's thread.
+    /// [`View::plain_lines`] gives the Markdown's source lines. A component's
+    /// [`super::Frame`] cannot hold one (a frame is lines drawn for one width).
+    ///
+    /// ```
+    /// use pi_ext::tui::View;
+    /// let view = View::markdown("## Summary\n\n- **3** files changed\n- `cargo test` passes");
+    /// assert_eq!(view.plain_lines()[0], "## Summary");
+    /// ```
+    pub fn markdown(text: impl AsRef<str>) -> Self {
+        View::markdown_block(MarkdownText::new(text.as_ref()))
+    }
+}
 
 /// A Markdown view's text as pi is sent it: control characters dropped
 /// (tabs as 3 spaces), cut to [`MAX_MARKDOWN`] bytes and
@@ -76,7 +103,7 @@ pub(super) fn note(more: usize) -> Line {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::{View, MAX_VIEW_LINES};
+    use crate::tui::MAX_VIEW_LINES;
     use serde_json::json;
 
     #[test]

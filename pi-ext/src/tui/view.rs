@@ -137,28 +137,10 @@ impl View {
         }
     }
 
-    /// Markdown drawn by pi's own `Markdown` component with pi's Markdown
-    /// theme (`new Markdown(text, 0, 0, getMarkdownTheme())`): headings,
-    /// lists, quotes, links, tables and code blocks with pi's highlighting,
-    /// at pi's width and in pi's current theme. For pi's padding
-    /// (`new Markdown(text, 1, 1, …)`) use [`View::padded`]`(1, 1)`.
-    ///
-    /// The text is cut to [`super::MAX_MARKDOWN`] bytes and
-    /// [`super::MAX_MARKDOWN_LINES`] lines (then a line says how much was
-    /// left out), and control characters are dropped. The bridge also holds
-    /// nesting deeper than 8 lists and quotes to 8, and escapes the inline
-    /// delimiters (`*` `_` `~` `` ` `` `$` `]`) of a paragraph that has more
-    /// than 64 of them, so that no text can stall pi's thread.
-    /// [`View::plain_lines`] gives the Markdown's source lines.
-    ///
-    /// ```
-    /// use pi_ext::tui::View;
-    /// let view = View::markdown("## Summary\n\n- **3** files changed\n- `cargo test` passes");
-    /// assert_eq!(view.plain_lines()[0], "## Summary");
-    /// ```
-    pub fn markdown(text: impl AsRef<str>) -> Self {
+    /// A view of one Markdown block (see [`View::markdown`]).
+    pub(super) fn markdown_block(text: MarkdownText) -> Self {
         View {
-            blocks: vec![Block::Markdown(MarkdownText::new(text.as_ref()))],
+            blocks: vec![Block::Markdown(text)],
         }
     }
 
