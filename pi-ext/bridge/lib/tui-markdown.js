@@ -146,8 +146,20 @@ function escapeDelimiters(line) {
 }
 
 /**
+ * Lines that may hide a fence line from marked where a line-by-line reading
+ * sees one (an HTML block, a `$$`/`\[` math block, a link definition, whose
+ * label and title may run over lines): with any of them, no fence is skipped.
+ */
+const HIDES_FENCES = /^ {0,3}(?:<|\$\$|\\\[|\[)/m;
+
+/** A fence opening at the left edge: its marker (a backtick fence's info has no backtick). */
+const FENCE = /^(`{3,})[^`]*$|^(~{3,})/;
+
+/**
  * `lines` with the delimiters of each block that has more than
- * MAX_MARKDOWN_DELIMITERS escaped.
+ * MAX_MARKDOWN_DELIMITERS escaped. Fenced code at the left edge is left as it
+ * is (marked reads no inline text there, and a backslash would show); a text
+ * where a fence may be hidden from this reading is all counted.
  * @param {string[]} lines
  */
 function boundDelimiters(lines) {
@@ -161,8 +173,25 @@ function boundDelimiters(lines) {
     block = [];
     count = 0;
   };
+  const fences = !lines.some((l) => HIDES_FENCES.test(l));
+  /** @type {string | undefined} the open fence's marker */
+  let fence;
   let heading = false;
   for (const line of lines) {
+    if (fence !== undefined) {
+      // marked closes it with the same marker or a longer one, then only spaces.
+      const close = line.replace(/^ {0,3}/, "");
+      if (close.startsWith(fence) && /^[`~]*[ \t]*$/.test(close.slice(fence.length))) fence = undefined;
+      out.push(line);
+      continue;
+    }
+    const open = fences ? FENCE.exec(line) : null;
+    if (open) {
+      end();
+      fence = open[1] ?? open[2];
+      out.push(line);
+      continue;
+    }
     const start = BLOCK_START.exec(line);
     // A heading's inline text is its own line: the next line starts afresh.
     if (line.trim() === "" || start || heading) end();

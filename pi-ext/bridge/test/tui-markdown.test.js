@@ -207,3 +207,20 @@ test("a Markdown view counts the lines pi-tui drew against the view's limit", ()
   assert.equal(lines.length, MAX_LINES);
   assert.match(plain(lines.at(-1) ?? ""), /more lines \(pi-ext caps a view at 2,000\)/);
 });
+
+test("fenced code keeps its delimiters as they are; a text that may hide a fence from this reading is all counted", () => {
+  const code = ["```rust", ...Array.from({ length: 30 }, (_, i) => `let a_${i} = b[*c_${i}]; // \`d\``), "```"].join("\n");
+  assert.equal(boundMarkdown(code).text, code);
+  const lines = renderView(view(code), 80, tokens).map(plain);
+  assert.ok(lines.some((l) => l.includes("let a_3 = b[*c_3]; // `d`")), lines.join("\n"));
+  // Closed by the same marker or a longer one; a tilde fence is not closed by backticks.
+  const after = "*a ".repeat(80);
+  assert.equal(boundMarkdown(`~~~\n${after}\n\`\`\`\n${after}`).text, `~~~\n${after}\n\`\`\`\n${after}`);
+  assert.equal(boundMarkdown(`\`\`\`\ncode\n\`\`\`\`\n${after}`).text, `\`\`\`\ncode\n\`\`\`\`\n${after.replaceAll("*", "\\*")}`);
+  // An HTML block ends at a blank line where marked reads on; the "fence" in it is no fence here either.
+  const hidden = `<div>\n\`\`\`\n\n${after}`;
+  assert.equal(boundMarkdown(hidden).text, `<div>\n\`\`\`\n\n${after.replaceAll("*", "\\*")}`);
+  for (const hide of ["$$\n```\n$$", "[a]: http://x '\n```\n'", "[a\nb]: http://x '\n```\n'", "\\[\n```\n\\]"]) {
+    assert.equal(boundMarkdown(`${hide}\n\n${after}`).text, `${hide}\n\n${after.replaceAll("*", "\\*")}`, hide);
+  }
+});

@@ -30,7 +30,8 @@ impl View {
     /// left out), and control characters are dropped. The bridge also holds
     /// nesting deeper than 8 lists and quotes to 8, and escapes the inline
     /// delimiters (`*` `_` `~` `` ` `` `$` `]`) of a paragraph that has more
-    /// than 64 of them, so that no text can stall pi's thread.
+    /// than 64 of them (fenced code keeps its own), so that no text can stall
+    /// pi's thread.
     /// [`View::plain_lines`] gives the Markdown's source lines. A component's
     /// [`super::Frame`] cannot hold one (a frame is lines drawn for one width).
     ///
