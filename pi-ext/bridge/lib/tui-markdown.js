@@ -243,8 +243,8 @@ export function useMarkdownTheme(getMarkdownTheme) {
   mdGeneration++;
 }
 
-/** How to get pi's module, and whether that was started (see `loadMarkdownThemeWith`). */
-let mdLoader = /** @type {{ load: () => Promise<any>, started: boolean } | undefined} */ (undefined);
+/** How to get pi's module, and whether that was started and has ended (see `loadMarkdownThemeWith`). */
+let mdLoader = /** @type {{ load: () => Promise<any>, started: boolean, done: boolean } | undefined} */ (undefined);
 
 /** What to repaint when pi's theme arrives: what was drawn without it. */
 const mdWaiting = new Set();
@@ -256,24 +256,31 @@ const mdWaiting = new Set();
  * @param {() => Promise<any>} load pi's module
  */
 export function loadMarkdownThemeWith(load) {
-  if (!piMarkdownTheme && !mdLoader?.started) mdLoader = { load, started: false };
+  if (!piMarkdownTheme && !mdLoader?.started) mdLoader = { load, started: false, done: false };
 }
 
 /**
- * Call `repaint` once pi's Markdown theme arrives, if it has not yet (for
- * what was just drawn with the tokens' theme).
+ * Call `repaint` once pi's Markdown theme arrives, if it is still to come
+ * (for what was just drawn with the tokens' theme). Nothing waits once
+ * loading has ended without it (a pi without `getMarkdownTheme`).
  * @param {() => void} repaint
  */
 export function repaintWithPiTheme(repaint) {
-  if (piMarkdownTheme) return;
-  mdWaiting.add(repaint);
-  if (!mdLoader || mdLoader.started) return;
   const l = mdLoader;
+  if (piMarkdownTheme || !l || l.done) return;
+  mdWaiting.add(repaint);
+  if (l.started) return;
   l.started = true;
-  l.load().then(
-    (pi) => {
-      useMarkdownTheme(pi?.getMarkdownTheme);
-      const all = [...mdWaiting];
+  l.load()
+    .then(
+      (pi) => useMarkdownTheme(pi?.getMarkdownTheme),
+      () => {
+        // Without pi's module: the tokens' theme stays.
+      },
+    )
+    .finally(() => {
+      l.done = true;
+      const all = piMarkdownTheme ? [...mdWaiting] : [];
       mdWaiting.clear();
       for (const f of all) {
         try {
@@ -282,11 +289,7 @@ export function repaintWithPiTheme(repaint) {
           // A component pi dropped.
         }
       }
-    },
-    () => {
-      // Without pi's module: the tokens' theme stays.
-    },
-  );
+    });
 }
 
 /** Which Markdown theme views are drawn with (a number that changes with it). */
