@@ -135,7 +135,7 @@ export class Registrations {
     if (!e) {
       const id = typeof entry.id === "string" ? entry.id : undefined;
       e = {
-        component: new ViewComponent(() => this.host.currentTheme(), { blocks: [] }),
+        component: new ViewComponent(() => this.host.currentTheme(), { blocks: [] }, { repaint: () => this.host.requestRender() }),
         views: id !== undefined ? this.entryViews.get(id) : undefined,
         expanded,
       };

@@ -8,6 +8,7 @@
 import { CURSOR_MARKER, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
+import { hasPiMarkdownTheme, markdownGeneration, markdownLines, markdownPlain, repaintWithPiTheme } from "./tui-markdown.js";
 
 /**
  * @typedef {object} WireStyle
@@ -28,6 +29,7 @@ import { sanitize } from "./sanitize.js";
  *   | { spacer: number }
  *   | { box: { padX?: number, padY?: number, bg?: string | number }, blocks: WireBlock[] }
  *   | { line: { left: WireLine, right: WireLine } }
+ *   | { markdown: string, more?: number }
  *   | { builtin: true }} WireBlock
  */
 /**
@@ -400,6 +402,10 @@ function layout(blocks, width, c, depth) {
       const right = lineAnsi(b.line.right, c.styles);
       const pad = " ".repeat(Math.max(1, width - visibleWidth(left) - visibleWidth(right)));
       out.push(left + pad + right);
+    } else if (typeof b.markdown === "string") {
+      // pi-tui's Markdown with pi's theme (tui-markdown.js bounds the text first).
+      const lines = markdownLines(b.markdown, b.more, width, c.theme, dim);
+      out.push(...lines.slice(0, take(c.budget, lines.length)));
     } else if (b.builtin === true && c.builtin) {
       const own = c.builtin(width);
       c.budget.builtin += own.length;
@@ -452,6 +458,7 @@ export function plainLines(view) {
       else if (b.box && depth >= MAX_DEPTH) collect(out, [DEPTH_NOTE], String);
       else if (b.box) walk(b.blocks, depth + 1);
       else if (b.line) collect(out, [b.line], (l) => `${text(l.left)} ${text(l.right)}`);
+      else if (typeof b.markdown === "string") collect(out, markdownPlain(b.markdown, b.more), String);
     }
   };
   walk(view?.blocks, 0);
@@ -476,6 +483,7 @@ export function styledText(view, theme) {
       else if (b.box && depth >= MAX_DEPTH) collect(out, [DEPTH_NOTE], dim);
       else if (b.box) walk(b.blocks, depth + 1);
       else if (b.line) collect(out, [b.line], (l) => `${lineAnsi(l.left, styles)} ${lineAnsi(l.right, styles)}`);
+      else if (typeof b.markdown === "string") collect(out, markdownPlain(b.markdown, b.more), String);
     }
   };
   walk(view?.blocks, 0);
@@ -483,25 +491,40 @@ export function styledText(view, theme) {
 }
 
 /**
+ * Whether `blocks` hold a Markdown block.
+ * @param {unknown} blocks
+ * @param {number} depth
+ * @returns {boolean}
+ */
+function hasMarkdown(blocks, depth) {
+  if (!Array.isArray(blocks) || depth > MAX_DEPTH) return false;
+  return blocks.some((b) => b && typeof b === "object" && (typeof b.markdown === "string" || hasMarkdown(b.blocks, depth + 1)));
+}
+
+/**
  * A pi-tui component showing a view: what pi gets for a Rust tool row,
  * message, footer, header, widget or component. `render` answers from a
- * cache per width; `invalidate` (pi calls it on a theme switch) drops it.
+ * cache per width; `invalidate` (pi calls it on a theme switch) drops it, as
+ * pi's Markdown theme does when it arrives.
  */
 export class ViewComponent {
   /**
    * @param {() => ThemeLike | undefined} getTheme
    * @param {WireView | undefined} [view]
-   * @param {{ builtin?: BuiltinRenderer }} [options]
+   * @param {{ builtin?: BuiltinRenderer, repaint?: () => void }} [options] `repaint`: have pi draw it again
    */
   constructor(getTheme, view, options = {}) {
     this.getTheme = getTheme;
     /** @type {WireView | undefined} */
     this.view = view;
     this.builtin = options.builtin;
+    this.repaint = options.repaint;
     this.focused = false;
     /** @type {string[] | undefined} */
     this.cache = undefined;
     this.cacheWidth = -1;
+    /** The Markdown theme the cache was drawn with (pi's arrives after pi starts). */
+    this.cacheMarkdown = -1;
     /** Renders that built lines (not from the cache). */
     this.builds = 0;
   }
@@ -521,7 +544,7 @@ export class ViewComponent {
 
   /** @param {number} width */
   render(width) {
-    if (this.cache && this.cacheWidth === width) return this.cache;
+    if (this.cache && this.cacheWidth === width && this.cacheMarkdown === markdownGeneration()) return this.cache;
     this.builds++;
     /** @type {string[]} */
     let lines;
@@ -532,6 +555,9 @@ export class ViewComponent {
     }
     this.cache = lines;
     this.cacheWidth = width;
+    this.cacheMarkdown = markdownGeneration();
+    const repaint = this.repaint;
+    if (repaint && !hasPiMarkdownTheme() && hasMarkdown(this.view?.blocks, 0)) repaintWithPiTheme(repaint);
     return lines;
   }
 

@@ -13,6 +13,7 @@ import { rustEditorClass } from "./tui-editor.js";
 import { decodeKey } from "./tui-keys.js";
 import { sanitize } from "./sanitize.js";
 import { UiCalls } from "./ui-calls.js";
+import { loadMarkdownThemeWith } from "./tui-markdown.js";
 import { plainLines, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
 import { TerminalQueries, terminalQuery } from "./tui-query.js";
 
@@ -95,6 +96,8 @@ export class TuiHost {
   /** @param {TuiBridge} b */
   constructor(b) {
     this.b = b;
+    // pi's getMarkdownTheme, from pi's module when a view first draws Markdown.
+    loadMarkdownThemeWith(() => this.b.loadPi());
     /** @type {any} pi's theme (a proxy onto the current one), from whatever pi handed the bridge */
     this.theme = undefined;
     /** @type {any} pi's TUI, from whatever factory pi called */
@@ -230,7 +233,7 @@ export class TuiHost {
       child,
       id,
       request,
-      view: new ViewComponent(() => this.currentTheme()),
+      view: new ViewComponent(() => this.currentTheme(), undefined, { repaint: () => (c.tui ?? this.tui)?.requestRender() }),
       done: undefined,
       tui: undefined,
       reason: undefined,
@@ -517,7 +520,11 @@ export class TuiHost {
           : (/** @type {number} */ w) => baseLines(s, w) ?? resultFallback(s?.lastResult, theme, w);
       /** @type {RowSlot} */
       const fresh = {
-        component: new ViewComponent(() => this.currentTheme(), { blocks: [{ builtin: true }] }, { builtin: fallback }),
+        component: new ViewComponent(
+          () => this.currentTheme(),
+          { blocks: [{ builtin: true }] },
+          { builtin: fallback, repaint: () => (fresh.invalidate(), this.requestRender()) },
+        ),
         views: new Map(),
         inflight: undefined,
         invalidate: () => {},
@@ -690,7 +697,8 @@ export class TuiHost {
     let m = this.messages.get(message);
     if (!m) {
       const sent = this.messageViews.get(this.messageKey(message));
-      m = { component: new ViewComponent(() => this.currentTheme(), defaultMessageView(message)), views: sent, asked: false };
+      const repaint = () => this.requestRender();
+      m = { component: new ViewComponent(() => this.currentTheme(), defaultMessageView(message), { repaint }), views: sent, asked: false };
       this.messages.set(message, m);
     }
     if (m.views) m.component.setView(expanded ? m.views.expanded : m.views.collapsed);
@@ -768,7 +776,7 @@ export class TuiHost {
       child.notify("ui/closed", { component: p.component, reason: "replaced" });
     };
     const view = () => {
-      const v = new ViewComponent(() => this.currentTheme(), p.view);
+      const v = new ViewComponent(() => this.currentTheme(), p.view, { repaint: () => (item.tui ?? this.tui)?.requestRender() });
       item.view = v;
       /** @type {any} */ (v).dispose = onDispose;
       return v;

@@ -79,6 +79,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
         "tui-render.js",
         include_str!("../../bridge/lib/tui-render.js"),
     ),
+    #[cfg(feature = "tui")]
+    (
+        "tui-markdown.js",
+        include_str!("../../bridge/lib/tui-markdown.js"),
+    ),
     // Feature `models`.
     #[cfg(feature = "models")]
     (

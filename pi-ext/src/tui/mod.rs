@@ -15,7 +15,8 @@
 //!   widgets are views, and so are custom entries
 //!   ([`crate::entry_renderer!`]); [`crate::tool_renderer!`] draws other
 //!   tools' rows and [`crate::markdown_transformer!`] rewrites Markdown
-//!   before pi renders it.
+//!   before pi renders it. [`View::markdown`] is a block drawn by pi-tui's own
+//!   `Markdown` with pi's Markdown theme.
 //! - A [`Frame`] is what a [`Component`] drew for one width (games,
 //!   dialogs, overlays). When the width changes, the bridge cuts the last
 //!   frame to fit and asks the component for a new one.
@@ -152,6 +153,7 @@ mod editor;
 mod entry;
 mod key;
 mod markdown;
+mod markdown_view;
 mod overlay;
 mod query;
 mod render;
@@ -171,6 +173,7 @@ pub use entry::{EntryOpts, RenderedEntry};
 pub use key::{Key, KeyKind};
 pub(crate) use markdown::transform_markdown;
 pub use markdown::{MarkdownContext, MarkdownSurface};
+pub use markdown_view::{MAX_MARKDOWN, MAX_MARKDOWN_LINES};
 pub use overlay::{Anchor, Margin, Overlay, Size};
 pub use query::TerminalQuery;
 pub(crate) use render::{message_views, render_message, RowInput};

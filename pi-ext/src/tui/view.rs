@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use super::markdown_view::MarkdownText;
 use super::style::{BgColor, Style};
 use super::text::{span, Line, Span};
 
@@ -45,6 +46,8 @@ enum Block {
     /// pi's own rendering of this slot (tool rows): the built-in tool's
     /// renderer, or pi's fallback.
     Builtin,
+    /// pi-tui's `Markdown` with pi's `getMarkdownTheme()`.
+    Markdown(MarkdownText),
 }
 
 /// Styled text for pi to show: blocks of lines, laid out by the bridge at
@@ -134,6 +137,13 @@ impl View {
         }
     }
 
+    /// A view of one Markdown block (see [`View::markdown`]).
+    pub(super) fn markdown_block(text: MarkdownText) -> Self {
+        View {
+            blocks: vec![Block::Markdown(text)],
+        }
+    }
+
     /// This view with one more wrapped line at the end.
     pub fn line(mut self, line: impl Into<Line>) -> Self {
         match self.blocks.last_mut() {
@@ -190,7 +200,8 @@ impl View {
 
     /// The text of its lines, without styles, padding or wrapping (for
     /// tests and logs), cut as pi is sent them ([`MAX_VIEW_LINES`],
-    /// [`MAX_VIEW_DEPTH`]). A spread line is `left` and `right` with one space.
+    /// [`MAX_VIEW_DEPTH`]). A spread line is `left` and `right` with one space;
+    /// a Markdown block gives its source's lines.
     pub fn plain_lines(&self) -> Vec<String> {
         fn walk(blocks: &[Block], out: &mut Vec<String>) {
             for b in blocks {
@@ -202,6 +213,7 @@ impl View {
                         out.push(format!("{} {}", left.text(), right.text()))
                     }
                     Block::Builtin => out.push("<builtin>".into()),
+                    Block::Markdown(m) => out.extend(m.plain_lines()),
                 }
             }
         }
@@ -251,7 +263,7 @@ fn depth_note() -> Line {
 }
 
 /// `n` with thousands separated by commas (as `toLocaleString("en-US")`).
-fn grouped(n: usize) -> String {
+pub(super) fn grouped(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -298,6 +310,7 @@ fn count(blocks: &[Block], depth: usize) -> usize {
             Block::Spacer(n) => usize::from(*n),
             Block::Boxed { blocks, .. } if depth < MAX_VIEW_DEPTH => count(blocks, depth + 1),
             Block::Boxed { .. } => 1,
+            Block::Markdown(m) => m.line_count(),
             Block::Spread { .. } | Block::Builtin => 0,
         })
         .sum()
@@ -362,6 +375,17 @@ fn capped(blocks: &[Block], depth: usize, budget: &mut Budget) -> Vec<Block> {
                 right: right.flattened().into_owned(),
             }),
             Block::Builtin => out.push(Block::Builtin),
+            // All or nothing: the bridge counts the lines pi-tui draws.
+            Block::Markdown(m) => {
+                let n = m.line_count();
+                if n <= budget.left {
+                    budget.take(n);
+                    out.push(Block::Markdown(m.clone()));
+                } else {
+                    budget.more += n;
+                    budget.left = 0;
+                }
+            }
         }
     }
     out
@@ -459,6 +483,8 @@ impl StyleTable {
                     json!({ "line": { "left": self.line(left), "right": self.line(right) } })
                 }
                 Block::Builtin => json!({ "builtin": true }),
+                Block::Markdown(m) if m.more > 0 => json!({ "markdown": &m.text, "more": m.more }),
+                Block::Markdown(m) => json!({ "markdown": &m.text }),
             })
             .collect()
     }

@@ -305,6 +305,61 @@ async fn notify_hostile(ctx: &CommandCtx) {
         .notify(format!("notify_terminal: {outcome:?}"), Level::Info);
 }
 
+/// The Markdown `/md-lab` and `lab_markdown` show.
+const MARKDOWN: &str = include_str!("markdown.md");
+
+/// Show `markdown.md` in a widget above the editor, drawn by pi's Markdown.
+#[command(name = "md-lab")]
+async fn md_lab(ctx: &CommandCtx) -> Result<(), Error> {
+    let view = View::markdown(MARKDOWN).padded(1, 1);
+    ctx.ui()
+        .set_widget_view("md", view, Placement::AboveEditor)
+        .await?;
+    Ok(())
+}
+
+/// Show hostile Markdown in the same widget: 64 KiB of unmatched emphasis and
+/// a list nested 3,000 deep.
+#[command(name = "md-hostile")]
+async fn md_hostile(ctx: &CommandCtx) -> Result<(), Error> {
+    let emphasis = "*a ".repeat(64 * 1024 / 3);
+    let nested: String = (0..3000)
+        .map(|i| format!("{}- level {i}\n", "  ".repeat(i)))
+        .collect();
+    let chain = format!("{}deep", "- > ".repeat(3000));
+    let view = View::text("HOSTILE-MD")
+        .then(View::markdown(emphasis))
+        .then(View::markdown(nested))
+        .then(View::markdown(chain))
+        .line("END-HOSTILE-MD");
+    ctx.ui()
+        .set_widget_view("md", view, Placement::AboveEditor)
+        .await?;
+    Ok(())
+}
+
+/// The `lab_markdown` tool's rows: pi's own call row, the result as Markdown.
+struct MarkdownRows;
+
+impl ToolRender for MarkdownRows {
+    type Args = NoArgs;
+    type Details = pi_ext::serde_json::Value;
+
+    fn call(&self, _row: &CallRow<NoArgs>) -> View {
+        View::builtin()
+    }
+
+    fn result(&self, row: &ResultRow<NoArgs, pi_ext::serde_json::Value>) -> View {
+        View::markdown(row.text())
+    }
+}
+
+/// Answer with the lab's Markdown (its result row draws it).
+#[tool(render = MarkdownRows)]
+fn lab_markdown() -> &'static str {
+    MARKDOWN
+}
+
 /// Terminal-UI behaviours for the tests.
 #[extension(name = "tui-lab")]
 struct TuiLab;
