@@ -1,8 +1,8 @@
 //! The extension's tool, commands, hook, renderer and component, called
 //! through pi-ext's in-process test host (the real protocol and
 //! dispatcher, no pi needed).
-use my_ext::ui::NameInput;
 use my_ext::MyExt;
+use my_ext::ui::NameInput;
 use my_ext::{greet_tool, ready_hook, reset_command, stats_command};
 use pi_ext::events::SessionStartEvent;
 use pi_ext::registry::Registry;
@@ -55,7 +55,10 @@ fn the_reset_command_asks_first() {
     assert_eq!(host.notifications(), Vec::<String>::new());
     host.command("my-ext-reset", "").unwrap();
     assert_eq!(host.notifications(), ["greetings forgotten"]);
-    assert_eq!(host.call("greet", json!({ "name": "Lin" })).text(), "Hello, Lin! (greeting #1)");
+    assert_eq!(
+        host.call("greet", json!({ "name": "Lin" })).text(),
+        "Hello, Lin! (greeting #1)"
+    );
 }
 
 #[test]
@@ -63,14 +66,20 @@ fn a_greet_call_shows_its_name() {
     let row = host().render_call("greet", json!({ "name": "Ada" }), 40);
     assert_eq!(row.to_string(), "greet Ada");
     // The styles, as theme tokens (`insta::assert_snapshot!` takes it too).
-    assert_eq!(row.styled().to_string(), "[toolTitle bold]greet [/][accent]Ada[/]");
+    assert_eq!(
+        row.styled().to_string(),
+        "[toolTitle bold]greet [/][accent]Ada[/]"
+    );
 }
 
 #[test]
 fn the_name_input_takes_keys_and_gives_the_name() {
     let mut input = TestComponent::new(NameInput::default());
     input.type_text("Adx").key("backspace").type_text("a");
-    assert_eq!(input.frame(40).to_string(), "Name: Ada\nenter to greet, escape to cancel");
+    assert_eq!(
+        input.frame(40).to_string(),
+        "Name: Ada\nenter to greet, escape to cancel"
+    );
     // A narrow terminal cuts the line, as pi does.
     assert_eq!(input.frame(12).lines()[1], "enter to ...");
     input.key("enter");

@@ -1,7 +1,7 @@
 //! How my-ext looks in pi's terminal: the rows of `greet` calls, and the
 //! box `/my-ext-hello` asks for a name in.
 use pi_ext::serde_json::Value;
-use pi_ext::tui::{span, Area, CallRow, Component, Cx, Fg, Frame, Key, ToolRender, View};
+use pi_ext::tui::{Area, CallRow, Component, Cx, Fg, Frame, Key, ToolRender, View, span};
 
 /// `greet`'s call row: `greet Ada`. Its result row is pi's own (the text).
 pub struct GreetRows;

@@ -10,6 +10,8 @@
 //! `wrapTextWithAnsi` for what views hold (words at spaces, a word wider
 //! than the line broken by characters, East Asian wide characters each a
 //! word of their own); pi-tui's other break rules are not copied here.
+//! Both layouts are held to the same cases
+//! (`bridge/test/layout-cases.json`).
 //! A slot left to pi ([`View::builtin`](crate::tui::View::builtin)) is the
 //! line `<builtin>` (cut to the width like any line): pi draws it, not the
 //! extension.
@@ -445,6 +447,26 @@ impl fmt::Display for Styled<'_> {
 mod tests {
     use super::*;
     use crate::tui::{span, Bg, Fg, Frame, Rgb, View};
+
+    /// The cases the bridge's layout is held to as well
+    /// (`bridge/test/tui-layout-cases.test.js`).
+    #[test]
+    fn lays_out_the_shared_cases_as_the_bridge_does() {
+        let cases: Value =
+            serde_json::from_str(include_str!("../../bridge/test/layout-cases.json")).unwrap();
+        let cases = cases["cases"].as_array().unwrap();
+        assert!(cases.len() >= 8);
+        for c in cases {
+            let width = c["width"].as_u64().unwrap() as u16;
+            let want: Vec<String> = serde_json::from_value(c["lines"].clone()).unwrap();
+            assert_eq!(
+                Snapshot::of_wire(&c["view"], width).lines(),
+                want,
+                "{}",
+                c["name"]
+            );
+        }
+    }
 
     #[test]
     fn wrapped_text_breaks_between_words_and_long_words_by_characters() {
