@@ -1,20 +1,6 @@
 //! [`Snapshot`]: a view or frame laid out at one width as the bridge lays
 //! it out for pi, as plain text or with its styles visible, for assertions
 //! and `insta` snapshots.
-//!
-//! It is laid out from the wire form the extension sends (the same JSON
-//! the bridge gets), with the bridge's rules (`bridge/lib/tui-render.js`):
-//! wrapped text broken between words at the width and padded to it, boxes
-//! with their padding and background, spread lines, spacers, and every
-//! line cut to the width with pi-tui's `...`. Word wrapping follows pi-tui's
-//! `wrapTextWithAnsi` for what views hold (words at spaces, a word wider
-//! than the line broken by characters, East Asian wide characters each a
-//! word of their own); pi-tui's other break rules are not copied here.
-//! Both layouts are held to the same cases
-//! (`bridge/test/layout-cases.json`).
-//! A slot left to pi ([`View::builtin`](crate::tui::View::builtin)) is the
-//! line `<builtin>` (cut to the width like any line): pi draws it, not the
-//! extension.
 
 use std::fmt;
 
@@ -317,7 +303,22 @@ fn layout(blocks: &Value, width: usize, styles: &[Tag]) -> Vec<Row> {
 }
 
 /// What a renderer or component drew, laid out at one width as pi shows
-/// it (see the [module docs](self) for how closely it follows the bridge).
+/// it.
+///
+/// It is laid out from the wire form the extension sends (the same JSON
+/// the bridge gets), with the bridge's rules (`bridge/lib/tui-render.js`):
+/// wrapped text broken between words at the width and padded to it, boxes
+/// with their padding and background, spread lines, spacers, and every
+/// line cut to the width with pi-tui's `...`. Word wrapping follows pi-tui's
+/// `wrapTextWithAnsi` for what views hold (words at spaces, a word wider
+/// than the line broken by characters, East Asian wide characters each a
+/// word of their own); pi-tui's other break rules are not copied here.
+/// Both layouts are held to the same cases
+/// (`bridge/test/layout-cases.json`).
+/// A slot left to pi ([`View::builtin`](crate::tui::View::builtin)) is the
+/// line `<builtin>` (cut to the width like any line): pi draws it, not the
+/// extension. [`View::plain_lines`](crate::tui::View::plain_lines) is the
+/// same text without a width: not wrapped, padded or cut.
 ///
 /// `Display` is the plain text, one line per row, trailing spaces trimmed;
 /// [`Snapshot::styled`] shows the styles too. Both are deterministic, for
