@@ -179,6 +179,7 @@ fn inputs_time_out_on_a_virtual_clock_and_set_the_editor() {
     ));
 }
 
+#[cfg(feature = "tui")]
 mod drawing {
     //! Renderers and components, drawn at a width.
     use std::panic::{catch_unwind, AssertUnwindSafe};
