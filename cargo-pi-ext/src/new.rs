@@ -2,7 +2,7 @@
 //!
 //! `cargo new --lib` makes the crate (and its git repository), `cargo add`
 //! the dependency on pi-ext; then the template's files replace the library
-//! and add the binary, a test and a README. The template is a real crate
+//! and add the binary, the terminal UI's module, a test and a README. The template is a real crate
 //! named `my-ext` (`templates/`); its names are replaced by the new ones.
 
 use std::path::{Path, PathBuf};
@@ -29,6 +29,7 @@ pub(crate) struct NewArgs {
 const TEMPLATE: &[(&str, &str)] = &[
     ("src/lib.rs", include_str!("../templates/lib.rs")),
     ("src/main.rs", include_str!("../templates/main.rs")),
+    ("src/ui.rs", include_str!("../templates/ui.rs")),
     (
         "tests/extension.rs",
         include_str!("../templates/extension_test.rs"),
@@ -257,6 +258,7 @@ mod tests {
         assert!(lib.contains("pub struct Weather {"));
         assert!(lib.contains("#[command(name = \"weather-stats\")]"));
         assert!(names.apply(TEMPLATE[1].1).contains("use weather as _;"));
+        assert!(names.apply(TEMPLATE[2].1).contains("`/weather-hello`"));
     }
 
     #[test]

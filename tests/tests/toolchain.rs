@@ -127,6 +127,7 @@ fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
             for file in [
                 "src/lib.rs",
                 "src/main.rs",
+                "src/ui.rs",
                 "tests/extension.rs",
                 "README.md",
             ] {
@@ -146,7 +147,7 @@ fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
             assert_success(&formatted, "cargo fmt --check in the new crate");
         }
         "cargo test" => {
-            assert!(stdout.contains("test result: ok. 5 passed"), "{stdout}");
+            assert!(stdout.contains("test result: ok. 8 passed"), "{stdout}");
         }
         "cargo run -- install" => {
             let into = env.extensions_dir().join("my-ext");

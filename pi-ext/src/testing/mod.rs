@@ -28,18 +28,51 @@
 //! naming the dialog. pi's API calls (`api/call`: the session, models,
 //! `exec`, …) are not played: they fail with an error saying so.
 //!
+//! With the `tui` feature, it draws too: a tool's rows
+//! ([`TestHost::render_call`], [`TestHost::render_result`]) and a custom
+//! message ([`TestHost::render_message`]) at a width, through the requests
+//! the bridge sends; a [`Component`](crate::tui::Component) is driven by
+//! hand with [`TestComponent`] (frames, keys, its timer on a virtual
+//! clock). What they drew is a [`Snapshot`]: plain text, or with the
+//! styles visible ([`Snapshot::styled`]), both fit for `assert_eq!` and
+//! `insta::assert_snapshot!`:
+//!
+//! ```
+//! use pi_ext::testing::Snapshot;
+//! use pi_ext::tui::{span, Fg, View};
+//!
+//! let view = View::text(span("✓").fg(Fg::Success) + span(" Added"));
+//! assert_eq!(Snapshot::of_view(&view, 40).styled().to_string(), "[success]✓[/] Added");
+//! ```
+//!
+//! A command that opens a component with `ctx.ui().custom(..)` gets
+//! [`UiError::NoTerminal`](crate::ui::UiError::NoTerminal) from the host,
+//! as from pi in RPC mode: test the component itself with [`TestComponent`].
+//!
 //! End-to-end behaviour inside the real pi is covered by the repository's
 //! `tests/` crate; this host is for fast unit tests of your own extension.
 
 mod commands;
+#[cfg(feature = "tui")]
+mod component;
 mod hooks;
 mod host;
+#[cfg(feature = "tui")]
+mod render;
+#[cfg(feature = "tui")]
+mod snapshot;
 mod ui_calls;
 mod user;
 
 #[doc(no_inline)]
 pub use crate::command::Suggestion;
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
+pub use component::TestComponent;
 pub use hooks::{event, FromHookAnswer};
 pub use host::{manifest_problems, TestHost, ToolOutcome};
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
+pub use snapshot::{Snapshot, Styled};
 pub use ui_calls::UiCall;
 pub use user::{DialogAnswer, DialogRequest, User};

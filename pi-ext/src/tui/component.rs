@@ -133,6 +133,16 @@ impl<C: Component> std::fmt::Debug for Cx<C> {
 
 type Update<C> = Box<dyn FnOnce(&mut C, &mut Cx<C>) + Send>;
 
+/// The updates [`Handle::update`] queued, for the test kit.
+pub(crate) struct UpdateReceiver<C: Component>(mpsc::UnboundedReceiver<Update<C>>);
+
+impl<C: Component> UpdateReceiver<C> {
+    /// The next queued update, if any.
+    pub(crate) fn try_next(&mut self) -> Option<Update<C>> {
+        self.0.try_recv().ok()
+    }
+}
+
 impl<C: Component> Cx<C> {
     /// A context outside pi (for tests of components): `done` and ticks are
     /// recorded, [`Cx::take_done`] reads them.
@@ -144,6 +154,30 @@ impl<C: Component> Cx<C> {
             area,
             updates,
         }
+    }
+
+    /// A context whose [`Handle`]s reach the returned receiver, for the
+    /// test kit's components (it runs the updates itself).
+    pub(crate) fn with_updates(area: Area) -> (Cx<C>, UpdateReceiver<C>) {
+        let (updates, rx) = mpsc::unbounded_channel();
+        let cx = Cx {
+            done: None,
+            tick: None,
+            area,
+            updates,
+        };
+        (cx, UpdateReceiver(rx))
+    }
+
+    /// A change of the tick period since the last call: `Some(None)` is
+    /// [`Cx::stop_ticking`] (for the test kit's virtual clock).
+    pub(crate) fn take_tick_change(&mut self) -> Option<Option<Duration>> {
+        self.tick.take()
+    }
+
+    /// Where the component is drawn from now on.
+    pub(crate) fn set_area(&mut self, area: Area) {
+        self.area = area;
     }
 
     /// Close the component; `ctx.ui().custom(..)` returns `Ok(value)`

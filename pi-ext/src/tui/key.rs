@@ -54,6 +54,13 @@ pub struct Key {
     pub(crate) seq: u64,
 }
 
+/// A key by its name ([`Key::named`]), for tests: `component.key("enter")`.
+impl From<&str> for Key {
+    fn from(id: &str) -> Key {
+        Key::named(id)
+    }
+}
+
 impl Key {
     /// A key with this name (for tests of components).
     pub fn named(id: &str) -> Key {

@@ -166,6 +166,7 @@ mod view;
 pub use crate::command::Suggestion;
 pub use autocomplete::{Query, Suggestions};
 pub use chrome::{Chrome, FooterData};
+pub(crate) use component::UpdateReceiver;
 pub use component::{Area, Component, Custom, Cx, Handle};
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
 pub(crate) use entry::{entry_views, render_entry};
@@ -182,6 +183,7 @@ pub use render::{
     ToolRenderer,
 };
 pub use style::{Ansi, Bg, BgColor, Fg, FgColor, Rgb, Style};
+pub(crate) use text::grapheme_width;
 pub use text::{span, width, Line, Span};
 pub use theme::{Theme, ThemeColor};
 pub use view::{Frame, View, MAX_VIEW_DEPTH, MAX_VIEW_LINES};
