@@ -43,7 +43,7 @@ const SELF_CLOSING: Duration = Duration::from_secs(20);
 /// The widget the originals put above the editor: pi's chat ends above it.
 const ABOVE: &str = "Above editor widget";
 
-/// Row `row` as runs of one style: `«text»{style}`, trailing blanks dropped.
+/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
 fn styled_row(screen: &Screen, row: u16) -> String {
     let (_, cols) = screen.size();
     let mut runs: Vec<(String, String)> = Vec::new();
@@ -59,6 +59,9 @@ fn styled_row(screen: &Screen, row: u16) -> String {
     }
     while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
         runs.pop();
+    }
+    if let Some((text, _)) = runs.last_mut() {
+        text.truncate(text.trim_end().len());
     }
     runs.iter()
         .map(|(text, style)| format!("«{text}»{{{style}}}"))
@@ -165,7 +168,8 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     };
     let note = |s: &Screen| styled_row(s, last_note(s).unwrap().0);
 
-    // custom-header: pi's own header back (before the chat pushes it off).
+    // custom-header: pi's own header back (before the chat pushes it off;
+    // the harness's `quietStartup` leaves pi's own empty).
     let s = command("/builtin-header", "Built-in header restored");
     let s = if s.contains("shitty coding agent") {
         pi.wait_gone("shitty coding agent")
@@ -307,7 +311,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     dialog("Timed Confirmation");
     keep(
         "/timed-signal, timed out",
-        answered("Dialog timed out (auto-cancelled)", SELF_CLOSING),
+        answered("Warning: Dialog timed out (auto-cancelled)", SELF_CLOSING),
     );
 
     // shutdown-command: both tools in one reply; pi quits once the agent is idle.
@@ -406,7 +410,7 @@ fn eight_ui_examples_show_and_record_what_their_originals_do() {
         "/quit clash",
         "Extension command '/quit' conflicts with built-in",
     );
-    has("widgets around the editor", "«Below editor widget»");
+    has("widgets around the editor", "« Below editor widget»");
     has("/builtin-header", "Built-in header restored");
     assert!(!step(&original, "pi's header").contains("shitty"));
     has("title", "My run");
