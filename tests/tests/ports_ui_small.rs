@@ -16,7 +16,7 @@
 //! do). The extension's `/quit` is not run: pi's terminal runs its own
 //! built-in `/quit` first (both pis report the clash, which is compared).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pi_ext_e2e::json::{assert_same, tool_definition, tool_results};
 use pi_ext_e2e::session::session_messages;
@@ -328,15 +328,9 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
         "pi exited with {status}\n{}",
         pi.diagnostics()
     );
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    while !pi.processes().is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "processes left after pi quit: {:?}",
-            pi.processes()
-        );
-        std::thread::sleep(Duration::from_millis(25));
-    }
+    pi_ext_e2e::wait_until("no process of pi's session left", || {
+        pi.processes().is_empty()
+    });
     drop(pi);
     // What pi stored of the messages, without what differs between runs.
     let mut session = session_messages(&sessions);
