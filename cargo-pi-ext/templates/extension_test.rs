@@ -100,7 +100,8 @@ fn the_manifest_has_the_tool_command_and_hook_and_no_problems() {
     let manifest = host.manifest();
     assert_eq!(manifest.tools[0].name, "greet");
     let commands: Vec<&str> = manifest.commands.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(commands, ["my-ext-reset", "my-ext-stats"]);
+    // In the order `host()` adds them (linked items: in declaration order).
+    assert_eq!(commands, ["my-ext-stats", "my-ext-reset"]);
     assert_eq!(manifest.hooks[0].event, "session_start");
     // Every schema is portable, every registration went through.
     assert_eq!(pi_ext::testing::manifest_problems(), Vec::<String>::new());

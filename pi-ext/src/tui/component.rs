@@ -14,9 +14,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use super::frame::Frame;
 use super::key::Key;
 use super::overlay::Overlay;
-use super::view::Frame;
 use crate::host::connection::{Mode, UiMessage};
 use crate::host::ui::{ClosedBy, Ui, UiError};
 

@@ -1,6 +1,6 @@
 //! [`View`]: styled text that does not depend on the width (the bridge lays
-//! it out for whatever width pi asks, with pi-tui's own functions), and
-//! [`Frame`]: lines a component rendered for one width.
+//! it out for whatever width pi asks, with pi-tui's own functions). Its
+//! line budget and style table serve [`super::Frame`] too.
 
 use std::collections::HashMap;
 
@@ -245,7 +245,7 @@ impl View {
 }
 
 /// The line saying how many lines a view or frame (`what`) did not show.
-fn lines_note(more: usize, what: &str) -> Line {
+pub(super) fn lines_note(more: usize, what: &str) -> Line {
     let s = if more == 1 { "" } else { "s" };
     let text = format!(
         "… {} more line{s} (pi-ext caps a {what} at {})",
@@ -276,14 +276,14 @@ pub(super) fn grouped(n: usize) -> String {
 }
 
 /// Lines still to be shown while a view is cut, and how many were not.
-struct Budget {
+pub(super) struct Budget {
     left: usize,
-    more: usize,
+    pub(super) more: usize,
 }
 
 impl Budget {
     /// The budget for `total` lines: all of them, or room for the note.
-    fn for_lines(total: usize) -> Self {
+    pub(super) fn for_lines(total: usize) -> Self {
         let left = if total > MAX_VIEW_LINES {
             MAX_VIEW_LINES - 1
         } else {
@@ -317,7 +317,7 @@ fn count(blocks: &[Block], depth: usize) -> usize {
 }
 
 /// `lines` broken at `\n`, as many as the budget has room for.
-fn split(lines: &[Line], budget: &mut Budget) -> Vec<Line> {
+pub(super) fn split(lines: &[Line], budget: &mut Budget) -> Vec<Line> {
     let mut out = Vec::new();
     for line in lines {
         let n = line.line_count();
@@ -415,8 +415,8 @@ impl From<String> for View {
 /// The de-duplicated style table of one view on the wire (a link is part
 /// of its span's style there: `{"link": url}`).
 #[derive(Default)]
-struct StyleTable {
-    styles: Vec<Value>,
+pub(super) struct StyleTable {
+    pub(super) styles: Vec<Value>,
     index: HashMap<(Style, Option<String>), usize>,
 }
 
@@ -439,7 +439,7 @@ impl StyleTable {
         json!([s.text(), i])
     }
 
-    fn line(&mut self, line: &Line) -> Value {
+    pub(super) fn line(&mut self, line: &Line) -> Value {
         let line = line.flattened();
         // Neighbouring spans of one style (and link) are one span on the wire.
         let mut merged: Vec<Span> = Vec::with_capacity(line.spans().len());
@@ -500,129 +500,6 @@ pub(crate) fn lines_wire<'a>(
     (table.styles, lines)
 }
 
-/// What a component draws for one width: lines that are cut (not wrapped)
-/// at the width, and where the text cursor is.
-///
-/// A line wider than the frame is cut by the bridge (it never reaches pi
-/// wider than the terminal), so layout mistakes cost columns, not pi's
-/// screen.
-///
-/// ```
-/// use pi_ext::tui::{span, Fg, Frame};
-/// let mut frame = Frame::new(40);
-/// frame.line(span("Counter ").fg(Fg::Accent).bold() + span("count=3"));
-/// frame.line("+ to add, q to quit");
-/// assert_eq!(frame.len(), 2);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frame {
-    width: u16,
-    lines: Vec<Line>,
-    cursor: Option<(usize, usize)>,
-}
-
-impl Frame {
-    /// An empty frame for `width` columns (take it from [`super::Area::width`]).
-    pub fn new(width: u16) -> Self {
-        Frame {
-            width,
-            lines: Vec::new(),
-            cursor: None,
-        }
-    }
-
-    /// Add a line at the bottom.
-    pub fn line(&mut self, line: impl Into<Line>) -> &mut Self {
-        self.lines.push(line.into());
-        self
-    }
-
-    /// Add lines at the bottom.
-    pub fn lines<I, L>(&mut self, lines: I) -> &mut Self
-    where
-        I: IntoIterator<Item = L>,
-        L: Into<Line>,
-    {
-        self.lines.extend(lines.into_iter().map(Into::into));
-        self
-    }
-
-    /// Put the terminal's cursor before column `column` of line `line`
-    /// while the component has focus (for text input: IME popups follow
-    /// it). Draw the cursor cell yourself (e.g. an inverse span).
-    pub fn cursor(&mut self, line: usize, column: usize) -> &mut Self {
-        self.cursor = Some((line, column));
-        self
-    }
-
-    /// The width it was made for.
-    pub fn width(&self) -> u16 {
-        self.width
-    }
-
-    /// Its lines.
-    pub fn rows(&self) -> &[Line] {
-        &self.lines
-    }
-
-    /// How many lines it has.
-    pub fn len(&self) -> usize {
-        self.lines.len()
-    }
-
-    /// Whether it has no line.
-    pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
-    }
-
-    /// The wire form: a view of one unwrapped text block, with `width` and
-    /// `cursor`.
-    /// Lines broken at `\n` and cut at [`MAX_VIEW_LINES`], as for a view.
-    pub(crate) fn wire(&self) -> Value {
-        let mut table = StyleTable::default();
-        let total = self.lines.iter().map(Line::line_count).sum();
-        let mut budget = Budget::for_lines(total);
-        let mut lines = split(&self.lines, &mut budget);
-        if budget.more > 0 {
-            lines.push(lines_note(budget.more, "frame"));
-        }
-        let lines: Vec<Value> = lines.iter().map(|l| table.line(l)).collect();
-        let mut out = json!({
-            "width": self.width,
-            "styles": table.styles,
-            "blocks": [{ "text": lines, "wrap": false }],
-        });
-        if let Some((line, col)) = self.cursor {
-            let (line, col) = self.split_cursor(line, col);
-            out["cursor"] = json!({ "line": line, "col": col });
-        }
-        out
-    }
-
-    /// Where the cursor at (`line`, `col`) is once lines are broken at `\n`.
-    fn split_cursor(&self, line: usize, col: usize) -> (usize, usize) {
-        let above: usize = self.lines.iter().take(line).map(Line::line_count).sum();
-        let Some(own) = self.lines.get(line) else {
-            // Past the last line: as far past it as before.
-            return (above + (line - self.lines.len()), col);
-        };
-        let mut at = (above, col);
-        if own.line_count() == 1 {
-            return at;
-        }
-        let pieces = own.split_lines();
-        for (i, piece) in pieces.iter().enumerate() {
-            let w = piece.width();
-            if at.1 <= w || i + 1 == pieces.len() {
-                break;
-            }
-            at.1 -= w;
-            at.0 += 1;
-        }
-        at
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -665,33 +542,6 @@ mod tests {
                 "blocks": [{"text": [["see ", ["the docs", 0], [" or x", 1]]], "wrap": true}]
             })
         );
-    }
-
-    #[test]
-    fn frames_carry_width_and_cursor_and_are_cut_at_the_line_limit() {
-        let mut f = Frame::new(10);
-        f.lines((0..100_000).map(|i| format!("{i}")));
-        f.cursor(1, 2);
-        let w = f.wire();
-        assert_eq!(w["width"], 10);
-        assert_eq!(w["cursor"], json!({"line": 1, "col": 2}));
-        let lines = w["blocks"][0]["text"].as_array().unwrap();
-        assert_eq!(lines.len(), MAX_VIEW_LINES);
-        assert_eq!(lines[MAX_VIEW_LINES - 2], json!(["1998"]));
-        assert_eq!(
-            lines[MAX_VIEW_LINES - 1],
-            json!([["… 98,001 more lines (pi-ext caps a frame at 2,000)", 0]])
-        );
-        assert_eq!(w["styles"], json!([{"dim": true}]));
-        // At the limit exactly: nothing is cut.
-        let mut f = Frame::new(10);
-        f.lines((0..MAX_VIEW_LINES).map(|i| format!("{i}")));
-        let w = f.wire();
-        assert_eq!(
-            w["blocks"][0]["text"].as_array().unwrap().len(),
-            MAX_VIEW_LINES
-        );
-        assert_eq!(w["blocks"][0]["text"][MAX_VIEW_LINES - 1], json!(["1999"]));
     }
 
     #[test]
@@ -767,15 +617,5 @@ mod tests {
         let spread = View::spread(span("a\nb"), "c");
         assert_eq!(spread.plain_lines(), ["a b c"]);
         assert_eq!(spread.wire()["blocks"][0]["line"]["left"], json!(["a b"]));
-        // Frames: the cursor moves with the lines below a break.
-        let mut f = Frame::new(20);
-        f.line("one\ntwo").line("abc\ndef");
-        f.cursor(1, 5);
-        let w = f.wire();
-        assert_eq!(
-            w["blocks"][0]["text"],
-            json!([["one"], ["two"], ["abc"], ["def"]])
-        );
-        assert_eq!(w["cursor"], json!({"line": 3, "col": 2}));
     }
 }
