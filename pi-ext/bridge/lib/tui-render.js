@@ -29,6 +29,8 @@ import { hasPiMarkdownTheme, markdownGeneration, markdownLines, markdownPlain, r
  *   | { spacer: number }
  *   | { box: { padX?: number, padY?: number, bg?: string | number }, blocks: WireBlock[] }
  *   | { line: { left: WireLine, right: WireLine } }
+ *   | { center: WireLine }
+ *   | { rule: { fill: WireLine, title?: WireLine } }
  *   | { markdown: string, more?: number }
  *   | { builtin: true }} WireBlock
  */
@@ -342,6 +344,73 @@ function onBackground(line, width, bgOpen) {
 }
 
 /**
+ * `line` in the middle of `width` columns, as pi's examples' `centerPad`
+ * does: the spare columns split with the odd one after; a line too wide is
+ * cut with pi-tui's ellipsis.
+ * @param {string} line
+ * @param {number} width
+ */
+function centered(line, width) {
+  const w = visibleWidth(line);
+  if (w >= width) return truncateToWidth(line, width);
+  const left = Math.floor((width - w) / 2);
+  return " ".repeat(left) + line + " ".repeat(width - w - left);
+}
+
+/**
+ * The wire line `fill` repeated over `n` columns and cut at the last one,
+ * neighbouring spans of one style merged (so a rule of `─` is one styled
+ * run, not one per column); an empty fill gives spaces.
+ * @param {unknown} fill
+ * @param {number} n
+ * @param {Array<[string, string]>} styles
+ */
+function filled(fill, n, styles) {
+  if (n <= 0) return "";
+  const spans = Array.isArray(fill) ? fill : [];
+  const w = visibleWidth(lineAnsi(spans, styles));
+  if (w <= 0) return " ".repeat(n);
+  /** @type {Array<[string, number | undefined]>} */
+  const merged = [];
+  for (let i = 0; i < Math.ceil(n / w); i++) {
+    for (const span of spans) {
+      const [text, style] = typeof span === "string" ? [span, undefined] : Array.isArray(span) ? [String(span[0]), span[1]] : ["", undefined];
+      const last = merged[merged.length - 1];
+      if (last && last[1] === style) last[0] += text;
+      else merged.push([text, style]);
+    }
+  }
+  const line = merged.map(([text, style]) => (style === undefined ? text : [text, style]));
+  return cut(lineAnsi(line, styles), n);
+}
+
+/**
+ * A rule across `width` columns: `fill` repeated, with `title` (if any) in
+ * the middle, the spare columns split with the odd one after.
+ * @param {unknown} fill a wire line
+ * @param {string | undefined} title
+ * @param {number} width
+ * @param {Array<[string, string]>} styles
+ */
+function rule(fill, title, width, styles) {
+  if (title === undefined) return filled(fill, width, styles);
+  const w = visibleWidth(title);
+  if (w >= width) return truncateToWidth(title, width);
+  const left = Math.floor((width - w) / 2);
+  return filled(fill, left, styles) + title + filled(fill, width - w - left, styles);
+}
+
+/**
+ * A rule where there is no width (RPC mode's text, one-line slots): its fill
+ * three times, or twice on each side of its title.
+ * @param {string} fill
+ * @param {string | undefined | false | null} title
+ */
+function ruleText(fill, title) {
+  return typeof title === "string" ? `${fill.repeat(2)}${title}${fill.repeat(2)}` : fill.repeat(3);
+}
+
+/**
  * How a `builtin` block is rendered (tool rows give pi's own rendering).
  * @typedef {(width: number) => string[]} BuiltinRenderer
  */
@@ -402,6 +471,11 @@ function layout(blocks, width, c, depth) {
       const right = lineAnsi(b.line.right, c.styles);
       const pad = " ".repeat(Math.max(1, width - visibleWidth(left) - visibleWidth(right)));
       out.push(left + pad + right);
+    } else if (Array.isArray(b.center)) {
+      if (take(c.budget, 1) === 1) out.push(centered(lineAnsi(b.center, c.styles), width));
+    } else if (b.rule && typeof b.rule === "object") {
+      const title = Array.isArray(b.rule.title) ? lineAnsi(b.rule.title, c.styles) : undefined;
+      if (take(c.budget, 1) === 1) out.push(rule(b.rule.fill, title, width, c.styles));
     } else if (typeof b.markdown === "string") {
       // pi-tui's Markdown with pi's theme (tui-markdown.js bounds the text first).
       const lines = markdownLines(b.markdown, b.more, width, c.theme, dim);
@@ -458,6 +532,8 @@ export function plainLines(view) {
       else if (b.box && depth >= MAX_DEPTH) collect(out, [DEPTH_NOTE], String);
       else if (b.box) walk(b.blocks, depth + 1);
       else if (b.line) collect(out, [b.line], (l) => `${text(l.left)} ${text(l.right)}`);
+      else if (Array.isArray(b.center)) collect(out, [b.center], text);
+      else if (b.rule) collect(out, [b.rule], (r) => ruleText(text(r.fill), r.title && text(r.title)));
       else if (typeof b.markdown === "string") collect(out, markdownPlain(b.markdown, b.more), String);
     }
   };
@@ -483,6 +559,8 @@ export function styledText(view, theme) {
       else if (b.box && depth >= MAX_DEPTH) collect(out, [DEPTH_NOTE], dim);
       else if (b.box) walk(b.blocks, depth + 1);
       else if (b.line) collect(out, [b.line], (l) => `${lineAnsi(l.left, styles)} ${lineAnsi(l.right, styles)}`);
+      else if (Array.isArray(b.center)) collect(out, [b.center], (l) => lineAnsi(l, styles));
+      else if (b.rule) collect(out, [b.rule], (r) => ruleText(lineAnsi(r.fill, styles), r.title && lineAnsi(r.title, styles)));
       else if (typeof b.markdown === "string") collect(out, markdownPlain(b.markdown, b.more), String);
     }
   };

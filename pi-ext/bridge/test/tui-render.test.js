@@ -131,6 +131,22 @@ test("a spread line puts left and right at the edges and cuts the right side fir
   assert.deepEqual(renderView(view, 12, undefined).map(plain), ["↑1 ↓2 mod..."]);
 });
 
+test("centred lines and rules are laid out at the width as tic-tac-toe.ts draws them, styled, and as text without one", () => {
+  const t = theme({ dim: 8, accent: 4 });
+  const view = wire({
+    styles: [{ fg: "dim" }, { fg: "accent", bold: true }],
+    blocks: [{ center: [["X wins", 1]] }, { rule: { fill: [["─", 0]], title: [[" Tic-Tac-Toe ", 1]] } }, { rule: { fill: [["─", 0]] } }],
+  });
+  const dim = (/** @type {string} */ s) => `\x1b[38;5;8m${s}\x1b[39m`;
+  const lines = renderView(view, 20, t);
+  // centerPad(content, width) and the banner of tic-tac-toe.ts, with the theme's colours.
+  assert.deepEqual(lines.map(plain), ["       X wins       ", "─── Tic-Tac-Toe ────", "────────────────────"]);
+  assert.ok(lines[1].startsWith(dim("───")), JSON.stringify(lines[1]));
+  assert.ok(lines[2] === dim("─".repeat(20)), JSON.stringify(lines[2]));
+  assert.ok(lines.every((l) => visibleWidth(l) === 20));
+  assert.deepEqual(plainLines(view), ["X wins", "── Tic-Tac-Toe ──", "───"]);
+});
+
 test("a frame line wider than the width ends in pi-tui's ..., as truncateToWidth cuts it", () => {
   const frame = wire({ width: 40, styles: [{ fg: "accent" }], blocks: [{ text: [["  ", ["○ #1 a todo with a long text", 0]], ["fits"]], wrap: false }] });
   const lines = renderView(frame, 20, theme({ accent: 5 }));

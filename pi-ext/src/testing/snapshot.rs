@@ -98,6 +98,36 @@ fn fit(row: Row, max: usize) -> Row {
     out
 }
 
+/// `row` in the middle of `width` (the bridge's `centered`): the spare
+/// columns split, the odd one after; too wide, fitted with `...`.
+fn centered(row: Row, width: usize) -> Row {
+    let w = row_width(&row);
+    if w >= width {
+        return fit(row, width);
+    }
+    let left = (width - w) / 2;
+    let mut out = vec![(" ".repeat(left), Tag::default())];
+    out.extend(row);
+    pad(out, width)
+}
+
+/// `fill` repeated over `n` columns, cut at the last one (the bridge's
+/// `filled`); an empty fill gives spaces.
+fn filled(fill: &Row, n: usize) -> Row {
+    let w = row_width(fill);
+    if n == 0 {
+        return Row::new();
+    }
+    if w == 0 {
+        return vec![(" ".repeat(n), Tag::default())];
+    }
+    let mut row = Row::new();
+    for _ in 0..n.div_ceil(w) {
+        row.extend(fill.iter().cloned());
+    }
+    truncate(row, n)
+}
+
 /// `row` padded with plain spaces to `width`.
 fn pad(mut row: Row, width: usize) -> Row {
     let w = row_width(&row);
@@ -294,6 +324,27 @@ fn layout(blocks: &Value, width: usize, styles: &[Tag]) -> Vec<Row> {
             let mut row = left;
             row.push((" ".repeat(gap), Tag::default()));
             row.extend(right);
+            out.push(row);
+        } else if b["center"].is_array() {
+            out.push(centered(wire_line(&b["center"], styles), width));
+        } else if b["rule"].is_object() {
+            let fill = wire_line(&b["rule"]["fill"], styles);
+            let row = match b["rule"]["title"].is_array() {
+                true => {
+                    let title = wire_line(&b["rule"]["title"], styles);
+                    let w = row_width(&title);
+                    if w >= width {
+                        fit(title, width)
+                    } else {
+                        let left = (width - w) / 2;
+                        let mut row = filled(&fill, left);
+                        row.extend(title);
+                        row.extend(filled(&fill, width - w - left));
+                        row
+                    }
+                }
+                false => filled(&fill, width),
+            };
             out.push(row);
         } else if b["builtin"] == true {
             out.push(vec![("<builtin>".into(), Tag::default())]);

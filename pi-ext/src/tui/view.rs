@@ -10,7 +10,7 @@ use super::markdown_view::MarkdownText;
 use super::style::{BgColor, Style};
 use super::text::{span, Line, Span};
 
-/// Most lines a [`View`] or [`Frame`] shows: its text lines (after a `\n`
+/// Most lines a [`View`] or [`Frame`](super::Frame) shows: its text lines (after a `\n`
 /// in a span breaks them) and spacer lines. One with more shows its first
 /// `MAX_VIEW_LINES - 1` and then a line saying how many more there were
 /// (`… 98,001 more lines (pi-ext caps a frame at 2,000)`): pi repaints its
@@ -43,6 +43,10 @@ enum Block {
     },
     /// `left`, spaces, `right` on one line (right cut first when short).
     Spread { left: Line, right: Line },
+    /// A line in the middle of the width.
+    Centered(Line),
+    /// `fill` repeated across the width, `title` in its middle.
+    Rule { fill: Line, title: Option<Line> },
     /// pi's own rendering of this slot (tool rows): the built-in tool's
     /// renderer, or pi's fallback.
     Builtin,
@@ -124,6 +128,54 @@ impl View {
             blocks: vec![Block::Spread {
                 left: left.into(),
                 right: right.into(),
+            }],
+        }
+    }
+
+    /// `line` in the middle of the width, as pi's examples centre a line
+    /// (`centerPad`): the spare columns split, the odd one after; a line
+    /// wider than the width is cut with pi-tui's ellipsis.
+    ///
+    /// ```
+    /// use pi_ext::tui::{span, Fg, View};
+    /// let banner = View::centered(span("X wins!").fg(Fg::Success).bold());
+    /// assert_eq!(banner.plain_lines(), ["X wins!"]);
+    /// ```
+    pub fn centered(line: impl Into<Line>) -> Self {
+        View {
+            blocks: vec![Block::Centered(line.into())],
+        }
+    }
+
+    /// A rule across the width: `fill` (usually one character, e.g.
+    /// `span("─").fg(Fg::Dim)`) repeated and cut at the last column.
+    /// [`View::plain_lines`], which knows no width, gives the fill three
+    /// times.
+    pub fn rule(fill: impl Into<Line>) -> Self {
+        View {
+            blocks: vec![Block::Rule {
+                fill: fill.into(),
+                title: None,
+            }],
+        }
+    }
+
+    /// A rule with `title` in its middle, as pi's examples draw a banner
+    /// (`── title ──`): the fill takes the columns the title leaves, split
+    /// with the odd one after; a title wider than the width is cut with
+    /// pi-tui's ellipsis. Put spaces around the title yourself where you
+    /// want them. [`View::plain_lines`] gives the fill twice on each side.
+    ///
+    /// ```
+    /// use pi_ext::tui::{span, Fg, View};
+    /// let banner = View::titled_rule(span("─").fg(Fg::Dim), span(" Tic-Tac-Toe ").bold());
+    /// assert_eq!(banner.plain_lines(), ["── Tic-Tac-Toe ──"]);
+    /// ```
+    pub fn titled_rule(fill: impl Into<Line>, title: impl Into<Line>) -> Self {
+        View {
+            blocks: vec![Block::Rule {
+                fill: fill.into(),
+                title: Some(title.into()),
             }],
         }
     }
@@ -211,6 +263,15 @@ impl View {
                     Block::Boxed { blocks, .. } => walk(blocks, out),
                     Block::Spread { left, right } => {
                         out.push(format!("{} {}", left.text(), right.text()))
+                    }
+                    Block::Centered(line) => out.push(line.text()),
+                    Block::Rule { fill, title: None } => out.push(fill.text().repeat(3)),
+                    Block::Rule {
+                        fill,
+                        title: Some(title),
+                    } => {
+                        let fill = fill.text().repeat(2);
+                        out.push(format!("{fill}{}{fill}", title.text()))
                     }
                     Block::Builtin => out.push("<builtin>".into()),
                     Block::Markdown(m) => out.extend(m.plain_lines()),
@@ -311,6 +372,7 @@ fn count(blocks: &[Block], depth: usize) -> usize {
             Block::Boxed { blocks, .. } if depth < MAX_VIEW_DEPTH => count(blocks, depth + 1),
             Block::Boxed { .. } => 1,
             Block::Markdown(m) => m.line_count(),
+            Block::Centered(_) | Block::Rule { .. } => 1,
             Block::Spread { .. } | Block::Builtin => 0,
         })
         .sum()
@@ -374,6 +436,19 @@ fn capped(blocks: &[Block], depth: usize, budget: &mut Budget) -> Vec<Block> {
                 left: left.flattened().into_owned(),
                 right: right.flattened().into_owned(),
             }),
+            Block::Centered(line) => {
+                if budget.take(1) == 1 {
+                    out.push(Block::Centered(line.flattened().into_owned()));
+                }
+            }
+            Block::Rule { fill, title } => {
+                if budget.take(1) == 1 {
+                    out.push(Block::Rule {
+                        fill: fill.flattened().into_owned(),
+                        title: title.as_ref().map(|t| t.flattened().into_owned()),
+                    });
+                }
+            }
             Block::Builtin => out.push(Block::Builtin),
             // All or nothing: the bridge counts the lines pi-tui draws.
             Block::Markdown(m) => {
@@ -482,6 +557,14 @@ impl StyleTable {
                 Block::Spread { left, right } => {
                     json!({ "line": { "left": self.line(left), "right": self.line(right) } })
                 }
+                Block::Centered(line) => json!({ "center": self.line(line) }),
+                Block::Rule { fill, title } => {
+                    let mut rule = json!({ "fill": self.line(fill) });
+                    if let Some(title) = title {
+                        rule["title"] = self.line(title);
+                    }
+                    json!({ "rule": rule })
+                }
                 Block::Builtin => json!({ "builtin": true }),
                 Block::Markdown(m) if m.more > 0 => json!({ "markdown": &m.text, "more": m.more }),
                 Block::Markdown(m) => json!({ "markdown": &m.text }),
@@ -541,6 +624,39 @@ mod tests {
                 "styles": [{"link": url}, {"fg": "dim"}],
                 "blocks": [{"text": [["see ", ["the docs", 0], [" or x", 1]]], "wrap": true}]
             })
+        );
+    }
+
+    #[test]
+    fn centred_lines_and_rules_go_as_lines_and_count_one_each() {
+        let v = View::centered(span("X").fg(Fg::Accent))
+            .then(View::rule(span("─").fg(Fg::Dim)))
+            .then(View::titled_rule(
+                span("─").fg(Fg::Dim),
+                span(" T\nU ").bold(),
+            ));
+        assert_eq!(v.plain_lines(), ["X", "───", "── T U ──"]);
+        assert_eq!(
+            v.wire(),
+            json!({
+                "styles": [{"fg": "accent"}, {"fg": "dim"}, {"bold": true}],
+                "blocks": [
+                    {"center": [["X", 0]]},
+                    {"rule": {"fill": [["─", 1]]}},
+                    {"rule": {"fill": [["─", 1]], "title": [[" T U ", 2]]}}
+                ]
+            })
+        );
+        // Each is one line of the budget.
+        let mut many = View::empty();
+        for _ in 0..MAX_VIEW_LINES + 5 {
+            many = many.then(View::rule("-"));
+        }
+        let lines = many.plain_lines();
+        assert_eq!(lines.len(), MAX_VIEW_LINES);
+        assert_eq!(
+            lines[MAX_VIEW_LINES - 1],
+            "… 6 more lines (pi-ext caps a view at 2,000)"
         );
     }
 
