@@ -159,6 +159,30 @@ pub fn pi_example(name: &str) -> PathBuf {
     path
 }
 
+/// One side of a side-by-side test of ports: a pi with `ports`' TypeScript
+/// originals (`(pi's example file, port's package)`), or with `rust` their
+/// Rust ports installed, and a session directory of its own under `env`'s
+/// root (`sessions-ts` or `sessions-rust`, returned beside it), so the two
+/// sides' sessions can be compared.
+pub fn ports_side<'a>(
+    env: &'a PiEnv,
+    ports: &[(&str, &str)],
+    rust: bool,
+) -> (PiBuilder<'a>, PathBuf) {
+    let sessions = env
+        .root()
+        .join(if rust { "sessions-rust" } else { "sessions-ts" });
+    let mut builder = env.pi().no_extensions().session_dir(&sessions);
+    for (ts, port) in ports {
+        builder = if rust {
+            builder.extension(install_example(env, port).join("index.js"))
+        } else {
+            builder.extension(pi_example(ts))
+        };
+    }
+    (builder, sessions)
+}
+
 /// Poll `check` every 25 ms until it holds; panics after [`DEFAULT_TIMEOUT`]
 /// naming `what`. For effects pi reports asynchronously (a status set by an
 /// `agent_end` hook, a process exiting).

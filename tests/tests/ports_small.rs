@@ -11,9 +11,7 @@
 use std::time::{Duration, Instant};
 
 use pi_ext_e2e::json::{assert_same, notifications, statuses};
-use pi_ext_e2e::{
-    git, install_example, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
-};
+use pi_ext_e2e::{git, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
 /// (TypeScript original, Rust port), in load order.
@@ -110,17 +108,7 @@ fn entries(pi: &PiRpc) -> Value {
 /// One run of every step in `env`'s working directory, with the originals
 /// (`rust: false`) or the ports.
 fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
-    let sessions = env
-        .root()
-        .join(if rust { "sessions-rust" } else { "sessions-ts" });
-    let mut builder = env.pi().no_extensions().session_dir(&sessions);
-    for (ts, port) in PORTS {
-        builder = if rust {
-            builder.extension(install_example(env, port).join("index.js"))
-        } else {
-            builder.extension(pi_ext_e2e::pi_example(ts))
-        };
-    }
+    let (builder, sessions) = pi_ext_e2e::ports_side(env, &PORTS, rust);
     let pi = builder.start();
     let mut steps = vec![("startup".to_string(), shown(&pi.events(), ""))];
     let mut step = |name: &str, command: Value, run: bool, answer: &dyn Fn(&Value) -> Value| {

@@ -20,9 +20,7 @@ use std::time::Duration;
 
 use pi_ext_e2e::json::{assert_same, tool_definition, tool_results};
 use pi_ext_e2e::session::session_messages;
-use pi_ext_e2e::{
-    install_example, Color, Key, PiEnv, Reply, Screen, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
-};
+use pi_ext_e2e::{Color, Key, PiEnv, Reply, Screen, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
 /// (TypeScript original, Rust port), in load order.
@@ -123,17 +121,7 @@ struct Run {
 
 /// Drives one pi (the originals, or with `rust` the ports) through every step.
 fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
-    let sessions = env
-        .root()
-        .join(if rust { "sessions-rust" } else { "sessions-ts" });
-    let mut builder = env.pi().no_extensions().session_dir(&sessions);
-    for (ts, port) in PORTS {
-        builder = if rust {
-            builder.extension(install_example(env, port).join("index.js"))
-        } else {
-            builder.extension(pi_ext_e2e::pi_example(ts))
-        };
-    }
+    let (builder, sessions) = pi_ext_e2e::ports_side(env, &PORTS, rust);
     let pi = builder.terminal(120, 40);
     let mut steps: Vec<(String, String)> = Vec::new();
     let mut keep = |name: &str, shown: String| steps.push((name.to_string(), shown));

@@ -186,9 +186,7 @@ fn a_markdown_view_from_rust_is_drawn_as_pi_tuis_markdown_like_typescripts() {
     // while pi repaints: with `padX` 1 the last column is padding on every row.
     let narrow = ts.wait_for("TypeScript's widget at 60 columns", |s| {
         markdown_cells(s).is_some_and(|c| {
-            c[0].len() == 60
-                && c != ts_cells
-                && c.iter().all(|row| row[59].0.trim().is_empty())
+            c[0].len() == 60 && c != ts_cells && c.iter().all(|row| row[59].0.trim().is_empty())
         })
     });
     let ts_narrow = markdown_cells(&narrow).unwrap();
