@@ -70,8 +70,8 @@ pub fn tool(model: &ToolModel) -> TokenStream {
             });
         build.push(quote!(.annotations(#krate::ToolAnnotations::new() #(#hints)*)));
     }
-    if let Some(active) = model.default_active {
-        build.push(quote!(.default_active(#active)));
+    for (key, value) in &model.values {
+        build.push(quote!(.#key(#value)));
     }
     if let Some(exposure) = &model.exposure {
         // The macro accepts only pi's names; the variants are them in camel case.

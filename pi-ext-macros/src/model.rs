@@ -29,8 +29,9 @@ pub struct ToolModel {
     pub output: Option<Type>,
     /// `read_only_hint`, `destructive_hint`, `idempotent_hint`, `open_world_hint`.
     pub annotations: [Option<bool>; 4],
-    /// `default_active = false`.
-    pub default_active: Option<bool>,
+    /// The keys of [`TOOL_VALUE_KEYS`] given, with their values: each calls
+    /// the `ToolBuilder` method of its name with the value.
+    pub values: Vec<(Ident, proc_macro2::TokenStream)>,
     /// `exposure = "codemode"`.
     pub exposure: Option<String>,
     /// `namespace = "mcp__docs"`.
@@ -71,6 +72,27 @@ const TOOL_FLAGS: &[&str] = &[
     "reaches_all_tools",
     "own_shell",
 ];
+
+/// The `#[tool]` keys that take one literal and call the `ToolBuilder`
+/// method of their name with it (`default_active = false`:
+/// `.default_active(false)`, pi's `defaultActive`). A tool definition field
+/// of this shape needs a row here, the builder method, the manifest's field
+/// and the bridge's row (`TOOL_FIELDS` in bridge/lib/features.js).
+const TOOL_VALUE_KEYS: &[(&str, ValueKind)] = &[("default_active", ValueKind::Bool)];
+
+/// The literal a key of [`TOOL_VALUE_KEYS`] takes.
+#[derive(Clone, Copy)]
+enum ValueKind {
+    Bool,
+}
+
+/// What `key` of [`TOOL_VALUE_KEYS`] takes; `None` for other keys.
+fn value_kind(key: &str) -> Option<ValueKind> {
+    TOOL_VALUE_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, kind)| *kind)
+}
 
 const TOOL_KEYS: &[&str] = &[
     "name",
@@ -217,7 +239,7 @@ impl ToolModel {
         let mut render = None;
         let mut output = None;
         let mut annotations = [None; 4];
-        let mut default_active = None;
+        let mut values = Vec::new();
         let mut exposure = None;
         let mut namespace = None;
         let mut constrained_sampling = None;
@@ -262,7 +284,13 @@ impl ToolModel {
                             let i = HINTS.iter().position(|h| *h == hint).unwrap_or(0);
                             annotations[i] = Some(b);
                         }),
-                        "default_active" => bool_value(kv).map(|b| default_active = Some(b)),
+                        key if value_kind(key).is_some() => {
+                            let value = match value_kind(key) {
+                                Some(ValueKind::Bool) => bool_value(kv).map(|b| quote::quote!(#b)),
+                                None => unreachable!("the guard found it"),
+                            };
+                            value.map(|v| values.push((Ident::new(key, kv.key.span()), v)))
+                        }
                         "exposure" => {
                             choice_value(kv, EXPOSURES).map(|s| exposure = Some(s.value()))
                         }
@@ -507,7 +535,7 @@ impl ToolModel {
             render,
             output,
             annotations,
-            default_active,
+            values,
             exposure,
             namespace,
             constrained_sampling,

@@ -14,7 +14,7 @@ import { jsonText } from "./json.js";
 import { sanitizeCompletions, sanitizeManifest, sanitizeTool } from "./manifest.js";
 import { ModelCalls } from "./models.js";
 import { providerIdleMs, providerMaxBytes } from "./provider.js";
-import { ignoredToolFields } from "./features.js";
+import { ignoredToolFields, passedToolFields } from "./features.js";
 import { userBashResult } from "./builtin-tools.js";
 import { prepareArgumentsSync } from "./tools.js";
 import { ListMirror, PayloadMirror } from "./mirror.js";
@@ -622,14 +622,7 @@ export class Bridge {
    * @private
    */
   definitionFields(tool) {
-    /** @type {Record<string, unknown>} */
-    const fields = {};
-    if (tool.outputSchema && typeof tool.outputSchema === "object") fields.outputSchema = tool.outputSchema;
-    if (tool.annotations && typeof tool.annotations === "object") fields.annotations = tool.annotations;
-    if (typeof tool.defaultActive === "boolean") fields.defaultActive = tool.defaultActive;
-    if (typeof tool.exposure === "string") fields.exposure = tool.exposure;
-    if (tool.namespace && typeof tool.namespace === "object") fields.namespace = tool.namespace;
-    if (tool.constrainedSampling !== undefined) fields.constrainedSampling = tool.constrainedSampling;
+    const fields = passedToolFields(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (tool)));
     if (tool.reachesTools === "all") fields.reachesTools = () => "all";
     for (const notice of ignoredToolFields(tool.name, Object.keys(fields), this.o.piVersion(), this.ignoredTold)) {
       const line = `pi-ext extension "${this.o.name}": ${notice}`;

@@ -128,20 +128,44 @@ export function versionNotice(piVersion) {
 }
 
 /**
- * The first pi version that reads each tool definition field pi 0.73.1
- * ignores (pi 1.6.0's CHANGELOG.md; `defaultActive` is first named in
- * 1.4.0's, it may be older).
- * @type {ReadonlyMap<string, string>}
+ * The tool definition fields of pi ≥ 0.82 (pi 0.73.1 ignores them): the
+ * first pi version that reads each (pi 1.6.0's CHANGELOG.md; `defaultActive`
+ * is first named in 1.4.0's, it may be older), and the type a tool's
+ * manifest value must have for the bridge to pass it to pi as it is
+ * (`"any"`: any value; `null`: the bridge makes pi's value itself). A new
+ * field that pi takes as JSON needs only a row here.
+ * @type {ReadonlyMap<string, { since: string, type: "object" | "string" | "boolean" | "any" | null }>}
  */
-export const TOOL_FIELD_SINCE = new Map([
-  ["constrainedSampling", "0.82.0"],
-  ["outputSchema", "0.99.0"],
-  ["annotations", "0.99.0"],
-  ["exposure", "0.99.0"],
-  ["namespace", "0.99.0"],
-  ["defaultActive", "1.4.0"],
-  ["reachesTools", "1.2.0"],
+export const TOOL_FIELDS = new Map([
+  ["constrainedSampling", { since: "0.82.0", type: "any" }],
+  ["outputSchema", { since: "0.99.0", type: "object" }],
+  ["annotations", { since: "0.99.0", type: "object" }],
+  ["exposure", { since: "0.99.0", type: "string" }],
+  ["namespace", { since: "0.99.0", type: "object" }],
+  ["defaultActive", { since: "1.4.0", type: "boolean" }],
+  ["reachesTools", { since: "1.2.0", type: null }],
 ]);
+
+/** The first pi version that reads each of `TOOL_FIELDS`. @type {ReadonlyMap<string, string>} */
+export const TOOL_FIELD_SINCE = new Map([...TOOL_FIELDS].map(([field, { since }]) => [field, since]));
+
+/**
+ * The fields of `TOOL_FIELDS` a tool's manifest sets with the type they
+ * need, as pi takes them.
+ * @param {Record<string, unknown>} manifest
+ * @returns {Record<string, unknown>}
+ */
+export function passedToolFields(manifest) {
+  /** @type {Record<string, unknown>} */
+  const fields = {};
+  for (const [field, { type }] of TOOL_FIELDS) {
+    const value = manifest[field];
+    const ok =
+      type === "any" ? value !== undefined : type === "object" ? value !== null && typeof value === "object" : typeof value === type;
+    if (type !== null && ok) fields[field] = value;
+  }
+  return fields;
+}
 
 /**
  * A notice for each field of `tool` the host pi ignores, once per field

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 
-import { EVENT_SINCE, PI_TESTED, TOOL_FIELD_SINCE, ignoredToolFields, missingEvents, olderThan, versionNotice } from "../lib/features.js";
+import { EVENT_SINCE, PI_TESTED, TOOL_FIELD_SINCE, ignoredToolFields, missingEvents, olderThan, passedToolFields, versionNotice } from "../lib/features.js";
 import { detectPiVersion } from "../lib/manifest.js";
 import { fakeCtx, manifestWith, startBridge, tempDir, toolManifest } from "./helpers.js";
 
@@ -120,6 +120,26 @@ test("a tool definition field this pi ignores is named once, with the version it
   assert.deepEqual(ignoredToolFields("mul", ["outputSchema"], "0.73.1", told), []);
   assert.deepEqual(ignoredToolFields("add", [...TOOL_FIELD_SINCE.keys()], "1.6.0", new Set()), []);
   assert.deepEqual(ignoredToolFields("add", ["exposure"], "", new Set()), []);
+});
+
+test("a tool's definition fields reach pi as the manifest has them, only with the type pi reads", () => {
+  const manifest = {
+    name: "add",
+    outputSchema: { type: "object" },
+    annotations: "not an object",
+    exposure: "codemode",
+    namespace: null,
+    defaultActive: false,
+    constrainedSampling: false,
+    reachesTools: "all",
+  };
+  assert.deepEqual(passedToolFields(manifest), {
+    outputSchema: { type: "object" },
+    exposure: "codemode",
+    defaultActive: false,
+    constrainedSampling: false,
+  });
+  assert.deepEqual(passedToolFields({ name: "bare" }), {});
 });
 
 test("tools with fields the host pi ignores are told at session start; pi gets the fields anyway", async () => {
