@@ -63,15 +63,28 @@ fn rpc_run(rust: bool) -> RpcRun {
         model.push(Reply::tool("where_1", "where_am_i", json!({})));
         model.push(Reply::text("found"));
         let events = pi.prompt("where are you installed?");
-        let said = PathBuf::from(tool_end_text(&events, "where_1"));
-        assert_eq!(
-            said.canonicalize().ok(),
-            dir.canonicalize().ok(),
-            "{} is not {}",
-            said.display(),
-            dir.display()
+        let text = tool_end_text(&events, "where_1");
+        let lines: Vec<PathBuf> = text.lines().map(PathBuf::from).collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        let same = |a: &PathBuf, b: &std::path::Path| {
+            assert_eq!(
+                a.canonicalize().ok(),
+                b.canonicalize().ok(),
+                "{} is not {}",
+                a.display(),
+                b.display()
+            )
+        };
+        same(&lines[0], &dir);
+        assert!(
+            lines[0].join("index.js").is_file(),
+            "{}",
+            lines[0].display()
         );
-        assert!(said.join("index.js").is_file(), "{}", said.display());
+        // Ctx::pi_dir: the pinned pi's package; Ctx::agent_dir: the test's agent dir.
+        same(&lines[1], &pi_ext_e2e::PiInstall::Pinned.package_dir());
+        assert!(lines[1].join("CHANGELOG.md").is_file(), "{text}");
+        same(&lines[2], &env.agent_dir());
         // The clipboard is refused outside the terminal UI, with the reason.
         let shown = notifications(&pi.command_line("/copy-text hello"));
         assert_eq!(

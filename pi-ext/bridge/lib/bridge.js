@@ -77,6 +77,7 @@ export class CallAborted extends Error {}
  * @property {import("./child.js").Launcher} launch
  * @property {import("./manifest.js").Mode} mode
  * @property {() => string} piVersion
+ * @property {() => string} [piDir] pi's package directory ("" when unknown)
  * @property {NodeJS.ProcessEnv} env the child's environment
  * @property {import("./dialogs.js").Queue} dialogQueue
  * @property {() => Promise<import("./dialogs.js").PiModule>} loadPi
@@ -194,6 +195,7 @@ export class Bridge {
       protocol,
       bridge: BRIDGE_VERSION,
       pi: this.o.piVersion(),
+      ...(this.o.piDir?.() ? { piDir: this.o.piDir() } : {}),
       mode,
       hasUI: mode === "interactive" || mode === "rpc",
       cwd: process.cwd(),

@@ -21,7 +21,7 @@ import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
 import { EVENT_SINCE, missingApi, missingEvents, olderThan, versionNotice } from "./features.js";
 import { Registrations } from "./tui-registrations.js";
-import { cachedManifest, detectMode, detectPiVersion } from "./manifest.js";
+import { cachedManifest, detectMode, detectPiDir, detectPiVersion } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { builtinClash, providerConfig } from "./provider.js";
 import { virtualModelDefinition } from "./virtual-models.js";
@@ -49,6 +49,7 @@ import { messageOf } from "./protocol.js";
  * @property {() => Promise<import("./dialogs.js").PiModule>} [loadPi] pi's own module (dialog components)
  * @property {() => Promise<import("./models.js").PiAi>} [loadAi] pi's own pi-ai module (model calls)
  * @property {() => string} [piVersion] pi's version (default: read from pi's package.json)
+ * @property {() => string} [piDir] pi's package directory (default: found from pi's command line; "" when unknown)
  * @property {import("./terminal-notify.js").TerminalOutput} [terminal] where terminal notifications go (default: pi's stdout, PowerShell)
  */
 
@@ -82,6 +83,8 @@ export async function activate(pi, options) {
   const mode = detectMode(argv, options.stdinIsTTY ?? process.stdin.isTTY === true);
   /** @type {string | undefined} read at the first start */
   let piVersion;
+  /** @type {string | undefined} */
+  let piDir;
   const bridge = new Bridge({
     pi,
     name: config.name,
@@ -94,6 +97,7 @@ export async function activate(pi, options) {
     here,
     mode,
     piVersion: () => (piVersion ??= options.piVersion?.() ?? detectPiVersion(argv[1])),
+    piDir: () => (piDir ??= options.piDir?.() ?? detectPiDir(argv[1])),
     env,
     // One dialog at a time where pi's terminal shows only one.
     dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),

@@ -248,15 +248,31 @@ const PI_PACKAGES = new Set(["@mariozechner/pi-coding-agent", "@earendil-works/p
  */
 export function detectPiVersion(cliScript) {
   try {
+    const dir = detectPiDir(cliScript);
+    if (dir) return String(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).version ?? "");
+  } catch {
+    // Unknown version: the handshake carries "".
+  }
+  return "";
+}
+
+/**
+ * The directory of the pi package that runs `cliScript` (its README.md,
+ * CHANGELOG.md, docs/ and examples/: pi's `getPackageDir()`), or "" when
+ * it is not found.
+ * @param {string | undefined} cliScript
+ */
+export function detectPiDir(cliScript) {
+  try {
     let dir = path.dirname(fs.realpathSync(cliScript ?? ""));
     for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {
       const file = path.join(dir, "package.json");
       if (!fs.existsSync(file)) continue;
       const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-      if (PI_PACKAGES.has(pkg.name)) return String(pkg.version ?? "");
+      if (PI_PACKAGES.has(pkg.name)) return dir;
     }
   } catch {
-    // Unknown version: the handshake carries "".
+    // Not found: the handshake leaves it out.
   }
   return "";
 }

@@ -1,7 +1,7 @@
 //! [`Ctx`] itself: the call it belongs to, pi's session and connection,
 //! `ctx.ui()` and `ctx.api()`, the extension's state.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
@@ -243,6 +243,26 @@ impl Ctx {
     /// The pi version the bridge reported (e.g. `"0.73.1"`).
     pub fn pi_version(&self) -> &str {
         &self.inner.session.pi_version
+    }
+
+    /// Where pi is installed: its package directory, with `README.md`,
+    /// `CHANGELOG.md`, `docs/` and `examples/` (pi's `getPackageDir()`,
+    /// `getDocsPath()`, `getExamplesPath()`). `None` when the bridge could
+    /// not find it from pi's command line, or is older than this call.
+    pub fn pi_dir(&self) -> Option<&Path> {
+        self.inner.session.pi_dir.as_deref()
+    }
+
+    /// pi's agent directory, as pi's `getAgentDir()` finds it:
+    /// `$PI_CODING_AGENT_DIR` (a leading `~` is the home directory), else
+    /// `~/.pi/agent`. The extension runs with pi's environment, so it is
+    /// pi's. Settings, sessions, `models.json` and extensions live there.
+    ///
+    /// # Errors
+    ///
+    /// When neither `PI_CODING_AGENT_DIR` nor a home directory is set.
+    pub fn agent_dir(&self) -> std::io::Result<PathBuf> {
+        crate::util::pi_dirs::agent_dir()
     }
 
     /// The call's cancellation token. It fires when pi aborts the call

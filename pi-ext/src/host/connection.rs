@@ -299,6 +299,8 @@ pub(crate) struct Session {
     /// Where the extension's index.js is (its resources' directory).
     pub(crate) extension_dir: Option<PathBuf>,
     pub(crate) pi_version: String,
+    /// pi's package directory, when the bridge found it.
+    pub(crate) pi_dir: Option<PathBuf>,
 }
 
 impl Default for Session {
@@ -309,6 +311,7 @@ impl Default for Session {
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             extension_dir: None,
             pi_version: String::new(),
+            pi_dir: None,
         }
     }
 }

@@ -15,6 +15,9 @@ pub(super) struct InitializeParams {
     cwd: Option<std::path::PathBuf>,
     #[serde(default)]
     pi: Option<String>,
+    /// pi's package directory (bridges since this field).
+    #[serde(default)]
+    pi_dir: Option<std::path::PathBuf>,
     /// Where the extension's index.js is.
     #[serde(default)]
     extension_dir: Option<std::path::PathBuf>,
@@ -65,6 +68,7 @@ impl Dispatcher {
                 .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
             extension_dir: p.extension_dir,
             pi_version: p.pi.unwrap_or_default(),
+            pi_dir: p.pi_dir,
         };
         let (cwd, mode) = (session.cwd.clone(), session.mode);
         if self.session.set(Arc::new(session)).is_err() {

@@ -40,12 +40,21 @@ async fn copy_text(ctx: &CommandCtx, args: String) -> Result<(), Error> {
     Ok(())
 }
 
-/// Tell where this extension is installed.
+/// Tell where this extension is installed, where pi is and pi's agent
+/// directory, one a line.
 #[tool]
 fn where_am_i(ctx: &Ctx) -> String {
-    ctx.extension_dir()
-        .map(|d| d.display().to_string())
-        .unwrap_or_else(|| "(unknown)".into())
+    let shown = |d: Option<&std::path::Path>| {
+        d.map(|d| d.display().to_string())
+            .unwrap_or_else(|| "(unknown)".into())
+    };
+    let agent = ctx.agent_dir().ok();
+    format!(
+        "{}\n{}\n{}",
+        shown(ctx.extension_dir()),
+        shown(ctx.pi_dir()),
+        shown(agent.as_deref())
+    )
 }
 
 /// What the tools below did, in order: `enter <id>`, `exit <id>`.
