@@ -344,7 +344,7 @@ fn normalize(steps: &mut [(String, Value)]) {
             // come in any order.
             if let Some(message) = v[0]["message"].as_str() {
                 let mut lines: Vec<&str> = message.split('\n').collect();
-                lines[1..].sort();
+                lines[1..].sort_by_key(|l| l.split_once("] ").map(|(_, rest)| rest));
                 v[0]["message"] = json!(lines.join("\n"));
             }
             let masked: String = v
