@@ -37,10 +37,13 @@ struct Run {
 
 /// What pi showed in `events`: every UI request (without its id), the
 /// tool results (by call id: tools of one batch run in parallel and may
-/// end in any order), and the response to the command `id`.
+/// end in any order), and last the response to the command `id` (event-bus's
+/// port notifies from a task, so its notification may follow the response
+/// where the original's precedes it).
 fn shown(events: &[Value], id: &str) -> Value {
     let mut out = Vec::new();
     let mut results = Vec::new();
+    let mut response = None;
     for e in events {
         match e["type"].as_str() {
             Some("extension_ui_request") => {
@@ -52,13 +55,17 @@ fn shown(events: &[Value], id: &str) -> Value {
                 "id": e["toolCallId"], "tool": e["toolName"], "result": e["result"],
                 "isError": e["isError"],
             })),
-            Some("response") if e["id"] == id => out
-                .push(json!({"response": e["data"], "success": e["success"], "error": e["error"]})),
+            Some("response") if e["id"] == id => {
+                response = Some(
+                    json!({"response": e["data"], "success": e["success"], "error": e["error"]}),
+                )
+            }
             _ => {}
         }
     }
     results.sort_by_key(|r| r["id"].as_str().unwrap_or_default().to_string());
     out.extend(results);
+    out.extend(response);
     Value::Array(out)
 }
 
