@@ -73,8 +73,11 @@ fn no_example_shadows_a_builtin_tool() {
         let manifest: Value = serde_json::from_slice(&out.stdout).unwrap();
         for tool in manifest["tools"].as_array().unwrap() {
             let name = tool["name"].as_str().unwrap();
+            // The one replacement on purpose (`overrides_builtin`): the port
+            // of pi's tool-override.ts.
+            let meant = package == "tool-override" && name == "read";
             assert!(
-                !builtins.iter().any(|b| b == name),
+                meant || !builtins.iter().any(|b| b == name),
                 "example `{package}` registers `{name}`, replacing pi's built-in tool"
             );
         }
