@@ -236,3 +236,75 @@ pub fn assert_same(what: &str, left: &Value, right: &Value) {
         found.join("\n  ")
     );
 }
+
+/// Makes two runs' recorded JSON comparable: entry ids (an object's `id`
+/// where it has a `parentId`, and every `parentId`, `targetId`, `entryId`)
+/// become `<entry n>` in the order they first appear across `values`, in
+/// strings too (and their 8-character prefixes, as pi shows them); the
+/// values of `timestamp`, `durationMs` and `responseId` (the scripted
+/// model's reply counter, when one model serves both runs) become
+/// `<varies>`.
+pub fn mask_ids_and_times<'a>(values: impl IntoIterator<Item = &'a mut Value>) {
+    fn collect(v: &Value, ids: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                let entry = map.contains_key("parentId");
+                for (k, v) in map {
+                    if matches!(k.as_str(), "parentId" | "targetId" | "entryId")
+                        || (k == "id" && entry)
+                    {
+                        if let Some(s) = v.as_str() {
+                            if !ids.iter().any(|i| i == s) {
+                                ids.push(s.to_string());
+                            }
+                        }
+                    }
+                    collect(v, ids);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| collect(v, ids)),
+            _ => {}
+        }
+    }
+    fn rewrite(v: &mut Value, ids: &[String]) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if matches!(k.as_str(), "timestamp" | "durationMs" | "responseId") {
+                        *v = Value::String("<varies>".into());
+                    } else {
+                        rewrite(v, ids);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, ids)),
+            Value::String(s) => {
+                for (n, id) in ids.iter().enumerate() {
+                    *s = s.replace(id.as_str(), &format!("<entry {n}>"));
+                    if id.len() > 8 {
+                        *s = s.replace(&id[..8], &format!("<entry {n}>"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let values: Vec<&mut Value> = values.into_iter().collect();
+    let mut ids = Vec::new();
+    for v in &values {
+        collect(v, &mut ids);
+    }
+    for v in values {
+        rewrite(v, &ids);
+    }
+}
+
+/// `v` with every ASCII digit as `#` (times of day, time stamps).
+pub fn mask_digits(v: &mut Value) {
+    let masked: String = v
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+        .collect();
+    *v = serde_json::from_str(&masked).expect("masking digits keeps JSON valid");
+}

@@ -297,55 +297,11 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     }
 }
 
-/// Entry ids become `<entry n>` in the order they first appear; times and
-/// reply ids become `<varies>`; in the read log's notification, digits
-/// become `#` (its time stamps).
+/// Entry ids, times and reply ids masked (`pi_ext_e2e::json::mask_ids_and_times`);
+/// in the read log's notification, digits become `#` (its time stamps).
 fn normalize(steps: &mut [(String, Value)]) {
-    let mut ids: Vec<String> = Vec::new();
-    fn collect(v: &Value, ids: &mut Vec<String>) {
-        match v {
-            Value::Object(map) => {
-                let entry = map.contains_key("parentId");
-                for (k, v) in map {
-                    if matches!(k.as_str(), "parentId" | "entryId") || (k == "id" && entry) {
-                        if let Some(s) = v.as_str() {
-                            if !ids.iter().any(|i| i == s) {
-                                ids.push(s.to_string());
-                            }
-                        }
-                    }
-                    collect(v, ids);
-                }
-            }
-            Value::Array(items) => items.iter().for_each(|v| collect(v, ids)),
-            _ => {}
-        }
-    }
-    for (_, v) in steps.iter() {
-        collect(v, &mut ids);
-    }
-    fn rewrite(v: &mut Value, ids: &[String]) {
-        match v {
-            Value::Object(map) => {
-                for (k, v) in map.iter_mut() {
-                    if matches!(k.as_str(), "timestamp" | "durationMs" | "responseId") {
-                        *v = json!("<varies>");
-                    } else {
-                        rewrite(v, ids);
-                    }
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, ids)),
-            Value::String(s) => {
-                for (n, id) in ids.iter().enumerate() {
-                    *s = s.replace(id.as_str(), &format!("<entry {n}>"));
-                }
-            }
-            _ => {}
-        }
-    }
+    pi_ext_e2e::json::mask_ids_and_times(steps.iter_mut().map(|(_, v)| v));
     for (name, v) in steps.iter_mut() {
-        rewrite(v, &ids);
         if name == "/read-log" {
             // The reads of one batch run in parallel: their log lines may
             // come in any order.
@@ -354,12 +310,7 @@ fn normalize(steps: &mut [(String, Value)]) {
                 lines[1..].sort_by_key(|l| l.split_once("] ").map(|(_, rest)| rest));
                 v[0]["message"] = json!(lines.join("\n"));
             }
-            let masked: String = v
-                .to_string()
-                .chars()
-                .map(|c| if c.is_ascii_digit() { '#' } else { c })
-                .collect();
-            *v = serde_json::from_str(&masked).unwrap();
+            pi_ext_e2e::json::mask_digits(v);
         }
     }
 }
