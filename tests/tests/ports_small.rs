@@ -37,9 +37,11 @@ struct Run {
 }
 
 /// What pi showed in `events`: every UI request (without its id), every
-/// tool result, and the response to the command `id`.
+/// tool result, and the response to the command `id`. Tool results that
+/// follow each other are sorted: the calls of one batch run in parallel and
+/// may end in either order.
 fn shown(events: &[Value], id: &str) -> Value {
-    let mut out = Vec::new();
+    let mut out: Vec<Value> = Vec::new();
     for e in events {
         match e["type"].as_str() {
             Some("extension_ui_request") => {
@@ -55,6 +57,9 @@ fn shown(events: &[Value], id: &str) -> Value {
             }
             _ => {}
         }
+    }
+    for run in out.chunk_by_mut(|a, b| a.get("tool").is_some() && b.get("tool").is_some()) {
+        run.sort_by_key(Value::to_string);
     }
     Value::Array(out)
 }
