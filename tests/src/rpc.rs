@@ -633,6 +633,55 @@ impl PiRpc {
         }
     }
 
+    /// Send `command`, answer each dialog it opens with `on_dialog`, and
+    /// return its id and the events since it was sent once pi has responded
+    /// to it and `done(events)` holds (an agent run ended, a notification
+    /// arrived). Waits on pi's output, never longer than `timeout` in all.
+    #[track_caller]
+    pub fn drive(
+        &self,
+        command: Value,
+        timeout: Duration,
+        mut on_dialog: impl FnMut(&Value) -> Value,
+        done: impl Fn(&[Value]) -> bool,
+    ) -> (String, Vec<Value>) {
+        enum Progress {
+            Done(Vec<Value>),
+            Dialog(usize, Value),
+        }
+        let deadline = Instant::now() + timeout;
+        let mark = self.mark();
+        let id = self.send(command.clone());
+        // Messages before this index have been looked at for dialogs.
+        let mut seen = mark;
+        loop {
+            let progress =
+                self.wait_until(deadline, timeout, &format!("{command} to finish"), |s| {
+                    let events = &s.messages[mark.min(s.messages.len())..];
+                    let start = seen.min(s.messages.len());
+                    if let Some(offset) = s.messages[start..].iter().position(is_dialog) {
+                        return Some(Progress::Dialog(
+                            start + offset,
+                            s.messages[start + offset].clone(),
+                        ));
+                    }
+                    seen = s.messages.len();
+                    let responded = events
+                        .iter()
+                        .any(|e| e["type"] == "response" && e["id"].as_str() == Some(&id));
+                    (responded && done(events)).then(|| Progress::Done(events.to_vec()))
+                });
+            match progress {
+                Progress::Done(events) => return (id, events),
+                Progress::Dialog(index, request) => {
+                    seen = index + 1;
+                    let request_id = request["id"].as_str().unwrap_or_default().to_owned();
+                    self.answer_ui(&request_id, on_dialog(&request));
+                }
+            }
+        }
+    }
+
     /// How many `message_update` events were dropped (only with
     /// [`PiBuilder::skip_message_updates`]; otherwise 0).
     pub fn skipped_message_updates(&self) -> usize {

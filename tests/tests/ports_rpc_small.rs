@@ -10,7 +10,6 @@
 //! commit left at exit must match.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use pi_ext_e2e::json::{assert_same, notifications};
 use pi_ext_e2e::{git, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
@@ -78,37 +77,8 @@ fn drive(
     done: &dyn Fn(&[Value]) -> bool,
     answer: &dyn Fn(&Value) -> Value,
 ) -> Value {
-    let mark = pi.mark();
-    let id = pi.send(command.clone());
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    let mut answered = 0;
-    loop {
-        let events = pi.events_since(mark);
-        let dialogs: Vec<&Value> = events
-            .iter()
-            .filter(|e| {
-                e["type"] == "extension_ui_request"
-                    && ["select", "confirm", "input", "editor"]
-                        .contains(&e["method"].as_str().unwrap_or(""))
-            })
-            .collect();
-        for dialog in dialogs.iter().skip(answered) {
-            pi.answer_ui(dialog["id"].as_str().unwrap(), answer(dialog));
-        }
-        answered = dialogs.len();
-        let responded = events
-            .iter()
-            .any(|e| e["type"] == "response" && e["id"] == id.as_str());
-        if responded && done(&events) {
-            return shown(&events, &id);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{command} never finished\n{}",
-            pi.diagnostics()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (id, events) = pi.drive(command, DEFAULT_TIMEOUT, answer, done);
+    shown(&events, &id)
 }
 
 /// Done once pi responded.

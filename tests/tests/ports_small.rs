@@ -8,8 +8,6 @@
 //! step what pi shows (UI requests, tool results, command responses), what
 //! the model is sent, and the session's entries must match.
 
-use std::time::{Duration, Instant};
-
 use pi_ext_e2e::json::{assert_same, notifications, statuses};
 use pi_ext_e2e::{git, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
@@ -67,37 +65,10 @@ fn shown(events: &[Value], id: &str) -> Value {
 /// Send `command`, answering each dialog with `answer(dialog)`, until pi
 /// responds to it (and, when `run`, until the agent run it starts ends).
 fn drive(pi: &PiRpc, command: Value, run: bool, answer: &dyn Fn(&Value) -> Value) -> Value {
-    let mark = pi.mark();
-    let id = pi.send(command.clone());
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    let mut answered = 0;
-    loop {
-        let events = pi.events_since(mark);
-        let dialogs: Vec<&Value> = events
-            .iter()
-            .filter(|e| {
-                e["type"] == "extension_ui_request"
-                    && ["select", "confirm", "input", "editor"]
-                        .contains(&e["method"].as_str().unwrap_or(""))
-            })
-            .collect();
-        for dialog in dialogs.iter().skip(answered) {
-            pi.answer_ui(dialog["id"].as_str().unwrap(), answer(dialog));
-        }
-        answered = dialogs.len();
-        let responded = events
-            .iter()
-            .any(|e| e["type"] == "response" && e["id"] == id.as_str());
-        if responded && (!run || events.iter().any(|e| e["type"] == "agent_end")) {
-            return shown(&events, &id);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{command} never finished\n{}",
-            pi.diagnostics()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (id, events) = pi.drive(command, DEFAULT_TIMEOUT, answer, |events| {
+        !run || events.iter().any(|e| e["type"] == "agent_end")
+    });
+    shown(&events, &id)
 }
 
 /// Dialogs are not expected: a cancel, so that a stray one shows.
