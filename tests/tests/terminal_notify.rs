@@ -6,9 +6,8 @@
 //! `/notify-hostile`) arrive sanitized; in RPC mode nothing is written.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
-use pi_ext_e2e::{install_example, Key, PiEnv, PiTerminal, Reply, ScriptedModel, DEFAULT_TIMEOUT};
+use pi_ext_e2e::{install_example, Key, PiEnv, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;
@@ -60,17 +59,9 @@ fn fake_powershell(dir: &Path) {
 }
 
 /// The arguments the fake PowerShell got, once it ran (bounded wait).
-fn toast_arguments(dir: &Path, pi: &PiTerminal) -> Vec<String> {
+fn toast_arguments(dir: &Path) -> Vec<String> {
     let file = dir.join("toast");
-    let deadline = Instant::now() + DEFAULT_TIMEOUT;
-    while !file.is_file() {
-        assert!(
-            Instant::now() < deadline,
-            "powershell.exe never ran\n{}",
-            pi.diagnostics()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    pi_ext_e2e::wait_until("powershell.exe to run", || file.is_file());
     let bytes = std::fs::read(&file).unwrap();
     bytes
         .split(|&b| b == 0)
@@ -119,7 +110,7 @@ fn run(port: bool, terminal: Terminal) -> Sent {
     pi.press(Key::Enter);
     pi.wait_for_text("All done.");
     let sent = match terminal {
-        Terminal::Windows => Sent::Toast(toast_arguments(&bin, &pi)),
+        Terminal::Windows => Sent::Toast(toast_arguments(&bin)),
         _ => {
             let output = pi.wait_for_output("a notification", |o| !notifications(o).is_empty());
             Sent::Written(notifications(&output))
