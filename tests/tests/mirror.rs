@@ -13,7 +13,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pi_ext_e2e::{install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall};
+use pi_ext_e2e::{
+    install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT,
+};
 use serde_json::{json, Value};
 
 fn lines(path: &Path, kind: &str) -> Vec<Value> {
@@ -278,4 +280,142 @@ fn the_mirror_and_the_session_copy_equal_pis_view_through_every_change() {
     probe.assert_session_equal(&pi, "restart");
     assert_ne!(probe.last_pid(), pid_now, "a new process answered");
     assert_ne!(pid, pid_now);
+}
+
+/// The session's entry of `kind` (with `field` equal to `value`) in a `/twin-session` record.
+fn entry_where<'a>(session: &'a Value, kind: &str, field: &str, value: &str) -> Option<&'a Value> {
+    session["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == kind && e[field] == value)
+}
+
+#[test]
+fn other_sessions_and_tree_moves_with_options_equal_pis_own() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let dir = install_example(&env, "mirror-probe");
+    let probe = Probe {
+        dir: env.root().join("probe"),
+    };
+    std::fs::create_dir_all(&probe.dir).unwrap();
+    let pi = env
+        .pi()
+        .session_dir(env.root().join("sessions"))
+        .extension(pi_ext_e2e::fixture("mirror-twin.ts"))
+        .installed(&dir)
+        .env("MIRROR_PROBE_DIR", &probe.dir)
+        .start();
+
+    // Session A: two prompts and a name. Then session B, from which A is read.
+    model.push(Reply::text("First answer."));
+    pi.prompt("first question");
+    model.push(Reply::text("Second answer."));
+    pi.prompt("second question");
+    pi.call(json!({"type": "set_session_name", "name": "review A"}));
+    let first = pi.call(json!({"type": "get_state"}))["sessionFile"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let written = std::fs::read(&first).unwrap();
+    pi.call(json!({"type": "new_session"}));
+    model.push(Reply::text("Answer in B."));
+    pi.prompt("in session B");
+    // A command's `prompt` is answered once its handler has finished.
+    pi.command_line(&format!("/twin-other {first}"));
+    pi.command_line(&format!("/probe-other {first}"));
+    let mut twin = probe.twin("other").pop().unwrap();
+    let rust = probe.rust("other").pop().unwrap();
+    // `SessionHeader` is typed: its `type` is always "session" and not a field.
+    for header in ["header", "otherHeader"] {
+        assert_eq!(twin[header]["type"], "session");
+        twin[header].as_object_mut().unwrap().remove("type");
+    }
+    for field in [
+        "header",
+        "list",
+        "otherHeader",
+        "otherName",
+        "otherEntries",
+        "otherBranch",
+        "otherLeaf",
+    ] {
+        assert_eq!(twin[field], rust[field], "{field} differs");
+    }
+    assert_eq!(rust["otherName"], "review A");
+    assert_eq!(rust["list"].as_array().unwrap().len(), 2, "{rust}");
+    assert_ne!(rust["header"]["id"], rust["otherHeader"]["id"]);
+    assert!(
+        rust["otherEntries"].as_array().unwrap().len() >= 4,
+        "{rust}"
+    );
+    assert_eq!(
+        std::fs::read(&first).unwrap(),
+        written,
+        "reading wrote to it"
+    );
+
+    // A missing file is a clear error, and the command goes on failing cleanly.
+    let missing = env.root().join("no-such.jsonl");
+    let mark = pi.mark();
+    pi.command_line(&format!("/probe-other {}", missing.display()));
+    let error = pi.wait_event_since(mark, |e| e["type"] == "extension_error", DEFAULT_TIMEOUT);
+    let message = error["error"].as_str().unwrap();
+    assert!(message.contains("no session file at"), "{message}");
+
+    // Back in A: move to the first answer with a label, then, summarizing, to the first
+    // question's parent with the summarizer's instructions.
+    let switched = pi.call(json!({"type": "switch_session", "sessionPath": first}));
+    assert_eq!(switched["cancelled"], false, "{switched}");
+    let session = probe.assert_session_equal(&pi, "switched back");
+    let branch = session["branch"].as_array().unwrap().clone();
+    let answer = branch
+        .iter()
+        .find(|e| e["message"]["role"] == "assistant")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    pi.command_line(&format!("/probe-tree {answer} checkpoint one"));
+    assert_eq!(probe.rust("tree").len(), 1);
+    let session = probe.assert_session_equal(&pi, "labelled move");
+    // The branch ends at the answer (pi appends the label entry after it).
+    let now = session["branch"].as_array().unwrap();
+    let at = now.iter().position(|e| e["id"] == answer.as_str()).unwrap();
+    assert!(
+        now[at + 1..].iter().all(|e| e["type"] == "label"),
+        "{now:?}"
+    );
+    let label = entry_where(&session, "label", "targetId", &answer).expect("a label entry");
+    assert_eq!(label["label"], "checkpoint one");
+
+    let requests = model.requests().len();
+    model.push(Reply::text("Summary: the tests were discussed."));
+    let root = branch[0]["id"].as_str().unwrap().to_owned();
+    pi.command_line(&format!("/probe-tree --summarize {root} review"));
+    assert_eq!(probe.rust("tree").len(), 2);
+    assert_eq!(probe.rust("tree")[1]["moved"], true);
+    let session = probe.assert_session_equal(&pi, "summarizing move");
+    let summary = entry_where(&session, "branch_summary", "fromId", &answer)
+        .or_else(|| {
+            session["entries"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["type"] == "branch_summary")
+        })
+        .expect("a branch summary entry");
+    assert!(
+        summary["summary"]
+            .as_str()
+            .unwrap()
+            .contains("the tests were discussed"),
+        "{summary}"
+    );
+    let id = summary["id"].as_str().unwrap();
+    let label = entry_where(&session, "label", "targetId", id).expect("the summary's label");
+    assert_eq!(label["label"], "review");
+    let asked = model.requests()[requests].to_string();
+    assert!(asked.contains("Focus on the tests"), "{asked}");
 }

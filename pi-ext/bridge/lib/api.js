@@ -6,6 +6,7 @@
 import { MODEL_API } from "./api-models.js";
 import { needsPi, olderThan } from "./features.js";
 import { sanitize } from "./sanitize.js";
+import { listSessions, openSession } from "./sessions.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
@@ -25,7 +26,7 @@ import { sanitize } from "./sanitize.js";
  * @property {(message: unknown, views: unknown) => void} messageViews views the extension rendered for a message it sends
  * @property {(handle: number, fresh: ExtensionContext) => Promise<unknown>} withSession run the
  *   extension's `withSession` closure kept under `handle`, as a call bound to the new session
- * @property {() => Promise<{ copyToClipboard: (text: string) => Promise<void> }>} loadPi pi's own module
+ * @property {() => Promise<{ copyToClipboard: (text: string) => Promise<void> } & import("./sessions.js").SessionsModule>} loadPi pi's own module
  * @property {string} mode how pi was started ("interactive", "rpc", "print", "json")
  * @property {string} piVersion the host pi's version ("" when unknown)
  */
@@ -62,6 +63,21 @@ function sessionOptions(c, options) {
       c.rebind(fresh);
       if (typeof o.withSession === "number") await c.withSession(o.withSession, fresh);
     },
+  };
+}
+
+/**
+ * `navigateTree`'s options, from the extension's: only pi's four, each of
+ * its type (pi rejects `summarize` without a model itself).
+ * @param {unknown} options
+ */
+export function treeOptions(options) {
+  const o = /** @type {Record<string, unknown>} */ (options ?? {});
+  return {
+    ...(typeof o.summarize === "boolean" ? { summarize: o.summarize } : {}),
+    ...(typeof o.customInstructions === "string" ? { customInstructions: o.customInstructions } : {}),
+    ...(typeof o.replaceInstructions === "boolean" ? { replaceInstructions: o.replaceInstructions } : {}),
+    ...(typeof o.label === "string" ? { label: sanitize(o.label, "line") } : {}),
   };
 }
 
@@ -247,6 +263,10 @@ export const API = new Map([
   ["getLabel", (c) => c.ctx().sessionManager.getLabel(c.args[0]) ?? null],
   ["getSessionFile", (c) => c.ctx().sessionManager.getSessionFile() ?? null],
   ["getSessionId", (c) => c.ctx().sessionManager.getSessionId()],
+  ["getSessionHeader", (c) => c.ctx().sessionManager.getHeader() ?? null],
+  // Other sessions (pi's SessionManager statics; sessions.js).
+  ["listSessions", async (c) => listSessions(await c.loadPi(), c.ctx().sessionManager, c.args[0] === true, c.signal)],
+  ["openSession", async (c) => openSession(await c.loadPi(), c.args[0])],
   ["getModel", (c) => c.ctx().model ?? null],
   ["isIdle", (c) => c.ctx().isIdle()],
   ["abort", (c) => c.ctx().abort()],
@@ -304,7 +324,7 @@ export const API = new Map([
   ["waitForIdle", (c) => commandCtx(c.ctx(), "waitForIdle").waitForIdle()],
   ["newSession", (c) => commandCtx(c.ctx(), "newSession").newSession(sessionOptions(c, c.args[0]))],
   ["fork", (c) => commandCtx(c.ctx(), "fork").fork(c.args[0], sessionOptions(c, c.args[1]))],
-  ["navigateTree", (c) => commandCtx(c.ctx(), "navigateTree").navigateTree(c.args[0])],
+  ["navigateTree", (c) => commandCtx(c.ctx(), "navigateTree").navigateTree(c.args[0], treeOptions(c.args[1]))],
   [
     "switchSession",
     (c) => commandCtx(c.ctx(), "switchSession").switchSession(c.args[0], sessionOptions(c, c.args[1])),

@@ -41,6 +41,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("platform.js", include_str!("../../bridge/lib/platform.js")),
     ("protocol.js", include_str!("../../bridge/lib/protocol.js")),
     ("sanitize.js", include_str!("../../bridge/lib/sanitize.js")),
+    ("sessions.js", include_str!("../../bridge/lib/sessions.js")),
     (
         "terminal-notify.js",
         include_str!("../../bridge/lib/terminal-notify.js"),

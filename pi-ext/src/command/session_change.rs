@@ -189,3 +189,85 @@ impl CommandCtx {
             .await
     }
 }
+
+/// Options of [`CommandCtx::navigate_tree_with`] (pi's `navigateTree`
+/// options): summarize the branch being left, and label the result.
+///
+/// ```no_run
+/// use pi_ext::prelude::*;
+/// use pi_ext::session_change::TreeNavigation;
+///
+/// /// Go back to where the review started, keeping a summary of the detour.
+/// #[command]
+/// async fn back(ctx: &CommandCtx, entry_id: String) -> Result<(), Error> {
+///     let how = TreeNavigation::new()
+///         .summarize("Focus on the error handling changes")
+///         .label("review-checkpoint");
+///     ctx.navigate_tree_with(&entry_id, how).await?;
+///     Ok(())
+/// }
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeNavigation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summarize: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    custom_instructions: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replace_instructions: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<String>,
+}
+
+impl TreeNavigation {
+    /// No options: move without a summary (as [`CommandCtx::navigate_tree`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Summarize the abandoned branch with pi's summarizer, these
+    /// instructions appended to its prompt (empty: pi's prompt alone).
+    /// pi rejects the move when no model is available.
+    pub fn summarize(mut self, instructions: impl Into<String>) -> Self {
+        let instructions = instructions.into();
+        self.summarize = Some(true);
+        self.custom_instructions = (!instructions.is_empty()).then_some(instructions);
+        self
+    }
+
+    /// The instructions given to [`TreeNavigation::summarize`] replace pi's
+    /// summary prompt instead of being appended to it.
+    pub fn replace_instructions(mut self) -> Self {
+        self.replace_instructions = Some(true);
+        self
+    }
+
+    /// A label on the branch summary entry (or, without a summary, on the
+    /// target entry).
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+}
+
+impl CommandCtx {
+    /// Move to another entry of the session tree with options (pi's
+    /// `navigateTree(targetId, options)`); `Ok(false)` if a hook cancelled it.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] when pi rejects the move (an agent run, a compaction or
+    /// another move is under way, no such entry, a summary without a model:
+    /// the error carries pi's message) or the connection to pi is gone.
+    pub async fn navigate_tree_with(
+        &self,
+        target_id: &str,
+        how: TreeNavigation,
+    ) -> Result<bool, ApiError> {
+        self.api()
+            .call("navigateTree", json!([target_id, how]))
+            .await
+            .map(|v| v["cancelled"] != true)
+    }
+}

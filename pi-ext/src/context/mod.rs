@@ -6,6 +6,7 @@ mod ctx;
 mod load;
 mod progress;
 mod reads;
+mod sessions;
 
 pub use command::{CommandCtx, ContextFile, SystemPromptOptions};
 pub use ctx::Ctx;

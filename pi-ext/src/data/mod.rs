@@ -9,4 +9,5 @@ pub mod llm;
 pub(crate) mod manifest;
 pub mod messages;
 pub mod payload;
+mod saved_sessions;
 pub mod session;

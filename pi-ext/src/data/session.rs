@@ -22,6 +22,8 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::data::messages::{AgentMessage, UserContent};
+pub(crate) use crate::data::saved_sessions::OpenAnswer;
+pub use crate::data::saved_sessions::{SavedSession, SessionHeader, SessionInfo};
 pub use crate::wire::raw::RawJson;
 use crate::wire::raw::{json_tag, parse_or, some_raw, tag_of, FromRaw, Lazy};
 

@@ -96,6 +96,53 @@ async fn probe_session(ctx: &CommandCtx) -> Result<(), Error> {
     Ok(())
 }
 
+/// Write the current session's header, this directory's saved sessions and the session file
+/// named by the argument as `session_header()`, `sessions()` and `open_session()` return them.
+#[command(name = "probe-other")]
+async fn probe_other(ctx: &CommandCtx, path: String) -> Result<(), Error> {
+    let header = ctx.session_header().await?;
+    let list: Vec<_> = ctx
+        .sessions()
+        .await?
+        .into_iter()
+        .map(|s| pi_ext::serde_json::json!({"path": s.path, "id": s.id, "name": s.name, "messageCount": s.message_count}))
+        .collect();
+    let other = ctx.open_session(path.trim()).await?;
+    let line = pi_ext::serde_json::json!({
+        "kind": "other",
+        "header": header,
+        "list": list,
+        "otherHeader": other.header(),
+        "otherName": other.name(),
+        "otherEntries": other.entries(),
+        "otherBranch": other.branch(None),
+        "otherLeaf": other.leaf_id(),
+    });
+    record(line.to_string());
+    Ok(())
+}
+
+/// Move to the entry named by the first word, with the rest as the label; with
+/// `--summarize` before the id, summarize the branch left with "Focus on the tests".
+#[command(name = "probe-tree")]
+async fn probe_tree(ctx: &CommandCtx, args: String) -> Result<(), Error> {
+    use pi_ext::session_change::TreeNavigation;
+    let mut words = args.split_whitespace().peekable();
+    let mut how = TreeNavigation::new();
+    if words.peek() == Some(&"--summarize") {
+        words.next();
+        how = how.summarize("Focus on the tests");
+    }
+    let id = words.next().unwrap_or_default().to_owned();
+    let label: Vec<_> = words.collect();
+    if !label.is_empty() {
+        how = how.label(label.join(" "));
+    }
+    let moved = ctx.navigate_tree_with(&id, how).await?;
+    record(format!(r#"{{"kind":"tree","moved":{moved}}}"#));
+    Ok(())
+}
+
 #[extension(
     name = "mirror-probe",
     description = "pi-ext test probe: writes what its context and provider hooks and session reads see"
