@@ -1,6 +1,8 @@
-//! Ports of more of pi 1.6's example extensions (titlebar-spinner.ts, …),
-//! each run side by side with its TypeScript original in RPC mode: one pi
-//! loads the original, another the port, in the same working directory;
+//! Ports of six more of pi 1.6's example extensions (titlebar-spinner.ts,
+//! provider-payload.ts, reload-runtime.ts, rpc-demo.ts, dynamic-resources/,
+//! file-trigger.ts), each run side by side with its TypeScript original in
+//! RPC mode: one pi loads the original, another the port, in the same
+//! working directory;
 //! both are driven through the same steps against the same scripted model,
 //! and what pi shows (UI requests, command responses), what the model is
 //! sent and what the extension leaves on disk must match.
