@@ -1,5 +1,5 @@
 //! Ports of pi 1.6's example extensions that act in pi's terminal
-//! (mac-system-theme.ts, github-issue-autocomplete.ts), each run side by side with its TypeScript
+//! (mac-system-theme.ts, github-issue-autocomplete.ts, interactive-shell.ts), each run side by side with its TypeScript
 //! original: one pi in a pseudo-terminal loads the original, another the
 //! port, both are driven through the same steps with the same stand-ins
 //! for the programs they run, and what each screen shows must match.
@@ -231,4 +231,76 @@ fn github_issue_autocomplete_suggests_the_repositorys_issues_like_the_original()
     let call =
         "issue|list|--repo|earendil/demo|--state|open|--limit|100|--json|number,title,state|\n";
     assert_eq!(ts_calls, call.repeat(2));
+}
+
+/// interactive-shell.ts: one pi lends its terminal to `!i` commands: a
+/// shell that prints, reads a line the user types and exits, then one
+/// that crashes. Returns, per step, the rows from the command's echo in
+/// pi's chat to its result, and whether the typed line reached pi's editor.
+fn handover_run(env: &PiEnv, rust: bool) -> Vec<(String, Vec<String>)> {
+    let ports = [("interactive-shell.ts", "interactive-shell")];
+    let (builder, _) = pi_ext_e2e::ports_side(env, &ports, rust);
+    let pi = builder.env("SHELL", "/bin/sh").terminal(100, 30);
+    let mut steps = Vec::new();
+    pi.type_text("!i printf 'HANDOVER %s\\n' ready; read line; echo \"got $line\"\r");
+    // The program has the terminal: pi's screen was cleared for it.
+    let s = pi.wait_for("the program's prompt", |s| {
+        s.contains("HANDOVER ready") && !s.contains(MODEL)
+    });
+    assert_eq!(
+        s.find("HANDOVER ready").unwrap().0,
+        0,
+        "{}",
+        s.rows().join("\n")
+    );
+    pi.type_text("typed-to-the-program\r");
+    let s = pi.wait_for_text("(interactive command completed successfully)");
+    steps.push((
+        "runs and reads".into(),
+        chat_rows(&s, "completed successfully"),
+    ));
+    // pi read none of the program's input, and paints itself again.
+    assert!(
+        !s.contains("typed-to-the-program"),
+        "{}",
+        s.rows().join("\n")
+    );
+    assert!(s.contains(MODEL));
+
+    pi.type_text("!i kill -SEGV $$\r");
+    let s = pi.wait_for_text("(interactive command exited with code null)");
+    steps.push(("crashes".into(), chat_rows(&s, "exited with code null")));
+    let told = "kill was killed by SIGSEGV; pi has the terminal back";
+    if rust {
+        // pi-ext's bridge tells the user the program did not end by itself.
+        pi.wait_for_text(told);
+    } else {
+        assert!(!s.contains(told));
+    }
+    pi.exit();
+    steps
+}
+
+/// The chat rows from the last `!i` command's echo to the row holding `end`.
+fn chat_rows(s: &Screen, end: &str) -> Vec<String> {
+    let rows = s.rows();
+    let last = rows.iter().rposition(|r| r.contains(end)).unwrap();
+    let first = rows[..last]
+        .iter()
+        .rposition(|r| r.contains("$ i "))
+        .unwrap_or(last);
+    rows[first..=last]
+        .iter()
+        .map(|r| r.trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn interactive_shell_lends_pis_terminal_to_a_program_and_takes_it_back_like_the_original() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let ts = handover_run(&env, false);
+    let rust = handover_run(&env, true);
+    assert_eq!(ts, rust);
+    assert!(ts[0].1.iter().any(|r| r.contains("$ i printf")), "{ts:?}");
 }

@@ -333,10 +333,11 @@ export const API = new Map([
   ...MODEL_API,
 ]);
 
-/** `ctx.ui` methods the extension may call with JSON arguments, and the bridge's own `notifyTerminal` (terminal-notify.js). */
+/** `ctx.ui` methods the extension may call with JSON arguments, and the bridge's own `notifyTerminal` (terminal-notify.js) and `runOnTerminal` (terminal-handover.js). */
 export const UI_CALLS = new Set([
   "notify",
   "notifyTerminal",
+  "runOnTerminal",
   "setStatus",
   "setWidget",
   "setTitle",

@@ -21,6 +21,7 @@ import { ListMirror, PayloadMirror } from "./mirror.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
 import { notifyTerminal } from "./terminal-notify.js";
+import { program, runOnTerminal } from "./terminal-handover.js";
 import { TuiHost } from "./tui.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
@@ -1200,8 +1201,35 @@ export class Bridge {
       if (id !== undefined) child.respond(id, outcome, "the terminal notification's outcome");
       return;
     }
+    if (p.method === "runOnTerminal") return this.handOver(child, id, p);
     const result = this.tui.uiCall(child, this.ctxFor(child, p), p.method, wireArgs(p.args));
     if (id !== undefined) child.respond(id, result === undefined ? null : result, `pi's answer to ui.${p.method}`);
+  }
+
+  /**
+   * `runOnTerminal` (terminal-handover.js): only interactive pi has a
+   * terminal to lend; elsewhere the answer says why, and nothing runs.
+   * @param {ChildConnection} child
+   * @param {number | undefined} id
+   * @param {any} p
+   * @private
+   */
+  async handOver(child, id, p) {
+    if (id === undefined) return;
+    const ctx = this.ctxFor(child, p);
+    const mode = this.hostMode();
+    if (mode !== "interactive" || !ctx.hasUI) return child.respond(id, { why: mode }, "why nothing ran");
+    let request;
+    try {
+      request = program(wireArgs(p.args)[0]);
+    } catch (e) {
+      return child.respondError(id, codes.INVALID_PARAMS, e instanceof Error ? e.message : String(e));
+    }
+    try {
+      child.respond(id, { exit: await runOnTerminal(/** @type {any} */ (ctx.ui), request) }, "how the program ended");
+    } catch (e) {
+      child.respondError(id, codes.INTERNAL_ERROR, e instanceof Error ? e.message : String(e));
+    }
   }
 
   /**

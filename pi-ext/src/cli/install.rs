@@ -43,6 +43,10 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("sanitize.js", include_str!("../../bridge/lib/sanitize.js")),
     ("sessions.js", include_str!("../../bridge/lib/sessions.js")),
     (
+        "terminal-handover.js",
+        include_str!("../../bridge/lib/terminal-handover.js"),
+    ),
+    (
         "terminal-notify.js",
         include_str!("../../bridge/lib/terminal-notify.js"),
     ),

@@ -50,6 +50,8 @@
 //! [`Ui::notify`] shows a message inside pi; [`Ui::notify_terminal`] asks
 //! the user's terminal for a system notification (outside pi's window),
 //! which the bridge writes, and says how it went out or why it could not.
+//! [`Ui::run_on_terminal`] lends pi's terminal to a program (an editor, a
+//! shell) and takes it back.
 //!
 //! ## Text is sanitized
 //!
@@ -80,7 +82,9 @@ use crate::host::connection::Peer;
 use crate::util::sanitize::{sanitize, sanitized, Keep};
 use crate::wire::{codes, CallRef, RpcError};
 
+mod terminal_handover;
 mod terminal_notify;
+pub use terminal_handover::{TerminalExit, TerminalProgram};
 pub use terminal_notify::NotificationProtocol;
 
 /// Why a dialog (or a UI query) produced no value.
