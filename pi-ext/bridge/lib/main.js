@@ -286,7 +286,8 @@ export async function activate(pi, options) {
   /** @param {CommandManifest} command */
   const registerCommand = (command) => {
     const completions = command.completions ?? [];
-    pi.registerCommand(command.name, {
+    // `#[shortcut]`: the key alone; the name is only what the bridge runs it by.
+    if (!command.shortcutOnly) pi.registerCommand(command.name, {
       description: command.description,
       ...(command.dynamicCompletions
         ? {
@@ -307,7 +308,8 @@ export async function activate(pi, options) {
         handler: (ctx) =>
           bridge.callCommand(command.name, "", /** @type {ExtensionContext} */ (ctx)).catch((err) => {
             log.line("warn", `shortcut ${command.shortcut}: ${messageOf(err)}`);
-            ctx?.ui?.notify?.(`/${command.name} failed: ${messageOf(err)}`, "error");
+            const what = command.shortcutOnly ? command.shortcut : `/${command.name}`;
+            ctx?.ui?.notify?.(`${what} failed: ${messageOf(err)}`, "error");
           }),
       });
     }
@@ -357,7 +359,7 @@ export async function activate(pi, options) {
     }
     for (const command of m?.commands ?? []) {
       if (commands.has(command.name)) continue;
-      attempt(`command /${command.name}`, () => registerCommand(command));
+      attempt(command.shortcutOnly ? `shortcut ${command.shortcut}` : `command /${command.name}`, () => registerCommand(command));
       commands.add(command.name);
     }
   };

@@ -42,6 +42,7 @@ import { sanitize } from "./sanitize.js";
  * @property {string[]} [completions]
  * @property {boolean} [dynamicCompletions] computed by the extension (`command/complete`)
  * @property {string} [shortcut]
+ * @property {boolean} [shortcutOnly] `#[shortcut]`: pi gets the key, no command (`name` is the wire name)
  */
 
 /**
