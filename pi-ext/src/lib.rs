@@ -171,7 +171,7 @@ pub struct ReadmeSnippets;
 pub use context::{CommandCtx, ContextFile, Ctx, SystemPromptOptions};
 pub use data::content::{Content, ToolResult};
 pub use error::Error;
-pub use host::connection::Mode;
+pub use host::connection::{Mode, PiCommand};
 #[cfg(feature = "models")]
 pub use models::ScopedModel;
 pub use tool::MAX_TOOL_DEPTH;

@@ -21,7 +21,7 @@ import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
 import { EVENT_SINCE, missingApi, missingEvents, olderThan, versionNotice } from "./features.js";
 import { Registrations } from "./tui-registrations.js";
-import { cachedManifest, detectMode, detectPiDir, detectPiVersion } from "./manifest.js";
+import { cachedManifest, detectMode, detectPiDir, detectPiVersion, piCommand } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { builtinClash, providerConfig } from "./provider.js";
 import { virtualModelDefinition } from "./virtual-models.js";
@@ -42,6 +42,7 @@ import { messageOf } from "./protocol.js";
  * @property {string} here index.js's directory: relative paths in `config` start there
  * @property {NodeJS.ProcessEnv} [env]
  * @property {readonly string[]} [argv] pi's command line
+ * @property {string} [execPath] the runtime running pi (default: `process.execPath`)
  * @property {boolean} [stdinIsTTY]
  * @property {import("./clock.js").Clock} [clock]
  * @property {import("./child.js").Launcher} [launch]
@@ -98,6 +99,7 @@ export async function activate(pi, options) {
     mode,
     piVersion: () => (piVersion ??= options.piVersion?.() ?? detectPiVersion(argv[1])),
     piDir: () => (piDir ??= options.piDir?.() ?? detectPiDir(argv[1])),
+    piCommand: () => piCommand(options.execPath ?? process.execPath, argv[1]),
     env,
     // One dialog at a time where pi's terminal shows only one.
     dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),

@@ -210,7 +210,9 @@ pub struct RenderManifest {
     pub call: bool,
     /// The result's row.
     pub result: bool,
-    /// `"self"`: pi draws no shell around the rows.
+    /// `"self"`: pi draws no shell around the rows; `"default"`: pi's
+    /// coloured box (for a built-in tool whose definition says `"self"`);
+    /// none: the definition's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shell: Option<String>,
 }
