@@ -164,7 +164,7 @@ fn preset_cycles_with_its_shortcut_selects_and_instructs_like_the_original() {
     let env = PiEnv::new(&model);
     env.write_agent_file(
         "presets.json",
-        &serde_json::to_string_pretty(&json!({
+        serde_json::to_string_pretty(&json!({
             "plan": {
                 "thinkingLevel": "high",
                 "tools": ["read", "grep", "find", "ls"],

@@ -529,9 +529,9 @@ async fn on_session_start(
         .session_entries()
         .await?
         .iter()
+        .rev()
         .map(|e| e.to_value())
-        .filter(|e| e["type"] == "custom" && e["customType"] == "preset-state")
-        .last()
+        .find(|e| e["type"] == "custom" && e["customType"] == "preset-state")
         .and_then(|e| e["data"]["name"].as_str().map(str::to_string));
     if let (Some(name), None) = (saved, &flag) {
         if let Some(preset) = presets.get(&name) {
