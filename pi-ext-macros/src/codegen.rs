@@ -355,6 +355,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                             completions: &[],
                             complete: ::core::option::Option::None,
                             shortcut: ::core::option::Option::None,
+                            shortcut_only: false,
                             call: __pi_ext_settings_command,
                         }
                     };
@@ -521,10 +522,21 @@ pub fn command(model: &CommandModel) -> TokenStream {
     let bare = fn_ident.to_string();
     let bare = bare.trim_start_matches("r#");
     let entry = format_ident!("__pi_ext_command_{}", bare);
-    let ctor = format_ident!("{}_command", bare, span = fn_ident.span());
-    let ctor_doc = format!(
-        "The `/{name}` command, to register it explicitly (`Registry::new(..).command({ctor}())`): `#[command]` also registers it at link time."
-    );
+    let shortcut_only = model.shortcut_only;
+    let (ctor, ctor_doc) = if shortcut_only {
+        let ctor = format_ident!("{}_shortcut", bare, span = fn_ident.span());
+        let key = model.shortcut.as_deref().unwrap_or_default();
+        let doc = format!(
+            "The `{key}` shortcut, to register it explicitly (`Registry::new(..).command({ctor}())`): `#[shortcut]` also registers it at link time."
+        );
+        (ctor, doc)
+    } else {
+        let ctor = format_ident!("{}_command", bare, span = fn_ident.span());
+        let doc = format!(
+            "The `/{name}` command, to register it explicitly (`Registry::new(..).command({ctor}())`): `#[command]` also registers it at link time."
+        );
+        (ctor, doc)
+    };
     quote! {
         #func
 
@@ -545,6 +557,7 @@ pub fn command(model: &CommandModel) -> TokenStream {
                 completions: &[#(#completions),*],
                 complete: #complete,
                 shortcut: #shortcut,
+                shortcut_only: #shortcut_only,
                 call: __pi_ext_command,
             }
         };

@@ -1,5 +1,5 @@
 //! Attribute macros of [pi-ext](https://docs.rs/pi-ext): `#[tool]`,
-//! `#[hook]`, `#[command]` and `#[extension]`. Use them through `pi_ext`
+//! `#[hook]`, `#[command]`, `#[shortcut]` and `#[extension]`. Use them through `pi_ext`
 //! (`use pi_ext::prelude::*`); their documentation lives there.
 //!
 //! The pipeline is parse (attribute syntax, `parse.rs`) → model (validated
@@ -93,6 +93,22 @@ pub fn command(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let placeholder = model::has_placeholder_argument(&func);
     match model::CommandModel::build(attr.into(), func) {
+        (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
+        (_, Ok(model)) => codegen::command(&model).into(),
+        (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),
+    }
+}
+
+/// Run a function on a key in pi's terminal UI, with no command. Documented
+/// in `pi_ext::shortcut`.
+#[proc_macro_attribute]
+pub fn shortcut(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func = match fn_item(item, "#[shortcut]", "async fn name(ctx: &CommandCtx)") {
+        Ok(f) => f,
+        Err(tokens) => return tokens,
+    };
+    let placeholder = model::has_placeholder_argument(&func);
+    match model::CommandModel::build_shortcut(attr.into(), func) {
         (cleaned, Ok(_)) if placeholder => cleaned.into_token_stream().into(),
         (_, Ok(model)) => codegen::command(&model).into(),
         (cleaned, Err(err)) => with_errors(cleaned.into_token_stream(), err),

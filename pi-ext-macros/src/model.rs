@@ -862,6 +862,8 @@ pub struct CommandModel {
     pub complete: Option<syn::Path>,
     /// A key (`ctrl+shift+g`) that also runs the command in the terminal UI.
     pub shortcut: Option<String>,
+    /// `#[shortcut]`: the key alone, no command in pi's list.
+    pub shortcut_only: bool,
     pub args: Option<Type>,
     pub order: Vec<HandlerArg>,
     pub krate: syn::Path,
@@ -894,23 +896,9 @@ impl CommandModel {
                             _ => string_list_value(kv)
                                 .map(|l| completions = l.iter().map(LitStr::value).collect()),
                         },
-                        Some("shortcut") => string_value(kv).and_then(|s| {
-                            let key = s.value();
-                            let ok = !key.is_empty()
-                                && key.split('+').all(|part| {
-                                    !part.is_empty()
-                                        && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                                });
-                            if ok {
-                                shortcut = Some(key);
-                                Ok(())
-                            } else {
-                                Err(syn::Error::new(
-                                    s.span(),
-                                    format!("invalid shortcut `{key}`: write keys joined by `+`, e.g. `ctrl+shift+g`"),
-                                ))
-                            }
-                        }),
+                        Some("shortcut") => string_value(kv)
+                            .and_then(|s| key_id(&s))
+                            .map(|key| shortcut = Some(key)),
                         Some("crate") => {
                             if let Some(p) = krate_from(kv, &mut errors) {
                                 krate = p;
@@ -965,12 +953,197 @@ impl CommandModel {
             completions,
             complete,
             shortcut,
+            shortcut_only: false,
             args: handler.values.first().cloned(),
             order: handler.order,
             krate,
         });
         (func, result)
     }
+}
+
+const SHORTCUT_KEYS: &[&str] = &["description", "crate"];
+
+/// `#[shortcut("ctrl+shift+u", description = "…")]`: the key, then keys.
+struct ShortcutAttr(LitStr, KeyValues);
+
+impl syn::parse::Parse for ShortcutAttr {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let key: LitStr = input.parse()?;
+        if !input.is_empty() {
+            input.parse::<syn::Token![,]>()?;
+        }
+        Ok(ShortcutAttr(key, input.parse()?))
+    }
+}
+
+impl CommandModel {
+    /// A `#[shortcut]`: a command pi does not list, run by its key only.
+    pub fn build_shortcut(
+        attr: TokenStream,
+        mut func: ItemFn,
+    ) -> (ItemFn, syn::Result<CommandModel>) {
+        let mut errors = Errors::default();
+        let mut key = None;
+        let mut description = None;
+        let mut krate = default_krate();
+        match syn::parse2::<ShortcutAttr>(attr.clone()) {
+            Ok(ShortcutAttr(lit, KeyValues(kvs))) => {
+                match key_id(&lit) {
+                    Ok(k) => key = Some(k),
+                    Err(e) => errors.push(e),
+                }
+                let mut keys = Keys::new("shortcut", SHORTCUT_KEYS);
+                for kv in &kvs {
+                    let res = match keys.check(kv, &mut errors).as_deref() {
+                        Some("description") => {
+                            string_value(kv).map(|s| description = Some(s.value()))
+                        }
+                        Some("crate") => {
+                            if let Some(p) = krate_from(kv, &mut errors) {
+                                krate = p;
+                            }
+                            Ok(())
+                        }
+                        _ => Ok(()),
+                    };
+                    if let Err(e) = res {
+                        errors.push(e);
+                    }
+                }
+            }
+            Err(_) => {
+                let span = if attr.is_empty() {
+                    func.sig.ident.span()
+                } else {
+                    attr.span()
+                };
+                errors.push_at(
+                    span,
+                    "`#[shortcut]` takes its key first: `#[shortcut(\"ctrl+shift+u\")]` or `#[shortcut(\"ctrl+shift+u\", description = \"…\")]`",
+                );
+            }
+        }
+        let description = description.or_else(|| doc_string(&func.attrs));
+        if description.is_none() {
+            errors.push_at(
+                func.sig.ident.span(),
+                "a shortcut needs a description (pi lists it in `/hotkeys`): add a `///` doc comment above the function, or `#[shortcut(\"…\", description = \"…\")]`",
+            );
+        }
+        let handler = handler_inputs(&func, Item::Command, &["CommandCtx", "Ctx"], &mut errors);
+        if let Some(value) = handler.values.first() {
+            errors.push_at(
+                value.span(),
+                "a shortcut takes no argument value (only `ctx: &CommandCtx` and the extension's state): a key has no text after it",
+            );
+        }
+        strip_arg_attrs(&mut func);
+        let result = errors.finish().map(|()| {
+            let key = key.expect("checked above");
+            CommandModel {
+                func: func.clone(),
+                // The wire name of the command behind the key; pi never lists it.
+                name: format!("shortcut:{key}"),
+                description: description.unwrap_or_default(),
+                completions: Vec::new(),
+                complete: None,
+                shortcut: Some(key),
+                shortcut_only: true,
+                args: None,
+                order: handler.order,
+                krate,
+            }
+        });
+        (func, result)
+    }
+}
+
+/// pi-tui's modifiers, each at most once before the key.
+const MODIFIERS: &[&str] = &["ctrl", "shift", "alt", "super"];
+
+/// pi-tui's named keys (its `SpecialKey`), besides letters, digits and symbols.
+const SPECIAL_KEYS: &[&str] = &[
+    "escape",
+    "esc",
+    "enter",
+    "return",
+    "tab",
+    "space",
+    "backspace",
+    "delete",
+    "insert",
+    "clear",
+    "home",
+    "end",
+    "pageUp",
+    "pageDown",
+    "up",
+    "down",
+    "left",
+    "right",
+    "f1",
+    "f2",
+    "f3",
+    "f4",
+    "f5",
+    "f6",
+    "f7",
+    "f8",
+    "f9",
+    "f10",
+    "f11",
+    "f12",
+];
+
+/// pi-tui's one-character symbol keys (its `SymbolKey`).
+const SYMBOL_KEYS: &str = "`-=[]\\;',./!@#$%^&*()_+|~{}:<>?";
+
+/// A key as pi-tui's `KeyId` spells it (`ctrl+shift+u`, `alt+enter`, `f5`):
+/// modifiers, each once, then one key; a typo is an error here, where pi
+/// would ignore the shortcut silently.
+pub fn key_id(lit: &LitStr) -> syn::Result<String> {
+    let text = lit.value();
+    let err = |why: String| {
+        syn::Error::new(
+            lit.span(),
+            format!("invalid shortcut `{text}`: {why}; write pi's key names joined by `+`, e.g. `ctrl+shift+u`, `alt+enter`, `f5`"),
+        )
+    };
+    // The key `+` itself ends the text: `ctrl++`.
+    let (mods, base) = match text.strip_suffix("++") {
+        Some(mods) => (mods, "+"),
+        None => match text.rsplit_once('+') {
+            Some((mods, base)) => (mods, base),
+            None => ("", text.as_str()),
+        },
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for m in mods.split('+').filter(|_| !mods.is_empty()) {
+        if !MODIFIERS.contains(&m) {
+            return Err(err(format!(
+                "`{m}` is not a modifier (ctrl, shift, alt, super)"
+            )));
+        }
+        if seen.contains(&m) {
+            return Err(err(format!("`{m}` is given twice")));
+        }
+        seen.push(m);
+    }
+    let known = SPECIAL_KEYS.contains(&base)
+        || (base.chars().count() == 1
+            && base
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || SYMBOL_KEYS.contains(c)));
+    if !known {
+        let hint = if base.chars().count() == 1 && base.chars().all(|c| c.is_ascii_uppercase()) {
+            format!(" (letters are lower case: `{}`)", base.to_ascii_lowercase())
+        } else {
+            String::new()
+        };
+        return Err(err(format!("`{base}` is not a key pi knows{hint}")));
+    }
+    Ok(text)
 }
 
 fn int_value(kv: &crate::parse::KeyValue) -> syn::Result<i32> {

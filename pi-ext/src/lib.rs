@@ -171,7 +171,7 @@ pub struct ReadmeSnippets;
 pub use context::{CommandCtx, ContextFile, Ctx, SystemPromptOptions};
 pub use data::content::{Content, ToolResult};
 pub use error::Error;
-pub use host::connection::Mode;
+pub use host::connection::{Mode, PiCommand};
 #[cfg(feature = "models")]
 pub use models::ScopedModel;
 pub use tool::MAX_TOOL_DEPTH;
@@ -335,6 +335,36 @@ pub use pi_ext_macros::message_renderer;
 /// describes.
 pub use pi_ext_macros::command;
 
+/// Run a function on a key in pi's terminal UI, with no command in pi's
+/// list (pi's `registerShortcut`): `#[shortcut("ctrl+shift+u")]`.
+///
+/// ```
+/// use pi_ext::prelude::*;
+///
+/// /// Cycle presets
+/// #[shortcut("ctrl+shift+u")]
+/// async fn cycle(ctx: &CommandCtx) -> Result<(), Error> {
+///     ctx.ui().notify("next preset", Level::Info);
+///     Ok(())
+/// }
+/// # fn main() {}
+/// ```
+///
+/// The key is pi-tui's `KeyId`: modifiers (`ctrl`, `shift`, `alt`,
+/// `super`), each once, joined by `+` to one key (a lower-case letter, a
+/// digit, a symbol, or a name such as `enter`, `escape`, `pageUp`, `f5`); a
+/// key pi does not know is a compile error. Keys: `description` (default:
+/// the doc comment, required; pi shows it in `/hotkeys`) and `crate`.
+/// Arguments, in any order and each optional: `ctx: &CommandCtx` and the
+/// extension's state; no argument value (a key has no text after it). The
+/// result is a command's: an `Err` is shown as an error notification. pi
+/// runs shortcuts only in its terminal UI. A command that also has a key is
+/// [`#[command(shortcut = "…")]`](macro@command). `#[shortcut] fn cycle` also
+/// generates `cycle_shortcut()` for explicit registration
+/// ([`registry::Registry::command`]); test it with
+/// [`testing::TestHost::shortcut`].
+pub use pi_ext_macros::shortcut;
+
 /// The schemars version pi-ext's derive support is built on. Derive through
 /// it (`#[schemars(crate = "pi_ext::schemars")]`) to avoid a version skew.
 pub use schemars;
@@ -347,8 +377,8 @@ pub mod prelude {
     #[doc(no_inline)]
     pub use crate::host::ui::{Level, Placement, UiError};
     pub use crate::{
-        command, extension, hook, message_renderer, tool, CommandCtx, Content, Ctx, Error, Mode,
-        Params, ToolResult,
+        command, extension, hook, message_renderer, shortcut, tool, CommandCtx, Content, Ctx,
+        Error, Mode, Params, ToolResult,
     };
 }
 

@@ -65,7 +65,7 @@ fn rpc_run(rust: bool) -> RpcRun {
         let events = pi.prompt("where are you installed?");
         let text = tool_end_text(&events, "where_1");
         let lines: Vec<PathBuf> = text.lines().map(PathBuf::from).collect();
-        assert_eq!(lines.len(), 3, "{text}");
+        assert_eq!(lines.len(), 4, "{text}");
         let same = |a: &PathBuf, b: &std::path::Path| {
             assert_eq!(
                 a.canonicalize().ok(),
@@ -85,6 +85,8 @@ fn rpc_run(rust: bool) -> RpcRun {
         same(&lines[1], &pi_ext_e2e::PiInstall::Pinned.package_dir());
         assert!(lines[1].join("CHANGELOG.md").is_file(), "{text}");
         same(&lines[2], &env.agent_dir());
+        // Ctx::pi_command: another pi started as this one was says its version.
+        assert_eq!(lines[3], PathBuf::from(pi_ext_e2e::PI_VERSION), "{text}");
         // The clipboard is refused outside the terminal UI, with the reason.
         let shown = notifications(&pi.command_line("/copy-text hello"));
         assert_eq!(

@@ -92,6 +92,7 @@ async fn remind(event: BeforeAgentStartEvent) -> BeforeAgentStart {
             "{}\n\nRUST-SYSTEM-PROMPT-MARKER",
             event.system_prompt
         )),
+        ..Default::default()
     }
 }
 

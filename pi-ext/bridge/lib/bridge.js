@@ -79,6 +79,7 @@ export class CallAborted extends Error {}
  * @property {import("./manifest.js").Mode} mode
  * @property {() => string} piVersion
  * @property {() => string} [piDir] pi's package directory ("" when unknown)
+ * @property {() => { command: string, args: string[] }} [piCommand] how to start pi as it was started
  * @property {NodeJS.ProcessEnv} env the child's environment
  * @property {import("./dialogs.js").Queue} dialogQueue
  * @property {() => Promise<import("./dialogs.js").PiModule>} loadPi
@@ -197,6 +198,7 @@ export class Bridge {
       bridge: BRIDGE_VERSION,
       pi: this.o.piVersion(),
       ...(this.o.piDir?.() ? { piDir: this.o.piDir() } : {}),
+      ...(this.o.piCommand ? { piCommand: this.o.piCommand() } : {}),
       mode,
       hasUI: mode === "interactive" || mode === "rpc",
       cwd: process.cwd(),

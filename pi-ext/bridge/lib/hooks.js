@@ -116,6 +116,13 @@ export function hookResult(eventName, event, out) {
       // Mirrored: the changes to this call's input; otherwise the whole body.
       if ("changes" in out) return applyChanges(isObject(event?.payload) ? event.payload : {}, out.changes);
       return out.payload;
+    case "before_agent_start": {
+      if (!isObject(out)) return out;
+      // pi 1.x renders the prompt from the options it passed, changed in place.
+      const { systemPromptOptions: changes, ...rest } = out;
+      if (isObject(changes) && isObject(event?.systemPromptOptions)) applyPromptChanges(event.systemPromptOptions, changes);
+      return Object.keys(rest).length ? rest : undefined;
+    }
     case "context":
     case "context_with_system":
       // Mirrored: the messages as edits of this call's input.
@@ -124,6 +131,29 @@ export function hookResult(eventName, event, out) {
     default:
       return out;
   }
+}
+
+/**
+ * Changes to `before_agent_start`'s `systemPromptOptions`, made in place:
+ * sections set (a string) or deleted (`null`), the selected tools and the
+ * prompt guidelines replaced (lists of strings only).
+ * @param {Record<string, any>} options pi's options
+ * @param {Record<string, unknown>} changes
+ */
+export function applyPromptChanges(options, changes) {
+  if (isObject(changes.sections)) {
+    if (!isObject(options.sections)) options.sections = {};
+    for (const [name, text] of Object.entries(changes.sections)) {
+      // An assignment to `__proto__` would change the object's prototype.
+      if (name === "__proto__") continue;
+      if (typeof text === "string") options.sections[name] = text;
+      else if (text === null) delete options.sections[name];
+    }
+  }
+  /** @param {unknown} v */
+  const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
+  if (strings(changes.selectedTools)) options.selectedTools = [.../** @type {string[]} */ (changes.selectedTools)];
+  if (strings(changes.promptGuidelines)) options.promptGuidelines = [.../** @type {string[]} */ (changes.promptGuidelines)];
 }
 
 /** pi's `ProjectTrustEventDecision`s. */

@@ -21,7 +21,7 @@ import { NO_QUEUE, sharedDialogQueue } from "./dialogs.js";
 import { Log } from "./log.js";
 import { EVENT_SINCE, missingApi, missingEvents, olderThan, versionNotice } from "./features.js";
 import { Registrations } from "./tui-registrations.js";
-import { cachedManifest, detectMode, detectPiDir, detectPiVersion } from "./manifest.js";
+import { cachedManifest, detectMode, detectPiDir, detectPiVersion, piCommand } from "./manifest.js";
 import { limitsFrom } from "./options.js";
 import { builtinClash, providerConfig } from "./provider.js";
 import { virtualModelDefinition } from "./virtual-models.js";
@@ -42,6 +42,7 @@ import { messageOf } from "./protocol.js";
  * @property {string} here index.js's directory: relative paths in `config` start there
  * @property {NodeJS.ProcessEnv} [env]
  * @property {readonly string[]} [argv] pi's command line
+ * @property {string} [execPath] the runtime running pi (default: `process.execPath`)
  * @property {boolean} [stdinIsTTY]
  * @property {import("./clock.js").Clock} [clock]
  * @property {import("./child.js").Launcher} [launch]
@@ -98,6 +99,7 @@ export async function activate(pi, options) {
     mode,
     piVersion: () => (piVersion ??= options.piVersion?.() ?? detectPiVersion(argv[1])),
     piDir: () => (piDir ??= options.piDir?.() ?? detectPiDir(argv[1])),
+    piCommand: () => piCommand(options.execPath ?? process.execPath, argv[1]),
     env,
     // One dialog at a time where pi's terminal shows only one.
     dialogQueue: options.dialogQueue ?? (mode === "interactive" ? sharedDialogQueue() : NO_QUEUE),
@@ -286,7 +288,8 @@ export async function activate(pi, options) {
   /** @param {CommandManifest} command */
   const registerCommand = (command) => {
     const completions = command.completions ?? [];
-    pi.registerCommand(command.name, {
+    // `#[shortcut]`: the key alone; the name is only what the bridge runs it by.
+    if (!command.shortcutOnly) pi.registerCommand(command.name, {
       description: command.description,
       ...(command.dynamicCompletions
         ? {
@@ -307,7 +310,8 @@ export async function activate(pi, options) {
         handler: (ctx) =>
           bridge.callCommand(command.name, "", /** @type {ExtensionContext} */ (ctx)).catch((err) => {
             log.line("warn", `shortcut ${command.shortcut}: ${messageOf(err)}`);
-            ctx?.ui?.notify?.(`/${command.name} failed: ${messageOf(err)}`, "error");
+            const what = command.shortcutOnly ? command.shortcut : `/${command.name}`;
+            ctx?.ui?.notify?.(`${what} failed: ${messageOf(err)}`, "error");
           }),
       });
     }
@@ -357,7 +361,7 @@ export async function activate(pi, options) {
     }
     for (const command of m?.commands ?? []) {
       if (commands.has(command.name)) continue;
-      attempt(`command /${command.name}`, () => registerCommand(command));
+      attempt(command.shortcutOnly ? `shortcut ${command.shortcut}` : `command /${command.name}`, () => registerCommand(command));
       commands.add(command.name);
     }
   };

@@ -42,6 +42,7 @@ import { sanitize } from "./sanitize.js";
  * @property {string[]} [completions]
  * @property {boolean} [dynamicCompletions] computed by the extension (`command/complete`)
  * @property {string} [shortcut]
+ * @property {boolean} [shortcutOnly] `#[shortcut]`: pi gets the key, no command (`name` is the wire name)
  */
 
 /**
@@ -275,4 +276,22 @@ export function detectPiDir(cliScript) {
     // Not found: the handshake leaves it out.
   }
   return "";
+}
+
+/**
+ * How to start pi as the running pi was started, without arguments (what
+ * pi's subagent example's `getPiInvocation` computes): the runtime and the
+ * CLI script when the script is a file, the executable alone for a
+ * compiled pi (not a generic `node`/`bun`), else `pi` from PATH.
+ * @param {string} execPath the runtime (`process.execPath`)
+ * @param {string | undefined} cliScript pi's script (`process.argv[1]`)
+ * @param {(file: string) => boolean} [exists]
+ * @returns {{ command: string, args: string[] }}
+ */
+export function piCommand(execPath, cliScript, exists = fs.existsSync) {
+  // Bun-compiled binaries name their embedded entry, which is no file on disk.
+  const virtual = cliScript !== undefined && (cliScript.startsWith("/$bunfs/root/") || /^[A-Za-z]:[\\/]~BUN[\\/]root[\\/]/.test(cliScript));
+  if (cliScript && !virtual && exists(cliScript)) return { command: execPath, args: [cliScript] };
+  if (!/^(node|bun)(\.exe)?$/.test(path.basename(execPath).toLowerCase())) return { command: execPath, args: [] };
+  return { command: "pi", args: [] };
 }

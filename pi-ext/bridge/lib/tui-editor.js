@@ -18,13 +18,17 @@ import { cut, lineAnsi, styleAnsi, widthOf } from "./tui-render.js";
  * @typedef {object} EditorMode
  * @property {Record<string, EditorAction[]>} [keys] key id → actions
  * @property {EditorAction} [otherwise] for keys not in `keys` (default "pass")
- * @property {{ bottomRight?: import("./tui-render.js").WireLine, topRight?: import("./tui-render.js").WireLine }} [decor]
+ * @property {{ bottomRight?: WireLine, topRight?: WireLine, bottomLeft?: WireLine, topLeft?: WireLine }} [decor]
+ */
+/**
+ * @typedef {import("./tui-render.js").WireLine} WireLine
  */
 /**
  * @typedef {object} EditorSpec
  * @property {string} [mode] the mode at first
  * @property {Record<string, EditorMode>} [modes]
  * @property {import("./tui-render.js").WireStyle[]} [styles] style table of the decorations
+ * @property {number} [paddingX] columns left and right of the text (pi-tui's option)
  */
 
 /**
@@ -105,28 +109,65 @@ export function applyActions(actions, data, target) {
 }
 
 /**
+ * A border `─left───right─` in `width` columns (border-status-editor.ts's
+ * `fitBorder`): the right label is cut first, then the left, until a gap
+ * of three is left.
+ * @param {string} left
+ * @param {string} right
+ * @param {number} width
+ * @param {(text: string) => string} border
+ */
+export function fitBorder(left, right, width, border) {
+  if (width <= 0) return "";
+  if (width === 1) return border("─");
+  const room = () => 2 + widthOf(left) + widthOf(right) + 3 > width;
+  while (room() && widthOf(right) > 0) right = cut(right, Math.max(0, widthOf(right) - 1));
+  while (room() && widthOf(left) > 0) left = cut(left, Math.max(0, widthOf(left) - 1));
+  const gap = Math.max(0, width - 2 - widthOf(left) - widthOf(right));
+  return `${border("─")}${left}${border("─".repeat(gap))}${right}${border("─")}`;
+}
+
+/**
  * Draw a mode's decorations on the editor's rendered lines (the bottom and
- * top border), as modal-editor.ts does: the label replaces the border's end.
+ * top border). A border with a left label is drawn anew with `fitBorder`
+ * in the border's colour; otherwise a right label replaces the border's
+ * end, as modal-editor.ts does.
  * @param {string[]} lines
  * @param {number} width
  * @param {EditorSpec} spec
  * @param {string} mode
  * @param {import("./tui-render.js").ThemeLike | undefined} theme
+ * @param {(text: string) => string} [border] the editor's border colour
  */
-export function decorate(lines, width, spec, mode, theme) {
+export function decorate(lines, width, spec, mode, theme, border = (t) => t) {
   const decor = spec.modes?.[mode]?.decor;
   if (!decor || lines.length === 0) return lines;
   const styles = (spec.styles ?? []).map((s) => styleAnsi(s, theme));
-  /** @param {number} i @param {unknown} wire */
-  const right = (i, wire) => {
-    if (!wire) return;
-    const label = lineAnsi(wire, styles);
+  /** @param {number} i @param {unknown} left @param {unknown} right */
+  const edge = (i, left, right) => {
+    if (left) {
+      lines[i] = fitBorder(lineAnsi(left, styles), right ? lineAnsi(right, styles) : "", width, border);
+      return;
+    }
+    if (!right) return;
+    const label = lineAnsi(right, styles);
     const w = widthOf(label);
     if (widthOf(lines[i]) >= w && w <= width) lines[i] = cut(lines[i], width - w) + label;
   };
-  right(lines.length - 1, decor.bottomRight);
-  right(0, decor.topRight);
+  edge(lines.length - 1, decor.bottomLeft, decor.bottomRight);
+  // One line: the top is the bottom, drawn already.
+  if (lines.length > 1) edge(0, decor.topLeft, decor.topRight);
   return lines;
+}
+
+/**
+ * pi-tui's editor options for a spec's padding (none: pi-tui's default).
+ * @param {EditorSpec} spec
+ * @returns {{ paddingX: number } | undefined}
+ */
+function paddingOf(spec) {
+  const p = spec?.paddingX;
+  return typeof p === "number" && Number.isFinite(p) && p >= 0 ? { paddingX: Math.floor(Math.min(p, 1000)) } : undefined;
 }
 
 /**
@@ -143,7 +184,7 @@ export function rustEditorClass(CustomEditor) {
      * @param {{ spec: EditorSpec, getTheme: () => import("./tui-render.js").ThemeLike | undefined, onDispose: () => void }} o
      */
     constructor(tui, theme, keybindings, o) {
-      super(tui, theme, keybindings);
+      super(tui, theme, keybindings, paddingOf(o.spec));
       this.o = o;
       this.spec = o.spec;
       this.mode = typeof o.spec.mode === "string" ? o.spec.mode : Object.keys(o.spec.modes ?? {})[0] ?? "";
@@ -152,6 +193,8 @@ export function rustEditorClass(CustomEditor) {
     /** @param {EditorSpec} spec */
     setSpec(spec) {
       this.spec = spec;
+      const padding = paddingOf(spec);
+      if (padding) this.setPaddingX?.(padding.paddingX);
       if (typeof spec.mode === "string") this.mode = spec.mode;
       this.tui?.requestRender?.();
     }
@@ -177,7 +220,8 @@ export function rustEditorClass(CustomEditor) {
     render(width) {
       const lines = super.render(width);
       try {
-        return decorate(lines, width, this.spec, this.mode, this.o.getTheme());
+        const border = typeof this.borderColor === "function" ? (/** @type {string} */ t) => this.borderColor(t) : undefined;
+        return decorate(lines, width, this.spec, this.mode, this.o.getTheme(), border);
       } catch {
         return lines;
       }

@@ -483,7 +483,8 @@ export class TuiHost {
       out.renderResult = (/** @type {any} */ result, /** @type {any} */ options, /** @type {any} */ theme, /** @type {any} */ context) =>
         this.row(tool.name, "result", { result, options, base }, theme, context);
     }
-    if (r.shell === "self") out.renderShell = "self";
+    // "default" only matters for a built-in definition that says "self" (edit).
+    if (r.shell === "self" || r.shell === "default") out.renderShell = r.shell;
     return out;
   }
 

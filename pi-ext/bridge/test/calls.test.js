@@ -181,3 +181,34 @@ test("sendUserMessage without a delivery while pi is busy is a follow-up (pi ≥
     ["hi", { deliverAs: "steer" }],
   ]);
 });
+
+test("a shortcut alone (`#[shortcut]`) registers its key and no command; the key runs it by its wire name, a failure is shown naming the key", async () => {
+  const manifest = manifestWith({
+    commands: [
+      { name: "shortcut:ctrl+shift+u", description: "Cycle presets", shortcut: "ctrl+shift+u", shortcutOnly: true },
+      { name: "both", description: "A command with a key", shortcut: "ctrl+shift+b" },
+    ],
+  });
+  let calls = 0;
+  const h = await startBridge(manifest, {
+    script: (ext) =>
+      ext.handle("command/call", () => {
+        // The second press fails, as a handler returning `Err` does.
+        if (++calls === 2) throw { code: -32000, message: "no presets" };
+        return null;
+      }),
+  });
+  const { ctx, notes } = fakeCtx();
+  await h.startSession(ctx);
+  assert.deepEqual([...h.fake.commands.keys()], ["both"]);
+  assert.deepEqual([...h.fake.shortcuts.keys()], ["ctrl+shift+u", "ctrl+shift+b"]);
+  assert.equal(h.fake.shortcuts.get("ctrl+shift+u").description, "Cycle presets");
+  await h.fake.shortcuts.get("ctrl+shift+u").handler(ctx);
+  assert.deepEqual(
+    h.ext().sent("command/call").map((m) => [m.params.command, m.params.args]),
+    [["shortcut:ctrl+shift+u", ""]],
+  );
+  assert.deepEqual(notes, []);
+  await h.fake.shortcuts.get("ctrl+shift+u").handler(ctx);
+  assert.deepEqual(notes, [{ message: "ctrl+shift+u failed: no presets", type: "error" }]);
+});

@@ -246,3 +246,30 @@ test("a project_trust hook is sent the trust context's mode and hasUI, and its d
   assert.equal(errors.length, 1);
   assert.match(String(errors[0]), /ctx\.sessionManager is not available in a project_trust hook/);
 });
+
+test("before_agent_start: systemPromptOptions changes are made in pi's options in place; the rest is the result", () => {
+  const event = {
+    systemPrompt: "p",
+    systemPromptOptions: { sections: { tool_guidance: "old", keep: "k" }, selectedTools: ["read"], promptGuidelines: ["g"] },
+  };
+  const out = hookResult("before_agent_start", event, {
+    systemPromptOptions: {
+      // As JSON decodes it: `__proto__` an own key.
+      sections: JSON.parse('{"tool_guidance": null, "extra": "- more", "__proto__": {"polluted": 1}, "bad": 3}'),
+      selectedTools: ["read", "bash"],
+      promptGuidelines: ["a", 1],
+    },
+  });
+  assert.equal(out, undefined, "nothing else: no result for pi");
+  assert.deepEqual(event.systemPromptOptions, {
+    sections: { keep: "k", extra: "- more" },
+    selectedTools: ["read", "bash"],
+    promptGuidelines: ["g"],
+  });
+  assert.equal(Object.getPrototypeOf(event.systemPromptOptions.sections), Object.prototype);
+  assert.equal(/** @type {any} */ (event.systemPromptOptions.sections).polluted, undefined);
+  assert.deepEqual(hookResult("before_agent_start", event, { systemPrompt: "s", systemPromptOptions: { sections: { keep: "k2" } } }), { systemPrompt: "s" });
+  assert.equal(event.systemPromptOptions.sections.keep, "k2");
+  // pi 0.73.1 has no options: the changes are dropped, the rest kept.
+  assert.deepEqual(hookResult("before_agent_start", { systemPrompt: "p" }, { systemPrompt: "s", systemPromptOptions: { sections: {} } }), { systemPrompt: "s" });
+});

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { detectPiVersion } from "../lib/manifest.js";
+import { detectPiVersion, piCommand } from "../lib/manifest.js";
 import { tempDir } from "./helpers.js";
 
 /**
@@ -40,4 +40,15 @@ test("the installed pi's CLI gives its version", () => {
   const cli = path.join(path.dirname(file), typeof pkg.bin === "string" ? pkg.bin : pkg.bin.pi);
   assert.notEqual(pkg.version, "");
   assert.equal(detectPiVersion(cli), pkg.version);
+});
+
+test("pi's command line: the runtime and pi's script, a compiled pi alone, else `pi` from PATH (as pi's subagent example starts pi)", () => {
+  const script = "/opt/pi/dist/cli.js";
+  const exists = (/** @type {string} */ f) => f === script;
+  assert.deepEqual(piCommand("/usr/bin/node", script, exists), { command: "/usr/bin/node", args: [script] });
+  // A script that is not there, or a Bun binary's embedded entry.
+  assert.deepEqual(piCommand("/usr/bin/node", "/gone.js", exists), { command: "pi", args: [] });
+  assert.deepEqual(piCommand("/usr/local/bin/pi", "/$bunfs/root/pi", () => true), { command: "/usr/local/bin/pi", args: [] });
+  assert.deepEqual(piCommand("C:\\pi\\pi.exe", "B:/~BUN/root/pi.js", () => true), { command: "C:\\pi\\pi.exe", args: [] });
+  assert.deepEqual(piCommand("/usr/bin/bun", undefined, exists), { command: "pi", args: [] });
 });

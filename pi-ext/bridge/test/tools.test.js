@@ -277,3 +277,24 @@ test("ls, find, grep and read re-registered with the extension's rows: pi's tool
   assert.deepEqual(asked.params.args, { path: "." });
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test("a built-in tool's rows keep its definition's shell (edit: its own), or take the one the extension chose", async () => {
+  const h = await startBridge(
+    manifestWith({
+      builtinTools: [
+        { tool: "edit", render: { call: true, result: true } },
+        { tool: "write", render: { call: true, result: true, shell: "self" } },
+        { tool: "read", render: { call: true, result: true } },
+      ],
+    }),
+    { mode: "interactive" },
+  );
+  await h.startSession(fakeCtx().ctx);
+  const shell = (/** @type {string} */ name) => h.fake.tools.get(name).renderShell;
+  assert.deepEqual(["edit", "write", "read"].map(shell), ["self", "self", undefined]);
+  const box = await startBridge(manifestWith({ builtinTools: [{ tool: "edit", render: { call: true, result: true, shell: "default" } }] }), {
+    mode: "interactive",
+  });
+  await box.startSession(fakeCtx().ctx);
+  assert.equal(box.fake.tools.get("edit").renderShell, "default");
+});

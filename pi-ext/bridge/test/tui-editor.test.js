@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { applyActions, decorate, editorActions } from "../lib/tui-editor.js";
+import { applyActions, decorate, editorActions, rustEditorClass } from "../lib/tui-editor.js";
 
 const spec = {
   mode: "insert",
@@ -44,4 +44,48 @@ test("the mode's label replaces the end of the bottom border, never past the wid
   assert.equal(out[2].replace(/\x1b\[[0-9;]*m/g, ""), `${"─".repeat(12)} NORMAL `);
   assert.equal(out[0], lines[0]);
   assert.deepEqual(decorate(["──"], 2, /** @type {any} */ (spec), "insert", undefined), ["──"], "no room: unchanged");
+});
+
+test("left labels redraw the border as ─left───right─ in the border's colour, cutting the right label first", () => {
+  const labels = {
+    styles: [],
+    modes: { m: { decor: { topLeft: [" ⠋ "], bottomLeft: [" fake/model · off "], bottomRight: [" ctx ? · ~/p "] } } },
+  };
+  const border = (/** @type {string} */ t) => `<${t}>`;
+  const plain = (/** @type {string} */ t) => t.replace(/<|>/g, "").replace(/\x1b\[[0-9;]*m/g, "");
+  const out = decorate(["─".repeat(40), "text", "─".repeat(40)], 40, /** @type {any} */ (labels), "m", undefined, border);
+  assert.equal(out[0], `<─> ⠋ <${"─".repeat(35)}><─>`);
+  assert.equal(plain(out[2]), `─ fake/model · off ${"─".repeat(7)} ctx ? · ~/p ─`);
+  // Narrow: the right label goes first, then the left, a gap of three kept.
+  const narrow = decorate(["─".repeat(24), "t", "─".repeat(24)], 24, /** @type {any} */ (labels), "m", undefined, border);
+  assert.equal(plain(narrow[2]), `─ fake/model · off ─── ─`);
+  const tiny = decorate(["─".repeat(8), "t", "─".repeat(8)], 8, /** @type {any} */ (labels), "m", undefined, border);
+  assert.equal(plain(tiny[2]), `─ fa────`);
+  assert.deepEqual(decorate(["x"], 1, /** @type {any} */ (labels), "m", undefined, border), ["<─>"]);
+});
+
+test("a spec's paddingX is pi-tui's option when the editor is made, and set again with a new spec", () => {
+  /** @type {any[]} */
+  const made = [];
+  class FakeCustomEditor {
+    /** @param {any} _tui @param {any} _theme @param {any} _kb @param {any} [options] */
+    constructor(_tui, _theme, _kb, options) {
+      made.push(options);
+      /** @type {number[]} */
+      this.paddings = [];
+    }
+    /** @param {number} p */
+    setPaddingX(p) {
+      this.paddings.push(p);
+    }
+  }
+  const RustEditor = rustEditorClass(FakeCustomEditor);
+  const o = { getTheme: () => undefined, onDispose: () => {} };
+  const editor = /** @type {any} */ (new RustEditor({}, {}, {}, { ...o, spec: { paddingX: 0, modes: {} } }));
+  new RustEditor({}, {}, {}, { ...o, spec: { modes: {} } });
+  new RustEditor({}, {}, {}, { ...o, spec: /** @type {any} */ ({ paddingX: "wide", modes: {} }) });
+  assert.deepEqual(made, [{ paddingX: 0 }, undefined, undefined]);
+  editor.setSpec({ paddingX: 2, modes: {} });
+  editor.setSpec({ modes: {} });
+  assert.deepEqual(editor.paddings, [2]);
 });

@@ -71,5 +71,5 @@ pub use operations::{
 };
 pub(crate) use requests::{BashParams, FileParams, ReadParams, SpawnParams};
 pub(crate) use serving::{serve_bash, serve_edit, serve_read, serve_spawn_hook, serve_write};
-pub use tool::{BashToolBuilder, BuiltinTool};
+pub use tool::{BashToolBuilder, BuiltinTool, Shell};
 pub(crate) use user_bash::user_bash_ops;

@@ -58,3 +58,21 @@ fn write_and_edit_are_pis_tools_with_rust_operations() {
     assert_eq!(edit.problem(), None);
     assert!(write.write.is_some() && edit.edit.is_some());
 }
+
+#[cfg(feature = "tui")]
+#[test]
+fn rust_rows_keep_the_definitions_shell_unless_one_is_chosen() {
+    use super::Shell;
+    struct Plain;
+    impl crate::tui::ToolRender for Plain {
+        type Args = serde_json::Value;
+        type Details = serde_json::Value;
+    }
+    let shell = |tool: BuiltinTool| tool.manifest().render.and_then(|r| r.shell);
+    let edit = || BuiltinTool::named("edit").unwrap().render(Plain);
+    assert_eq!(shell(edit()), None);
+    assert_eq!(shell(edit().shell(Shell::Pi)).as_deref(), Some("default"));
+    assert_eq!(shell(edit().shell(Shell::Own)).as_deref(), Some("self"));
+    // Without Rust rows pi's own rows keep their shell: nothing is sent.
+    assert_eq!(shell(BuiltinTool::edit(Memory).shell(Shell::Pi)), None);
+}

@@ -44,6 +44,28 @@ impl Kind {
     }
 }
 
+/// The shell pi draws around a tool's rows in its terminal (pi's
+/// `renderShell`), chosen with [`BuiltinTool::shell`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shell {
+    /// pi's coloured box: padding and a background that shows the call's
+    /// state (pi's `"default"`).
+    Pi,
+    /// None: the rows frame themselves (pi's `"self"`).
+    Own,
+}
+
+impl Shell {
+    /// pi's name for it.
+    #[cfg_attr(not(feature = "tui"), allow(dead_code))]
+    fn name(self) -> &'static str {
+        match self {
+            Shell::Pi => "default",
+            Shell::Own => "self",
+        }
+    }
+}
+
 /// One of pi's built-in tools with Rust operations or Rust rows, ready to
 /// register with [`crate::builtin_tool!`] or
 /// [`crate::registry::Registry::builtin_tool`].
@@ -55,6 +77,9 @@ pub struct BuiltinTool {
     command_prefix: Option<String>,
     #[cfg(feature = "tui")]
     pub(crate) render: Option<crate::tui::ToolRenderer>,
+    /// The shell around the rows, if not the definition's.
+    #[cfg(feature = "tui")]
+    shell: Option<Shell>,
     pub(crate) bash: Option<Arc<dyn ErasedBash>>,
     pub(crate) read: Option<Arc<dyn ErasedRead>>,
     pub(crate) write: Option<Arc<dyn ErasedWrite>>,
@@ -138,6 +163,17 @@ impl BuiltinTool {
         self
     }
 
+    /// Draw the rows in `shell` instead of the one pi's definition names
+    /// (pi's `renderShell`; pi's `edit` draws its own, the others sit in
+    /// pi's coloured box): [`Shell::Pi`] puts Rust rows of `edit` in the
+    /// box. Only with a [`BuiltinTool::render`]: pi's own rows keep their
+    /// shell.
+    #[cfg(feature = "tui")]
+    pub fn shell(mut self, shell: Shell) -> Self {
+        self.shell = Some(shell);
+        self
+    }
+
     fn new(kind: Kind) -> Self {
         Self {
             kind,
@@ -145,6 +181,8 @@ impl BuiltinTool {
             command_prefix: None,
             #[cfg(feature = "tui")]
             render: None,
+            #[cfg(feature = "tui")]
+            shell: None,
             bash: None,
             read: None,
             write: None,
@@ -201,7 +239,10 @@ impl BuiltinTool {
             render: self
                 .render
                 .as_ref()
-                .map(|_| crate::data::manifest::RenderManifest::rows()),
+                .map(|_| crate::data::manifest::RenderManifest {
+                    shell: self.shell.map(|s| s.name().to_string()),
+                    ..crate::data::manifest::RenderManifest::rows()
+                }),
             #[cfg(not(feature = "tui"))]
             render: None,
         }

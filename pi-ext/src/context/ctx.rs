@@ -253,6 +253,23 @@ impl Ctx {
         self.inner.session.pi_dir.as_deref()
     }
 
+    /// How to start another pi as this one was started (what pi's subagent
+    /// example computes from `process.execPath` and `process.argv[1]`):
+    /// the runtime and pi's script, a compiled pi alone, or `pi` from
+    /// `PATH`. `None` with a bridge older than this call.
+    ///
+    /// ```no_run
+    /// # async fn f(ctx: &pi_ext::Ctx) -> std::io::Result<()> {
+    /// if let Some(pi) = ctx.pi_command() {
+    ///     let out = pi.command(["--mode", "json", "-p", "--no-session", "Hi"]).output()?;
+    ///     # let _ = out;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn pi_command(&self) -> Option<&crate::host::connection::PiCommand> {
+        self.inner.session.pi_command.as_ref()
+    }
+
     /// pi's agent directory, as pi's `getAgentDir()` finds it:
     /// `$PI_CODING_AGENT_DIR` (a leading `~` is the home directory), else
     /// `~/.pi/agent`. The extension runs with pi's environment, so it is

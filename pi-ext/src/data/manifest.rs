@@ -78,6 +78,14 @@ pub struct CommandManifest {
     /// A key that also runs the command (terminal UI only, with no arguments).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shortcut: Option<String>,
+    /// The key alone (`#[shortcut]`): pi lists no command, `name` is only
+    /// the wire name the bridge runs it by.
+    #[serde(
+        default,
+        rename = "shortcutOnly",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub shortcut_only: bool,
 }
 
 /// What an extension binary declares (`<bin> --pi-manifest`).
@@ -202,7 +210,9 @@ pub struct RenderManifest {
     pub call: bool,
     /// The result's row.
     pub result: bool,
-    /// `"self"`: pi draws no shell around the rows.
+    /// `"self"`: pi draws no shell around the rows; `"default"`: pi's
+    /// coloured box (for a built-in tool whose definition says `"self"`);
+    /// none: the definition's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shell: Option<String>,
 }

@@ -83,8 +83,8 @@ pub use conversation::{
 pub use hook::{Event, HookOutput, HookReturn};
 pub use results::{
     BeforeAgentStart, CacheWarming, CompactDecision, HeaderChanges, InputAction,
-    MessageReplacement, ProjectTrust, ResourcesDiscovered, SessionCancel, ToolCallAction,
-    ToolResultPatch,
+    MessageReplacement, ProjectTrust, ResourcesDiscovered, SessionCancel, SystemPromptChanges,
+    ToolCallAction, ToolResultPatch,
 };
 pub use session::{
     McpServersChangeEvent, ProjectTrustEvent, ResourcesDiscoverEvent, SessionBeforeCompactEvent,

@@ -146,6 +146,55 @@ pub struct BeforeAgentStart {
     /// A system prompt for this prompt only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_prompt: Option<String>,
+    /// Changes to the options pi builds the system prompt from (pi 1.x's
+    /// `event.systemPromptOptions`, changed in place): pi renders the
+    /// prompt from them and sends only the sections that changed, where a
+    /// whole [`BeforeAgentStart::system_prompt`] replaces the prompt.
+    /// Later hooks see them. pi 0.73.1 has no such options and ignores them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_prompt_options: Option<SystemPromptChanges>,
+}
+
+/// Changes to `before_agent_start`'s `systemPromptOptions`
+/// ([`BeforeAgentStart::system_prompt_options`]): what is `None` (or not
+/// named in `sections`) stays as it is.
+///
+/// ```
+/// use pi_ext::events::{BeforeAgentStart, SystemPromptChanges};
+/// let changes = SystemPromptChanges::default()
+///     .section("tool_guidance", "- Use `read` for file contents.")
+///     .remove_section("old_notes");
+/// let result = BeforeAgentStart { system_prompt_options: Some(changes), ..Default::default() };
+/// # let _ = result;
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SystemPromptChanges {
+    /// Sections to set (`Some`: pi wraps each in a tag of its name) or
+    /// delete (`None`), by name.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub sections: std::collections::BTreeMap<String, Option<String>>,
+    /// The tools the prompt lists (pi's `selectedTools`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_tools: Option<Vec<String>>,
+    /// The extra guideline bullets (pi's `promptGuidelines`), all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_guidelines: Option<Vec<String>>,
+}
+
+impl SystemPromptChanges {
+    /// Set section `name` to `text`.
+    #[must_use]
+    pub fn section(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.sections.insert(name.into(), Some(text.into()));
+        self
+    }
+    /// Delete section `name`.
+    #[must_use]
+    pub fn remove_section(mut self, name: impl Into<String>) -> Self {
+        self.sections.insert(name.into(), None);
+        self
+    }
 }
 
 /// Result of a `message_end` hook: a replacement message (same role).

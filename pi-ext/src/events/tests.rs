@@ -250,9 +250,27 @@ fn results_have_pi_shapes() {
     assert_eq!(
         BeforeAgentStart {
             message: Some(CustomMessage::new("t", "c")),
-            system_prompt: Some("s".into())
+            system_prompt: Some("s".into()),
+            system_prompt_options: None,
         }
         .into_json(),
         json!({"message": {"customType": "t", "content": "c", "display": true}, "systemPrompt": "s"})
+    );
+    let changes = crate::events::SystemPromptChanges {
+        selected_tools: Some(vec!["read".into()]),
+        ..Default::default()
+    }
+    .section("tool_guidance", "- read")
+    .remove_section("old");
+    assert_eq!(
+        BeforeAgentStart {
+            system_prompt_options: Some(changes),
+            ..Default::default()
+        }
+        .into_json(),
+        json!({"systemPromptOptions": {
+            "sections": {"old": null, "tool_guidance": "- read"},
+            "selectedTools": ["read"]
+        }})
     );
 }

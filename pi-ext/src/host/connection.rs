@@ -301,6 +301,34 @@ pub(crate) struct Session {
     pub(crate) pi_version: String,
     /// pi's package directory, when the bridge found it.
     pub(crate) pi_dir: Option<PathBuf>,
+    /// How the running pi was started, when the bridge said.
+    pub(crate) pi_command: Option<PiCommand>,
+}
+
+/// How to start pi as the running pi was started ([`crate::Ctx::pi_command`]):
+/// a program and the arguments before pi's own (the runtime and pi's
+/// script, a compiled pi alone, or `pi` from `PATH`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct PiCommand {
+    /// The program: the runtime running pi (`process.execPath`), or `pi`.
+    pub command: PathBuf,
+    /// What comes before pi's own arguments (pi's script, `process.argv[1]`).
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
+impl PiCommand {
+    /// A [`std::process::Command`] running this pi with `args` after the
+    /// fixed ones (`tokio::process::Command::from` makes it async).
+    pub fn command<I, S>(&self, args: I) -> std::process::Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let mut command = std::process::Command::new(&self.command);
+        command.args(&self.args).args(args);
+        command
+    }
 }
 
 impl Default for Session {
@@ -312,6 +340,7 @@ impl Default for Session {
             extension_dir: None,
             pi_version: String::new(),
             pi_dir: None,
+            pi_command: None,
         }
     }
 }

@@ -166,6 +166,8 @@ pub struct CommandEntry {
     /// `completions = f`: computed at run time from the typed prefix.
     pub complete: Option<fn(String) -> crate::command::CompletionFuture>,
     pub shortcut: Option<&'static str>,
+    /// `#[shortcut]`: pi gets the key alone, no command.
+    pub shortcut_only: bool,
     pub call: fn(crate::context::CommandCtx, String) -> HandlerFuture,
 }
 
@@ -527,10 +529,15 @@ impl Registry {
 
     fn add_command(&mut self, command: &'static CommandEntry) {
         if self.commands.contains_key(command.name) {
-            self.problems.push(format!(
-                "command `/{}` is registered twice; keeping the first",
-                command.name
-            ));
+            self.problems.push(match command.shortcut {
+                Some(key) if command.shortcut_only => {
+                    format!("shortcut `{key}` is registered twice; keeping the first")
+                }
+                _ => format!(
+                    "command `/{}` is registered twice; keeping the first",
+                    command.name
+                ),
+            });
             return;
         }
         self.commands.insert(command.name.to_string(), command);
@@ -637,6 +644,7 @@ impl Registry {
                     completions: c.completions.iter().map(|s| s.to_string()).collect(),
                     dynamic_completions: c.complete.is_some(),
                     shortcut: c.shortcut.map(str::to_string),
+                    shortcut_only: c.shortcut_only,
                 })
                 .collect(),
             message_renderers: Vec::new(),

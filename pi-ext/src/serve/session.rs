@@ -18,6 +18,9 @@ pub(super) struct InitializeParams {
     /// pi's package directory (bridges since this field).
     #[serde(default)]
     pi_dir: Option<std::path::PathBuf>,
+    /// How the running pi was started (bridges since this field).
+    #[serde(default)]
+    pi_command: Option<crate::host::connection::PiCommand>,
     /// Where the extension's index.js is.
     #[serde(default)]
     extension_dir: Option<std::path::PathBuf>,
@@ -69,6 +72,7 @@ impl Dispatcher {
             extension_dir: p.extension_dir,
             pi_version: p.pi.unwrap_or_default(),
             pi_dir: p.pi_dir,
+            pi_command: p.pi_command,
         };
         let (cwd, mode) = (session.cwd.clone(), session.mode);
         if self.session.set(Arc::new(session)).is_err() {

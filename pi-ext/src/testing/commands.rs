@@ -50,6 +50,54 @@ impl TestHost {
         .map_err(|e| e.message)
     }
 
+    /// Press `key` in pi's terminal: run the [`#[shortcut]`](macro@crate::shortcut)
+    /// (or the `#[command(shortcut = ..)]`, without arguments) it belongs to.
+    ///
+    /// ```
+    /// use pi_ext::prelude::*;
+    ///
+    /// /// Say hello.
+    /// #[shortcut("ctrl+shift+h")]
+    /// async fn hello(ctx: &CommandCtx) {
+    ///     ctx.ui().notify("hello", Level::Info);
+    /// }
+    ///
+    /// # fn main() {
+    /// let host = pi_ext::testing::TestHost::new();
+    /// host.shortcut("ctrl+shift+h").unwrap();
+    /// assert_eq!(host.notifications(), ["hello"]);
+    /// # }
+    /// ```
+    ///
+    /// Panics when no shortcut has that key.
+    ///
+    /// # Errors
+    ///
+    /// The handler's error message (pi shows it as an error).
+    pub fn shortcut(&self, key: &str) -> Result<(), String> {
+        let Some(command) = self
+            .manifest
+            .commands
+            .iter()
+            .find(|c| c.shortcut.as_deref() == Some(key))
+        else {
+            let keys: Vec<&str> = self
+                .manifest
+                .commands
+                .iter()
+                .filter_map(|c| c.shortcut.as_deref())
+                .collect();
+            panic!("this binary has no shortcut `{key}` (it has {keys:?})")
+        };
+        self.played_request(
+            "command/call",
+            json!({"command": command.name, "args": "", "session": 1}),
+            &format!("the shortcut `{key}`"),
+        )
+        .map(drop)
+        .map_err(|e| e.message)
+    }
+
     /// The argument completions pi's terminal lists for `/name prefix`:
     /// the command's fixed `completions` that start with `prefix`, or what
     /// its `completions = f` computes. Empty when it has none.

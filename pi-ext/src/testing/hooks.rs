@@ -111,6 +111,7 @@ impl FromHookAnswer for BeforeAgentStart {
         Ok(BeforeAgentStart {
             message: field(&v, "message")?,
             system_prompt: field(&v, "systemPrompt")?,
+            system_prompt_options: field(&v, "systemPromptOptions")?,
         })
     }
 }

@@ -65,6 +65,8 @@ pub struct EditorMode {
     otherwise: Option<Act>,
     bottom_right: Option<Line>,
     top_right: Option<Line>,
+    bottom_left: Option<Line>,
+    top_left: Option<Line>,
 }
 
 impl EditorMode {
@@ -93,6 +95,20 @@ impl EditorMode {
         self.top_right = Some(label.into());
         self
     }
+    /// A label at the left end of the editor's bottom border. A border with
+    /// a left label is drawn anew as `─left───right─` in the border's colour
+    /// (the right label cut first, then the left, to keep a gap of three);
+    /// without one, a right label replaces the border's right end.
+    pub fn bottom_left(mut self, label: impl Into<Line>) -> Self {
+        self.bottom_left = Some(label.into());
+        self
+    }
+    /// A label at the left end of the editor's top border (drawn as
+    /// [`EditorMode::bottom_left`] says).
+    pub fn top_left(mut self, label: impl Into<Line>) -> Self {
+        self.top_left = Some(label.into());
+        self
+    }
 }
 
 /// pi's editor with modes: a keymap per mode, decided by the bridge as
@@ -117,6 +133,7 @@ impl EditorMode {
 pub struct EditorSpec {
     start: String,
     modes: BTreeMap<String, EditorMode>,
+    padding_x: Option<u16>,
 }
 
 impl EditorSpec {
@@ -125,7 +142,16 @@ impl EditorSpec {
         EditorSpec {
             start: start.into(),
             modes: BTreeMap::new(),
+            padding_x: None,
         }
+    }
+    /// Columns of padding left and right of the text (pi-tui's `paddingX`,
+    /// as `CustomEditor`'s option). As for a TypeScript editor, pi sets its
+    /// own `editorPaddingX` setting on an editor it has just made and when
+    /// that setting changes; [`Editor::set_spec`] applies it again.
+    pub fn padding_x(mut self, columns: u16) -> Self {
+        self.padding_x = Some(columns);
+        self
     }
     /// Add (or replace) mode `name`.
     pub fn mode(mut self, name: impl Into<String>, mode: EditorMode) -> Self {
@@ -137,7 +163,11 @@ impl EditorSpec {
         let labels: Vec<&Line> = self
             .modes
             .values()
-            .flat_map(|m| m.bottom_right.iter().chain(m.top_right.iter()))
+            .flat_map(|m| {
+                [&m.bottom_right, &m.top_right, &m.bottom_left, &m.top_left]
+                    .into_iter()
+                    .flatten()
+            })
             .collect();
         let (styles, mut lines) = lines_wire(labels);
         lines.reverse();
@@ -160,13 +190,23 @@ impl EditorSpec {
             if m.top_right.is_some() {
                 decor.insert("topRight".into(), lines.pop().unwrap_or_default());
             }
+            if m.bottom_left.is_some() {
+                decor.insert("bottomLeft".into(), lines.pop().unwrap_or_default());
+            }
+            if m.top_left.is_some() {
+                decor.insert("topLeft".into(), lines.pop().unwrap_or_default());
+            }
             let mut mode = json!({ "keys": keys, "decor": decor });
             if let Some(o) = &m.otherwise {
                 mode["otherwise"] = o.wire();
             }
             modes.insert(name.clone(), mode);
         }
-        json!({ "mode": self.start, "modes": modes, "styles": styles })
+        let mut spec = json!({ "mode": self.start, "modes": modes, "styles": styles });
+        if let Some(p) = self.padding_x {
+            spec["paddingX"] = json!(p);
+        }
+        spec
     }
 }
 
@@ -274,6 +314,26 @@ mod tests {
             json!([" NORMAL "])
         );
         assert_eq!(w["styles"], json!([{"fg": "accent"}]));
+    }
+
+    #[test]
+    fn left_labels_and_padding_go_on_the_wire() {
+        let spec = EditorSpec::new("m").padding_x(0).mode(
+            "m",
+            EditorMode::new()
+                .top_left(span(" ⠋ ").fg(Fg::Accent))
+                .bottom_left(span(" model ").fg(Fg::Muted))
+                .bottom_right(span(" ctx ").fg(Fg::Muted)),
+        );
+        let w = spec.wire();
+        assert_eq!(w["paddingX"], 0);
+        let decor = &w["modes"]["m"]["decor"];
+        assert_eq!(decor["topLeft"], json!([[" ⠋ ", 1]]));
+        assert_eq!(decor["bottomLeft"], json!([[" model ", 0]]));
+        assert_eq!(decor["bottomRight"], json!([[" ctx ", 0]]));
+        assert!(decor.get("topRight").is_none());
+        assert_eq!(w["styles"], json!([{"fg": "muted"}, {"fg": "accent"}]));
+        assert!(EditorSpec::new("m").wire().get("paddingX").is_none());
     }
 
     #[test]

@@ -61,6 +61,19 @@ fn maybe_number(n: Option<Parsed<i64>>, log: &Log) {
     log.push(format!("maybe_number {:?}", n.map(|Parsed(n)| n)));
 }
 
+/// A key alone, with the state and the command context.
+#[shortcut("ctrl+shift+u")]
+async fn cycle(log: &Log, ctx: &CommandCtx) {
+    let _ = ctx.cwd();
+    log.push("cycle".into());
+}
+
+/// A key alone that fails, in a plain `fn`, the key `+` itself.
+#[shortcut("alt++", description = "Described in the attribute.")]
+fn plus() -> Result<(), Error> {
+    Err(Error::new("no plus"))
+}
+
 /// What the commands were given.
 #[tool]
 async fn logged(log: &Log) -> String {
@@ -76,6 +89,8 @@ fn main() {
         .command(words_command())
         .command(number_command())
         .command(maybe_number_command())
+        .command(cycle_shortcut())
+        .command(plus_shortcut())
         .tool(logged_tool());
     assert_eq!(registry.problems(), Vec::<String>::new());
     let host = TestHost::with_registry(registry);
@@ -90,9 +105,27 @@ fn main() {
             "maybe-text",
             "words",
             "number",
-            "maybe_number"
+            "maybe_number",
+            "shortcut:ctrl+shift+u",
+            "shortcut:alt++",
         ]
     );
+    // Shortcuts alone: pi gets their keys, no command.
+    let keys: Vec<_> = commands
+        .iter()
+        .map(|c| (c.shortcut.as_deref(), c.shortcut_only))
+        .collect();
+    assert_eq!(
+        keys[5..],
+        [
+            (None, false),
+            (Some("ctrl+shift+u"), true),
+            (Some("alt++"), true)
+        ]
+    );
+    assert_eq!(commands[7].description, "Described in the attribute.");
+    assert_eq!(host.shortcut("ctrl+shift+u"), Ok(()));
+    assert_eq!(host.shortcut("alt++"), Err("no plus".to_string()));
     let maybe = &commands[2];
     assert_eq!(maybe.shortcut.as_deref(), Some("ctrl+shift+m"));
     assert_eq!(maybe.completions, ["one", "two"]);
@@ -120,6 +153,6 @@ fn main() {
     assert!(run("number", "many").is_err());
     assert_eq!(
         host.call("logged", json!({})).text(),
-        "raw a  b; maybe None; maybe Some(\"x\"); words [\"a\", \"b\"]; number 42; maybe_number None; maybe_number Some(-3)"
+        "cycle; raw a  b; maybe None; maybe Some(\"x\"); words [\"a\", \"b\"]; number 42; maybe_number None; maybe_number Some(-3)"
     );
 }

@@ -40,8 +40,8 @@ async fn copy_text(ctx: &CommandCtx, args: String) -> Result<(), Error> {
     Ok(())
 }
 
-/// Tell where this extension is installed, where pi is and pi's agent
-/// directory, one a line.
+/// Tell where this extension is installed, where pi is, pi's agent
+/// directory and what the pi command line (`--version`) prints, one a line.
 #[tool]
 fn where_am_i(ctx: &Ctx) -> String {
     let shown = |d: Option<&std::path::Path>| {
@@ -49,8 +49,15 @@ fn where_am_i(ctx: &Ctx) -> String {
             .unwrap_or_else(|| "(unknown)".into())
     };
     let agent = ctx.agent_dir().ok();
+    let version = match ctx.pi_command() {
+        Some(pi) => match pi.command(["--version"]).output() {
+            Ok(out) => String::from_utf8_lossy(&out.stdout).trim().to_string(),
+            Err(e) => format!("{} failed: {e}", pi.command.display()),
+        },
+        None => "(no pi command)".into(),
+    };
     format!(
-        "{}\n{}\n{}",
+        "{}\n{}\n{}\n{version}",
         shown(ctx.extension_dir()),
         shown(ctx.pi_dir()),
         shown(agent.as_deref())
