@@ -137,6 +137,11 @@ impl SettingsList {
 impl Component for SettingsList {
     type Output = ();
 
+    /// PageUp/PageDown page the list, not pi's transcript (as the original).
+    fn captures_viewport_input(&self) -> bool {
+        true
+    }
+
     fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
         let n = self.items.len();
         if key.is("up") {
