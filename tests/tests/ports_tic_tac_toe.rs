@@ -222,9 +222,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     // Narrower: the banners' fill, the rules and the centred boards follow.
     pi.resize(NARROW, ROWS);
     let rule = "─".repeat(usize::from(NARROW));
-    let s = pi.wait_for("the chat at the narrow width", |s| {
-        s.rows().iter().any(|r| *r == rule)
-    });
+    let s = pi.wait_for("the chat at the narrow width", |s| s.rows().contains(&rule));
     keep("expanded, narrow", styled_screen(&s));
     pi.press(Key::Ctrl('o'));
     // The game-over message shows its board collapsed too.

@@ -57,12 +57,12 @@ async fn restore_from_branch(ctx: &Ctx, state: &Tools) -> Result<(), Error> {
     let branch = ctx.session_branch(None).await?;
     let saved = branch
         .iter()
+        .rev()
         .filter_map(|e| match e.get() {
             SessionEntry::Custom(c) if c.custom_type == ENTRY_TYPE => c.data.as_ref(),
             _ => None,
         })
-        .filter_map(|d| d.parse::<ToolsState>().ok())
-        .last();
+        .find_map(|d| d.parse::<ToolsState>().ok());
     let enabled = match saved {
         Some(saved) => {
             let mut kept = Enabled::default();
