@@ -285,6 +285,8 @@ export class TuiHost {
     const host = this;
     return {
       wantsKeyRelease: p.wantsKeyRelease === true,
+      // PageUp/PageDown to the component, not pi's transcript scroll.
+      ...(p.capturesViewportInput === true ? { capturesViewportInput: true } : {}),
       ...(typeof p.width === "number" ? { width: p.width } : {}),
       get focused() {
         return c.view.focused;

@@ -133,6 +133,7 @@ test("a component gets its size and keys, shows its frames, and Escape closes it
   await until(() => t.shown.length === 1, "pi shows the component");
   assert.deepEqual(ext.sent("ui/resize").map((m) => m.params), [{ component: 7, width: 80, rows: 24 }]);
   const c = t.shown[0].component;
+  assert.equal(c.capturesViewportInput, undefined, "PageUp/PageDown left to pi unless asked for");
   assert.deepEqual(c.render(80), [], "nothing until the first frame");
   ext.send({ method: "ui/frame", params: { component: 7, width: 80, ...view("count=0") } });
   await until(() => t.tui.renders === 1, "a repaint");
@@ -162,8 +163,9 @@ test("an answered Escape keeps the component; done closes it; a dead process clo
   await h.startSession(t.ctx);
   const ext = h.ext();
   const a = ext.request("ui/open", { component: 1 });
-  const b = ext.request("ui/open", { component: 2, overlay: { width: "50%" } });
+  const b = ext.request("ui/open", { component: 2, capturesViewportInput: true, overlay: { width: "50%" } });
   await until(() => t.shown.length === 2, "two components");
+  assert.equal(t.shown[1].component.capturesViewportInput, true, "PageUp/PageDown to the component");
   assert.deepEqual(t.shown[1].options, { overlay: true, overlayOptions: { width: "50%" } });
   assert.equal(ext.sent("ui/resize").find((m) => m.params.component === 2)?.params.width, 40, "half of 80 columns");
   t.shown[0].component.handleInput("\x1b");

@@ -106,6 +106,15 @@ pub trait Component: Send + Sized + 'static {
         false
     }
 
+    /// Whether pi's viewport keys (PageUp, PageDown and the other keys that
+    /// scroll pi's full-screen transcript) reach [`Component::on_key`]
+    /// instead (pi-tui's `capturesViewportInput`, for lists that page, as
+    /// pi's own `SettingsList` does). Read once, when the component opens;
+    /// an overlay with the focus gets them anyway.
+    fn captures_viewport_input(&self) -> bool {
+        false
+    }
+
     /// The overlay width to use when [`Custom::overlay`] gives none (pi
     /// reads a component's `width` property for that).
     fn preferred_width(&self) -> Option<u16> {
@@ -429,6 +438,9 @@ async fn run<C: Component>(custom: Custom<C>) -> Result<C::Output, UiError> {
         "component": id,
         "wantsKeyRelease": component.wants_key_release(),
     });
+    if component.captures_viewport_input() {
+        params["capturesViewportInput"] = json!(true);
+    }
     if let Some(o) = &overlay {
         params["overlay"] = o.wire();
         if let Some(w) = component.preferred_width() {

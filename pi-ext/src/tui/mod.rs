@@ -162,6 +162,7 @@ mod style;
 mod text;
 mod theme;
 mod view;
+mod wrap;
 
 #[doc(no_inline)]
 pub use crate::command::Suggestion;
