@@ -520,6 +520,11 @@ async fn drive<C: Component>(
                 }
                 ui.peer.notify("ui/frame", wire);
                 last = Some(frame);
+            } else if let Some(seq) = key_seq.take() {
+                // Answered, though nothing changed: the bridge counts the
+                // key as heard, and a test host knows it was handled.
+                ui.peer
+                    .notify("ui/ack", json!({"component": open.component, "seq": seq}));
             }
         }
         key_seq = None;
