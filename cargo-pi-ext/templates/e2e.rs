@@ -5,7 +5,7 @@
 //! agent directory as `cargo run -- install` would, and runs pi in RPC
 //! mode against a scripted model on 127.0.0.1.
 use pi_ext::serde_json::json;
-use pi_ext_test::{extension_binary, install_binary, json, PiEnv, Reply, ScriptedModel};
+use pi_ext_test::{PiEnv, Reply, ScriptedModel, extension_binary, install_binary, json};
 
 #[test]
 fn the_model_calls_greet_in_the_real_pi() {

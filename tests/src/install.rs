@@ -11,7 +11,7 @@ use pi_ext_test::PiInstall;
 use crate::repo_root;
 
 /// The environment variable naming the npm project of [`smoke`]'s pi.
-pub const PI_DIR_VAR: &str = "PI_EXT_PI_DIR";
+pub const SMOKE_PI_DIR_VAR: &str = "PI_EXT_PI_DIR";
 
 /// The pinned pi ([`pi_ext_test::PI_PACKAGE`] [`pi_ext_test::PI_VERSION`]) in
 /// `<repo>/node_modules`, run by the Node npm installed next to it
@@ -33,7 +33,7 @@ pub fn old_pi() -> PiInstall {
 /// at any version), run by the pinned pi's Node, when it is set; else
 /// [`old_pi`].
 pub fn smoke() -> PiInstall {
-    match std::env::var_os(PI_DIR_VAR) {
+    match std::env::var_os(SMOKE_PI_DIR_VAR) {
         Some(dir) => PiInstall::project(PathBuf::from(dir)).with_node(pi_node()),
         None => old_pi(),
     }

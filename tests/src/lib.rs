@@ -37,7 +37,7 @@ pub use cargo::{
     example_binary, example_target, install_example, lean_binary, lean_binary_small, LEAN_PACKAGES,
 };
 pub use git::git;
-pub use install::{bridge_node, old_pi, pi_cli, pi_node, pinned, smoke, PI_DIR_VAR};
+pub use install::{bridge_node, old_pi, pi_cli, pi_node, pinned, smoke, SMOKE_PI_DIR_VAR};
 pub use pi_ext_test::*;
 
 /// The repository root (the workspace directory that holds `package.json`).
