@@ -582,8 +582,9 @@ fn handle<C: Component>(
             guarded("on_key", || component.on_key(&key, cx))
                 .map_err(|e| Ended::Here(e, "failed"))?;
             // Tell the bridge an Escape was heard even if nothing changes:
-            // it closes components that ignore Escape for a second.
-            if key.is("escape") {
+            // it closes components that ignore Escape for a second. (One
+            // that closed on it says so with `ui/close` instead.)
+            if key.is("escape") && cx.done.is_none() {
                 open.ui.peer.notify(
                     "ui/ack",
                     json!({"component": open.component, "seq": key.seq}),
