@@ -12,11 +12,9 @@ use crate::PiEnv;
 ///
 /// It names the binary called like the package (the one `cargo new` makes
 /// in `src/main.rs`); for another, use
-/// `env!("CARGO_BIN_EXE_<name>")` directly.
-///
-/// ```ignore
-/// let dir = pi_ext_test::install_binary(&env, pi_ext_test::extension_binary!(), &[]);
-/// ```
+/// `env!("CARGO_BIN_EXE_<name>")` directly. Outside a crate's
+/// integration tests it does not compile (cargo sets that variable only
+/// there); the crate docs show it in use.
 #[macro_export]
 macro_rules! extension_binary {
     () => {

@@ -585,10 +585,18 @@ fn run_npm(npm: &OsStr, args: &[&str], dir: &Path, what: &str) -> Result<(), Str
         return Ok(());
     }
     let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+    // npm's warnings (one per package whose `engines` the machine's Node
+    // misses, though pi runs on the Node installed beside it) would push
+    // the error out of the tail.
+    let errors: String = text
+        .lines()
+        .filter(|l| !l.starts_with("npm warn"))
+        .map(|l| format!("{l}\n"))
+        .collect();
     Err(format!(
         "pi-ext-test: {what} failed ({status}); without the network only a version already in \
-         the cache can be used (or set {PI_DIR_VAR}). npm's output:\n{}",
-        tail_lines(&text, 40)
+         the cache can be used (or set {PI_DIR_VAR}). npm's output (without its warnings):\n{}",
+        tail_lines(&errors, 40)
     ))
 }
 
