@@ -448,14 +448,14 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
     assert!(pi.exit_status().is_none(), "pi keeps running");
 }
 
-/// pi-ext, pi-ext-macros and the tool are ready for crates.io: `cargo
+/// pi-ext, pi-ext-macros, the e2e kit pi-ext-test and the tool are ready for crates.io: `cargo
 /// package` (what `cargo publish` uploads, built once from the packaged
 /// sources alone) succeeds without a warning, and each says what crates.io
 /// shows. (`cargo publish --dry-run` adds only questions to crates.io's
 /// index, which the tests do not reach.)
 #[test]
 fn the_crates_package_cleanly_for_crates_io() {
-    let crates = ["pi-ext", "pi-ext-macros", "cargo-pi-ext"];
+    let crates = ["pi-ext", "pi-ext-macros", "pi-ext-test", "cargo-pi-ext"];
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.arg("package");
     for name in crates {
