@@ -35,6 +35,9 @@ pub struct TestHost {
     pub(super) read_ahead: Mutex<std::collections::VecDeque<Value>>,
 }
 
+/// What a call does with the component it opens (`ui/open`'s message).
+pub(super) type OnOpen<'a> = Box<dyn FnOnce(&Value) + 'a>;
+
 /// The host's side of the typed calls.
 #[derive(Default)]
 pub(super) struct Played {
@@ -252,7 +255,7 @@ impl TestHost {
         method: &str,
         params: Value,
         what: &str,
-        mut on_open: Option<Box<dyn FnOnce(&Value) + '_>>,
+        mut on_open: Option<OnOpen<'_>>,
     ) -> Result<Value, RpcError> {
         self.played.lock().unwrap().failure = None;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
