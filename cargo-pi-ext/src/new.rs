@@ -1,8 +1,8 @@
 //! `cargo pi-ext new`: a ready extension crate.
 //!
 //! `cargo new --lib` makes the crate (and its git repository), `cargo add`
-//! the dependency on pi-ext; then the template's files replace the library
-//! and add the binary, the terminal UI's module, a test and a README. The template is a real crate
+//! the dependency on pi-ext (and, for the tests, on pi-ext-test); then the template's files replace the library
+//! and add the binary, the terminal UI's module, the tests and a README. The template is a real crate
 //! named `my-ext` (`templates/`); its names are replaced by the new ones.
 
 use std::path::{Path, PathBuf};
@@ -20,7 +20,8 @@ pub(crate) struct NewArgs {
     /// The crate's and the extension's name (lowercase letters, digits, `-`, `_`).
     #[arg(long)]
     name: Option<String>,
-    /// Depend on the pi-ext crate at this path instead of the version on crates.io.
+    /// Depend on the pi-ext crate at this path instead of the version on crates.io (and on
+    /// pi-ext-test beside it, when there is one).
     #[arg(long, value_name = "DIR")]
     pi_ext_path: Option<PathBuf>,
 }
@@ -34,6 +35,7 @@ const TEMPLATE: &[(&str, &str)] = &[
         "tests/extension.rs",
         include_str!("../templates/extension_test.rs"),
     ),
+    ("tests/e2e.rs", include_str!("../templates/e2e.rs")),
     ("README.md", include_str!("../templates/README.md")),
 ];
 
@@ -178,6 +180,22 @@ pub(crate) fn run(args: &NewArgs) -> Result<()> {
         }
     }
     run_visibly(&mut add, "cargo add pi-ext")?;
+    // The end-to-end kit, from the same checkout (its sibling) or version.
+    let mut add = cargo();
+    add.current_dir(dir).args(["add", "--quiet", "--dev"]);
+    let kit = match &pi_ext_path {
+        Some(path) => Some(std::path::absolute(path)?.with_file_name("pi-ext-test")),
+        None => None,
+    };
+    match kit.filter(|kit| kit.join("Cargo.toml").is_file()) {
+        Some(kit) => {
+            add.arg("pi-ext-test").arg("--path").arg(kit);
+        }
+        None => {
+            add.arg(format!("pi-ext-test@{}", env!("CARGO_PKG_VERSION")));
+        }
+    }
+    run_visibly(&mut add, "cargo add --dev pi-ext-test")?;
 
     let manifest = dir.join("Cargo.toml");
     let toml = std::fs::read_to_string(&manifest)
@@ -200,7 +218,7 @@ pub(crate) fn run(args: &NewArgs) -> Result<()> {
     println!(
         "\ncreated the pi extension `{n}` in {dir}{from}\n\nnext:\n  \
          cd {dir}\n  \
-         cargo test             # the tool, command and hook, without pi\n  \
+         cargo test             # the tool, command, hook and UI without pi; then a tool call in the real pi\n  \
          cargo run -- install   # build it and add it to pi ($PI_CODING_AGENT_DIR or ~/.pi/agent/extensions/{n}/)\n  \
          pi                     # then ask: \"greet Ada\"\n\n\
          or, while you edit:\n  \

@@ -3,22 +3,27 @@
 //! dispatcher, no pi needed).
 use my_ext::MyExt;
 use my_ext::ui::NameInput;
-use my_ext::{greet_tool, ready_hook, reset_command, stats_command};
+use my_ext::{greet_tool, hello_command, ready_hook, reset_command, stats_command};
+use pi_ext::Mode;
 use pi_ext::events::SessionStartEvent;
 use pi_ext::registry::Registry;
 use pi_ext::serde_json::json;
 use pi_ext::testing::{TestComponent, TestHost};
 
-/// A host serving exactly this extension's items.
+/// Exactly this extension's items.
+fn registry() -> Registry {
+    Registry::new("my-ext", "0.1.0")
+        .extension::<MyExt>()
+        .tool(greet_tool())
+        .command(stats_command())
+        .command(reset_command())
+        .command(hello_command())
+        .hook(ready_hook())
+}
+
+/// A host serving them, as pi in RPC mode.
 fn host() -> TestHost {
-    TestHost::with_registry(
-        Registry::new("my-ext", "0.1.0")
-            .extension::<MyExt>()
-            .tool(greet_tool())
-            .command(stats_command())
-            .command(reset_command())
-            .hook(ready_hook()),
-    )
+    TestHost::with_registry(registry())
 }
 
 #[test]
@@ -87,6 +92,19 @@ fn the_name_input_takes_keys_and_gives_the_name() {
 }
 
 #[test]
+fn the_hello_command_greets_the_name_typed_in_its_box() {
+    // pi's terminal: there `/my-ext-hello` opens its box.
+    let host = TestHost::with_session(registry(), Mode::Interactive);
+    host.command_with_component("my-ext-hello", "", |input| {
+        input.type_text("Ada");
+        assert_eq!(input.frame(40).lines()[0], "Name: Ada");
+        input.key("enter");
+    })
+    .unwrap();
+    assert_eq!(host.notifications(), ["Hello, Ada!"]);
+}
+
+#[test]
 fn the_ready_hook_sets_the_status_at_session_start() {
     let host = host();
     let start: SessionStartEvent = pi_ext::testing::event(json!({ "reason": "startup" }));
@@ -101,7 +119,7 @@ fn the_manifest_has_the_tool_command_and_hook_and_no_problems() {
     assert_eq!(manifest.tools[0].name, "greet");
     let commands: Vec<&str> = manifest.commands.iter().map(|c| c.name.as_str()).collect();
     // In the order `host()` adds them (linked items: in declaration order).
-    assert_eq!(commands, ["my-ext-stats", "my-ext-reset"]);
+    assert_eq!(commands, ["my-ext-stats", "my-ext-reset", "my-ext-hello"]);
     assert_eq!(manifest.hooks[0].event, "session_start");
     // Every schema is portable, every registration went through.
     assert_eq!(pi_ext::testing::manifest_problems(), Vec::<String>::new());

@@ -415,12 +415,16 @@ mod drawing {
     }
 
     fn picker() -> TestComponent<Picker> {
-        TestComponent::new(Picker {
+        TestComponent::new(picker_component())
+    }
+
+    fn picker_component() -> Picker {
+        Picker {
             items: vec!["staging", "production"],
             at: 0,
             blink: false,
             filter: String::new(),
-        })
+        }
     }
 
     #[test]
@@ -447,5 +451,67 @@ mod drawing {
         let mut c = picker();
         c.key(Key::named("escape"));
         assert_eq!(c.into_result(), Some(None));
+    }
+
+    /// Opens the picker in pi's terminal and says what was picked.
+    #[command(name = "pick-env")]
+    async fn pick_env(ctx: &CommandCtx) -> Result<(), Error> {
+        let picked = ctx.ui().custom(picker_component()).await?;
+        let text = picked.map_or("nothing".to_string(), |p| p.to_string());
+        ctx.ui().notify(format!("picked {text}"), Level::Info);
+        Ok(())
+    }
+
+    fn interactive() -> TestHost {
+        TestHost::with_session(pi_ext::registry::Registry::linked(), Mode::Interactive)
+    }
+
+    #[test]
+    fn a_commands_component_is_driven_by_a_script_while_the_command_runs() {
+        let host = interactive();
+        host.command_with_component("pick-env", "", |c| {
+            assert_eq!(c.frame(30).lines()[1], "> staging");
+            c.key("down");
+            assert_eq!(c.frame(30).lines()[2], "> production");
+            // Narrower: cut as the bridge cuts.
+            assert_eq!(c.frame(8).lines()[2], "> pro...");
+            // A key that changes nothing is answered too.
+            c.key("f5");
+            assert!(c.is_open());
+            c.key("enter");
+            assert_eq!(c.closed(), Some(("done", None)));
+        })
+        .unwrap();
+        assert_eq!(host.notifications(), ["picked production"]);
+    }
+
+    #[test]
+    fn a_component_the_script_leaves_open_is_cancelled_and_a_key_after_it_closed_fails() {
+        let host = interactive();
+        let out = host.command_with_component("pick-env", "", |c| {
+            c.key("down");
+        });
+        assert!(out.is_err(), "{out:?}");
+        assert!(host.notifications().is_empty());
+        let late = catch_unwind(AssertUnwindSafe(|| {
+            let _ = host.command_with_component("pick-env", "", |c| {
+                c.key("escape");
+                c.key("enter");
+            });
+        }))
+        .unwrap_err();
+        let msg = late.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains("the component already closed (done)"), "{msg}");
+    }
+
+    #[test]
+    fn driving_a_component_needs_a_host_in_pis_terminal() {
+        let host = TestHost::new();
+        let err = catch_unwind(AssertUnwindSafe(|| {
+            let _ = host.command_with_component("pick-env", "", |_| {});
+        }))
+        .unwrap_err();
+        let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains("Mode::Interactive"), "{msg}");
     }
 }

@@ -1,10 +1,10 @@
 //! Building the workspace's example extensions for a test.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Mutex;
 
-use crate::{repo_root, PiEnv};
+use crate::{install_binary, repo_root, PiEnv};
 
 /// Path of a workspace binary (an example extension such as `hello`),
 /// built first so the test runs current code: in debug (the tests), every
@@ -121,32 +121,6 @@ pub fn example_target(package: &str) -> PathBuf {
         .unwrap_or_else(|| repo_root().join("target"))
         .join(profile())
         .join(format!("{package}{}", std::env::consts::EXE_SUFFIX))
-}
-
-/// Run `<bin> install [extra…]` against `env`'s agent dir (the extension's
-/// own install command) and return the directory it says it wrote.
-pub fn install_binary(env: &PiEnv, bin: &Path, extra: &[&str]) -> PathBuf {
-    let out = Command::new(bin)
-        .arg("install")
-        .args(extra)
-        .current_dir(env.cwd())
-        .env("HOME", env.home())
-        .env("PI_CODING_AGENT_DIR", env.agent_dir())
-        .output()
-        .expect("running <extension> install");
-    let printed = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{} install failed:\n{printed}\n{}",
-        bin.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let dir = printed
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("installed pi extension into "))
-        .unwrap_or_else(|| panic!("install did not say where it wrote: {printed}"));
-    PathBuf::from(dir)
 }
 
 /// Build workspace example `package` and install it into `env` (see

@@ -82,7 +82,7 @@ fn rpc_run(rust: bool) -> RpcRun {
             lines[0].display()
         );
         // Ctx::pi_dir: the pinned pi's package; Ctx::agent_dir: the test's agent dir.
-        same(&lines[1], &pi_ext_e2e::PiInstall::Pinned.package_dir());
+        same(&lines[1], &pi_ext_e2e::pinned().package_dir());
         assert!(lines[1].join("CHANGELOG.md").is_file(), "{text}");
         same(&lines[2], &env.agent_dir());
         // Ctx::pi_command: another pi started as this one was says its version.

@@ -3,8 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use pi_ext_e2e::json::{last_user_text, tool_names, tool_result, ui_requests};
-use pi_ext_e2e::{fixture, install_example, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
+use pi_ext_e2e::{fixture, install_example};
+use pi_ext_test::json::{last_user_text, tool_names, tool_result, ui_requests};
+use pi_ext_test::{PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
 fn start(env: &PiEnv) -> PiRpc {
@@ -240,6 +241,6 @@ fn flags_and_tools_registered_at_run_time() {
     assert_eq!(run(&pi, "/add-shout", &[]), ["shout is ready"]);
     pi.prompt("shout hello");
     let requests = model.requests();
-    assert!(pi_ext_e2e::json::tool_names(&requests[0]).contains(&"shout".to_string()));
+    assert!(pi_ext_test::json::tool_names(&requests[0]).contains(&"shout".to_string()));
     assert_eq!(tool_result(&requests[1], "s1").as_deref(), Some("HELLO"));
 }

@@ -1,13 +1,12 @@
 //! `#[hook]`s inside the real pi: one test per event family, each asserting
 //! the effect pi shows (the `hooks-tour` and `permission-gate` examples).
 
-use pi_ext_e2e::json::{
+use pi_ext_e2e::install_example;
+use pi_ext_test::json::{
     last_user_text, messages, notifications, of_type, statuses, system_prompt, tool_result,
     ui_requests,
 };
-use pi_ext_e2e::{
-    install_example, wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT,
-};
+use pi_ext_test::{wait_until, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 use serde_json::json;
 
 fn start(env: &PiEnv, package: &str) -> PiRpc {

@@ -1,8 +1,9 @@
 //! pi's interactive TUI in a real pseudo-terminal: what it paints for Rust and TypeScript
 //! extensions, driven with keys (scripted model; see `PiTerminal`).
 
-use pi_ext_e2e::json::{last_user_text, tool_result};
-use pi_ext_e2e::{fixture, install_example, theme_color, Key, PiEnv, Reply, ScriptedModel};
+use pi_ext_e2e::{fixture, install_example};
+use pi_ext_test::json::{last_user_text, tool_result};
+use pi_ext_test::{theme_color, Key, PiEnv, Reply, ScriptedModel};
 use serde_json::json;
 
 /// Wide enough that the tool output naming the temporary cwd stays on one row.
@@ -215,7 +216,7 @@ fn a_resized_terminal_gets_the_reply_rewrapped_to_the_new_width() {
     pi.press(Key::Enter);
 
     // The words of the reply, in reading order, and how many rows they take.
-    let reply = |screen: &pi_ext_e2e::Screen| {
+    let reply = |screen: &pi_ext_test::Screen| {
         let rows: Vec<Vec<String>> = screen
             .rows()
             .iter()

@@ -1,12 +1,12 @@
 //! A smoke set on pi 0.73.1 (`@mariozechner/pi-coding-agent`, the last release under that
 //! name, installed in `tests/pi-0.73` and run on the machine's Node): the SDK still works on
 //! the old pi, while every other test runs on the pinned one. With `PI_EXT_PI_DIR` set it runs
-//! on the pi installed there instead (`scripts/try-pi.sh`, [`PiInstall::smoke`]).
+//! on the pi installed there instead (`scripts/try-pi.sh`, [`pi_ext_e2e::smoke`]).
 
 use std::process::Command;
 
 use pi_ext_e2e::json::{tool_names, tool_result};
-use pi_ext_e2e::{install_example, Key, PiEnv, PiInstall, Reply, Screen, ScriptedModel, ToolCall};
+use pi_ext_e2e::{install_example, Key, PiEnv, Reply, Screen, ScriptedModel, ToolCall};
 use serde_json::json;
 
 const COLS: u16 = 120;
@@ -70,8 +70,8 @@ fn pi_0_73_loads_runs_a_tool_a_dialog_a_hook_a_component_and_a_model_call() {
     ]));
     model.push(Reply::text("Added."));
     model.push(Reply::deltas(["Hel", "lo"]));
-    let install = PiInstall::smoke();
-    let env = PiEnv::new(&model).with_pi(install);
+    let install = pi_ext_e2e::smoke();
+    let env = PiEnv::new(&model).with_pi(install.clone());
     let lab = install_example(&env, "tui-lab");
     let dialogs = install_example(&env, "dialogs");
     let calls = install_example(&env, "model-calls");
@@ -117,12 +117,12 @@ fn pi_0_73_loads_runs_a_tool_a_dialog_a_hook_a_component_and_a_model_call() {
             .and_then(|rest| rest.split([';', ',', ' ']).next())
             .unwrap_or_else(|| panic!("no version in {}", told[0]));
         assert!(
-            version(needs) > version(install.version()),
+            version(needs) > version(&install.installed_version()),
             "{needs}: {}",
             told[0]
         );
         assert!(
-            told[0].contains(&format!("this pi is {}", install.version())),
+            told[0].contains(&format!("this pi is {}", install.installed_version())),
             "{}",
             told[0]
         );

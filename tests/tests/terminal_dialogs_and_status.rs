@@ -7,8 +7,9 @@
 
 use std::time::Duration;
 
-use pi_ext_e2e::json::tool_result;
-use pi_ext_e2e::{install_example, Key, PiEnv, Reply, Screen, ScriptedModel, ToolCall};
+use pi_ext_e2e::install_example;
+use pi_ext_test::json::tool_result;
+use pi_ext_test::{Key, PiEnv, Reply, Screen, ScriptedModel, ToolCall};
 use serde_json::json;
 
 const COLS: u16 = 120;

@@ -3,11 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pi_ext_e2e::json::{of_type, tool_definition, tool_end, tool_result, ui_requests};
-use pi_ext_e2e::{
-    example_binary, install_binary, install_example, PiEnv, PiRpc, Reply, ScriptedModel,
-    DEFAULT_TIMEOUT,
-};
+use pi_ext_e2e::{example_binary, install_example};
+use pi_ext_test::json::{of_type, tool_definition, tool_end, tool_result, ui_requests};
+use pi_ext_test::{install_binary, PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 use serde_json::json;
 
 /// pi with `package` loaded through `-e <its bridge>` (auto-discovery off).

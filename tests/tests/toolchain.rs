@@ -100,11 +100,26 @@ fn a_new_user_goes_from_cargo_install_to_a_tool_call_in_pi() {
                 assert!(root.join("bin/cargo-pi-ext").is_file());
             }
             "cargo" => {
+                let mut cargo = cargo_in(&env);
+                if words[1] == "test" {
+                    // The new crate's e2e test installs pi with npm, as
+                    // for a user: into a cache shared by the runs, like
+                    // the crates' builds (a fresh target directory, as in
+                    // CI, installs from the registry), and nothing of this
+                    // test's environment names another pi.
+                    cargo
+                        .env(pi_ext_test::CACHE_VAR, pi_cache())
+                        .env_remove(pi_ext_test::PI_DIR_VAR)
+                        .env_remove(pi_ext_test::PI_VERSION_VAR)
+                        .env_remove(pi_ext_test::NPM_VAR);
+                }
+                let started = Instant::now();
                 let out = run(
-                    cargo_in(&env).args(&words[1..]).current_dir(&cwd),
+                    cargo.args(&words[1..]).current_dir(&cwd),
                     &line,
                     BUILD_TIMEOUT,
                 );
+                eprintln!("`{line}` took {:?}", started.elapsed());
                 assert_success(&out, &line);
                 check_step(&env, &cwd, &line, &text(&out.stdout));
             }
@@ -119,6 +134,11 @@ fn a_new_user_goes_from_cargo_install_to_a_tool_call_in_pi() {
     assert_eq!(ran, NEW_USER);
 }
 
+/// Where the new crate's e2e test installs pi (pi-ext-test's cache).
+fn pi_cache() -> std::path::PathBuf {
+    crates_target().join("pi-cache")
+}
+
 /// What each cargo command of the sequence must have done.
 fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
     match line {
@@ -129,6 +149,7 @@ fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
                 "src/main.rs",
                 "src/ui.rs",
                 "tests/extension.rs",
+                "tests/e2e.rs",
                 "README.md",
             ] {
                 assert!(dir.join(file).is_file(), "{file}");
@@ -138,6 +159,10 @@ fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
                 manifest.contains("pi-ext = { version = \"0.1.0\", path = "),
                 "{manifest}"
             );
+            // The e2e kit, a dev-dependency from the same checkout (cargo
+            // add gives a path dev-dependency no version).
+            let dev = &manifest[manifest.find("[dev-dependencies]").expect(&manifest)..];
+            assert!(dev.contains("pi-ext-test = { path = "), "{manifest}");
             // What it writes is formatted as `cargo fmt` would.
             let formatted = run(
                 cargo_in(env).args(["fmt", "--check"]).current_dir(&dir),
@@ -147,7 +172,16 @@ fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
             assert_success(&formatted, "cargo fmt --check in the new crate");
         }
         "cargo test" => {
-            assert!(stdout.contains("test result: ok. 8 passed"), "{stdout}");
+            // tests/extension.rs in-process, then tests/e2e.rs in the real pi.
+            assert!(stdout.contains("test result: ok. 9 passed"), "{stdout}");
+            assert!(stdout.contains("test result: ok. 1 passed"), "{stdout}");
+            let pi = pi_cache().join(format!("pi-{}", pi_ext_e2e::PI_VERSION));
+            assert!(
+                pi.join("node_modules/@earendil-works/pi-coding-agent/package.json")
+                    .is_file(),
+                "the kit installed no pi into {}",
+                pi.display()
+            );
         }
         "cargo run -- install" => {
             let into = env.extensions_dir().join("my-ext");
@@ -414,14 +448,14 @@ fn dev_rebuilds_on_every_change_and_the_running_pi_switches_to_it() {
     assert!(pi.exit_status().is_none(), "pi keeps running");
 }
 
-/// pi-ext, pi-ext-macros and the tool are ready for crates.io: `cargo
+/// pi-ext, pi-ext-macros, the e2e kit pi-ext-test and the tool are ready for crates.io: `cargo
 /// package` (what `cargo publish` uploads, built once from the packaged
 /// sources alone) succeeds without a warning, and each says what crates.io
 /// shows. (`cargo publish --dry-run` adds only questions to crates.io's
 /// index, which the tests do not reach.)
 #[test]
 fn the_crates_package_cleanly_for_crates_io() {
-    let crates = ["pi-ext", "pi-ext-macros", "cargo-pi-ext"];
+    let crates = ["pi-ext", "pi-ext-macros", "pi-ext-test", "cargo-pi-ext"];
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.arg("package");
     for name in crates {

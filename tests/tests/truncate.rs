@@ -113,7 +113,7 @@ fn every_result_matches_pis_own_functions() {
         "sizes": sizes,
         "lines": lines.iter().map(|(text, max)| json!({"text": text, "max": max})).collect::<Vec<_>>(),
     });
-    let module = pi_ext_e2e::PiInstall::Pinned
+    let module = pi_ext_e2e::pinned()
         .package_dir()
         .join("dist/core/tools/truncate.js");
     let mut child = Command::new(pi_ext_e2e::pi_node())

@@ -4,8 +4,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use pi_ext_e2e::json::{of_type, tool_end, tool_end_text, tool_result, ui_requests};
-use pi_ext_e2e::{install_example, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
+use pi_ext_e2e::install_example;
+use pi_ext_test::json::{of_type, tool_end, tool_end_text, tool_result, ui_requests};
+use pi_ext_test::{PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
 fn start(env: &PiEnv) -> PiRpc {
@@ -297,7 +298,7 @@ fn fire_and_forget_calls_send_the_documented_requests() {
         &json!({
             "mode": "rpc",
             "hasUI": true,
-            "piVersion": pi_ext_e2e::PI_VERSION,
+            "piVersion": pi_ext_test::PI_VERSION,
             "editorText": {"Ok": ""},
             "toolsExpanded": {"Ok": false},
             "themes": {"Ok": 0},

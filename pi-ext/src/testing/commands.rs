@@ -138,7 +138,7 @@ impl TestHost {
         }
     }
 
-    fn command_named(&self, name: &str) -> &CommandManifest {
+    pub(super) fn command_named(&self, name: &str) -> &CommandManifest {
         self.manifest
             .commands
             .iter()

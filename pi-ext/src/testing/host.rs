@@ -30,7 +30,13 @@ pub struct TestHost {
     bus: Mutex<std::collections::HashMap<String, usize>>,
     /// What the host plays for the typed calls: the scripted user, the UI.
     pub(super) played: Mutex<Played>,
+    /// Messages read ahead (by a component's driver) that the next
+    /// [`TestHost::next_message`] returns first.
+    pub(super) read_ahead: Mutex<std::collections::VecDeque<Value>>,
 }
+
+/// What a call does with the component it opens (`ui/open`'s message).
+pub(super) type OnOpen<'a> = Box<dyn FnOnce(&Value) + 'a>;
 
 /// The host's side of the typed calls.
 #[derive(Default)]
@@ -82,6 +88,7 @@ impl TestHost {
             next_id: AtomicU64::new(1),
             bus: Mutex::default(),
             played: Mutex::default(),
+            read_ahead: Mutex::default(),
             manifest: Manifest {
                 name: String::new(),
                 version: String::new(),
@@ -151,6 +158,9 @@ impl TestHost {
     /// `unsubscribe` and `emit` calls are answered here (an `emit` reaches
     /// every listener, as in pi) and not returned.
     pub fn next_message(&self, timeout: Duration) -> Option<Value> {
+        if let Some(msg) = self.read_ahead.lock().unwrap().pop_front() {
+            return Some(msg);
+        }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let line = {
@@ -235,6 +245,18 @@ impl TestHost {
         params: Value,
         what: &str,
     ) -> Result<Value, RpcError> {
+        self.played_request_opening(method, params, what, None)
+    }
+
+    /// [`TestHost::played_request`], with the first component the call
+    /// opens (`ui/open`) given to `on_open`.
+    pub(super) fn played_request_opening(
+        &self,
+        method: &str,
+        params: Value,
+        what: &str,
+        mut on_open: Option<OnOpen<'_>>,
+    ) -> Result<Value, RpcError> {
         self.played.lock().unwrap().failure = None;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.send_line(&request_line(id, method, &params));
@@ -242,6 +264,12 @@ impl TestHost {
             let msg = self
                 .next_message(Duration::from_secs(30))
                 .unwrap_or_else(|| panic!("{what} did not answer within 30 s"));
+            if msg["method"] == "ui/open" {
+                if let Some(open) = on_open.take() {
+                    open(&msg);
+                    continue;
+                }
+            }
             if msg.get("method").is_some() {
                 self.play(&msg);
                 continue;
@@ -266,7 +294,7 @@ impl TestHost {
     /// Answer a message of the extension as pi would for a typed call:
     /// `ui/call`s are recorded (queries answered from what they set),
     /// dialogs answered by the scripted user, other requests refused.
-    fn play(&self, msg: &Value) {
+    pub(super) fn play(&self, msg: &Value) {
         let p = &msg["params"];
         let id = msg["id"].as_u64();
         let answer = match msg["method"].as_str().unwrap_or_default() {

@@ -45,16 +45,23 @@
 //! assert_eq!(Snapshot::of_view(&view, 40).styled().to_string(), "[success]✓[/] Added");
 //! ```
 //!
-//! A command that opens a component with `ctx.ui().custom(..)` gets
-//! [`UiError::NoTerminal`](crate::ui::UiError::NoTerminal) from the host,
-//! as from pi in RPC mode: test the component itself with [`TestComponent`].
+//! A command that opens a component with `ctx.ui().custom(..)` runs with
+//! its component driven by a script ([`TestHost::command_with_component`],
+//! [`OpenComponent`]: frames at a width, keys) in a host that says it is
+//! pi's terminal ([`TestHost::with_session`] with
+//! [`Mode::Interactive`](crate::Mode::Interactive)); elsewhere it gets
+//! [`UiError::NoTerminal`](crate::ui::UiError::NoTerminal), as from pi in
+//! RPC mode. The component alone is tested with [`TestComponent`].
 //!
-//! End-to-end behaviour inside the real pi is covered by the repository's
-//! `tests/` crate; this host is for fast unit tests of your own extension.
+//! In the real pi, end to end, the `pi-ext-test` crate runs your
+//! extension (pi installed with npm at a version you name, RPC mode or a
+//! pseudo-terminal, a scripted model); this host is for fast unit tests.
 
 mod commands;
 #[cfg(feature = "tui")]
 mod component;
+#[cfg(feature = "tui")]
+mod custom;
 mod hooks;
 mod host;
 #[cfg(feature = "tui")]
@@ -69,6 +76,9 @@ pub use crate::command::Suggestion;
 #[cfg(feature = "tui")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
 pub use component::TestComponent;
+#[cfg(feature = "tui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tui")))]
+pub use custom::OpenComponent;
 pub use hooks::{event, FromHookAnswer};
 pub use host::{manifest_problems, TestHost, ToolOutcome};
 #[cfg(feature = "tui")]

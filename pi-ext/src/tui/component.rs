@@ -532,6 +532,11 @@ async fn drive<C: Component>(
                 }
                 ui.peer.notify("ui/frame", wire);
                 last = Some(frame);
+            } else if let Some(seq) = key_seq.take() {
+                // Answered, though nothing changed: the bridge counts the
+                // key as heard, and a test host knows it was handled.
+                ui.peer
+                    .notify("ui/ack", json!({"component": open.component, "seq": seq}));
             }
         }
         key_seq = None;
@@ -589,8 +594,9 @@ fn handle<C: Component>(
             guarded("on_key", || component.on_key(&key, cx))
                 .map_err(|e| Ended::Here(e, "failed"))?;
             // Tell the bridge an Escape was heard even if nothing changes:
-            // it closes components that ignore Escape for a second.
-            if key.is("escape") {
+            // it closes components that ignore Escape for a second. (One
+            // that closed on it says so with `ui/close` instead.)
+            if key.is("escape") && cx.done.is_none() {
                 open.ui.peer.notify(
                     "ui/ack",
                     json!({"component": open.component, "seq": key.seq}),

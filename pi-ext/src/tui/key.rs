@@ -84,6 +84,15 @@ impl Key {
         }
     }
 
+    /// The bridge's `ui/key` params for this key as key number `seq` of
+    /// `component` (the test host plays the bridge).
+    pub(crate) fn wire(&self, component: u64, seq: u64) -> serde_json::Value {
+        serde_json::json!({
+            "component": component, "seq": seq, "key": self.key, "aliases": self.aliases,
+            "data": self.data, "text": self.text,
+        })
+    }
+
     /// Whether this is the key `id` (`"up"`, `"ctrl+shift+p"`, `"q"`).
     /// Modifier order and case do not matter for named keys, `esc` is
     /// `escape` and `return` is `enter`; a single character is compared

@@ -23,7 +23,7 @@ use crate::rpc::PiBuilder;
 /// - `cwd/`: pi's working directory (empty, so no `AGENTS.md` or `.pi/` project config).
 ///
 /// Files can be written or edited freely before spawning pi with [`PiEnv::pi`], which runs the
-/// pinned pi unless [`PiEnv::with_pi`] names another installation.
+/// pi [`PiInstall::from_env`] names unless [`PiEnv::with_pi`] names another installation.
 #[derive(Debug)]
 pub struct PiEnv {
     dir: TempDir,
@@ -41,13 +41,13 @@ impl PiEnv {
     /// URL (normally `http://127.0.0.1:PORT/v1`).
     pub fn with_base_url(base_url: &str) -> PiEnv {
         let dir = tempfile::Builder::new()
-            .prefix("pi-ext-e2e-")
+            .prefix("pi-ext-test-")
             .tempdir()
             .expect("create temp dir for PiEnv");
         let env = PiEnv {
             dir,
             base_url: base_url.to_owned(),
-            install: PiInstall::Pinned,
+            install: PiInstall::from_env(),
         };
         for sub in [env.home(), env.agent_dir(), env.cwd()] {
             std::fs::create_dir_all(&sub)
@@ -58,15 +58,15 @@ impl PiEnv {
         env
     }
 
-    /// Runs `install` instead of the pinned pi in every process of this world.
+    /// Runs `install` instead of [`PiInstall::from_env`]'s pi in every process of this world.
     pub fn with_pi(mut self, install: PiInstall) -> PiEnv {
         self.install = install;
         self
     }
 
     /// The pi installation this world runs.
-    pub fn install(&self) -> PiInstall {
-        self.install
+    pub fn install(&self) -> &PiInstall {
+        &self.install
     }
 
     /// The temporary directory holding everything else.

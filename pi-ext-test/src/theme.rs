@@ -1,4 +1,4 @@
-//! The colours of pi's built-in themes, as the pinned pi's own theme code resolves them, for
+//! The colours of pi's built-in themes, as pi's own theme code resolves them, for
 //! style assertions.
 
 use std::collections::HashMap;
@@ -7,7 +7,7 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::Value;
 
-use crate::install::{pi_node, PiInstall};
+use crate::install::PiInstall;
 use crate::screen::Color;
 
 /// Prints `{token: SGR sequence}` for every foreground and background token of a built-in
@@ -22,7 +22,7 @@ console.log(JSON.stringify({ ...Object.fromEntries(theme.fgAnsi), ...Object.from
 
 /// The colour pi paints theme token `token` (e.g. `"error"`, `"toolErrorBg"`) in, according
 /// to built-in theme `theme` (`"dark"`, which the harness selects in `settings.json`, or
-/// `"light"`) of the pinned pi, in the harness's truecolor terminal.
+/// `"light"`) of [`PiInstall::from_env`]'s pi, in the harness's truecolor terminal.
 ///
 /// `""` (the terminal's default) is [`Color::Default`], a colour index is [`Color::Indexed`],
 /// anything else [`Color::Rgb`].
@@ -50,13 +50,12 @@ fn theme_tokens(theme: &str) -> Value {
 }
 
 fn dump_theme(theme: &str) -> Value {
-    let dir = PiInstall::Pinned
-        .package_dir()
-        .join("dist/modes/interactive/theme");
+    let install = PiInstall::from_env();
+    let dir = install.package_dir().join("dist/modes/interactive/theme");
     let file = dir.join(format!("{theme}.json"));
     assert!(file.is_file(), "pi has no theme {}", file.display());
     let module = dir.join("theme.js");
-    let out = Command::new(pi_node())
+    let out = Command::new(install.node())
         .args(["--input-type=module", "-e", DUMP])
         .arg(format!("file://{}", module.display()))
         .arg(&file)
