@@ -396,6 +396,18 @@ async fn turn_end(event: TurnEndEvent, ctx: &Ctx, ext: &PlanMode) -> Result<(), 
     show_and_persist(ctx, ext).await
 }
 
+/// Queue the plan's steps as a follow-up, as the original's
+/// `sendMessage(list, { deliverAs: "followUp" })` does. That call names no
+/// `triggerTurn`, and pi (1.6) queues such a message while the agent is
+/// streaming, which it still is in `agent_end`, as a follow-up that runs a
+/// turn of its own; `triggerTurn: false` would append it at the end of the
+/// turn instead. So here it is `true`.
+async fn send_todo_list(api: &pi_ext::api::Api, todo_list: CustomMessage) -> Result<(), Error> {
+    api.send_message(todo_list, true, Some(Delivery::FollowUp))
+        .await?;
+    Ok(())
+}
+
 /// After a run: the end of an execution, or the plan just made and what
 /// to do with it.
 #[hook]
@@ -497,8 +509,7 @@ async fn agent_end(event: AgentEndEvent, ctx: &Ctx, ext: &PlanMode) -> Result<()
                     todos[0].text
                 ),
             );
-            api.send_message(todo_list, false, Some(Delivery::FollowUp))
-                .await?;
+            send_todo_list(&api, todo_list).await?;
             api.send_message(execute, true, Some(Delivery::FollowUp))
                 .await?;
         }
@@ -506,8 +517,7 @@ async fn agent_end(event: AgentEndEvent, ctx: &Ctx, ext: &PlanMode) -> Result<()
             let refinement = ui.editor("Refine the plan:", "").await.unwrap_or_default();
             let refinement = refinement.trim();
             if !refinement.is_empty() {
-                api.send_message(todo_list, false, Some(Delivery::FollowUp))
-                    .await?;
+                send_todo_list(&api, todo_list).await?;
                 api.send_user_message(refinement, Some(Delivery::FollowUp))
                     .await?;
             }
