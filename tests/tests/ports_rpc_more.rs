@@ -724,7 +724,8 @@ fn file_trigger_sends_what_is_written_to_its_file_like_the_original() {
 /// What plan-mode/ shows of one step: the UI requests and tool results as
 /// `shown` has them, a notification without a level given the one pi
 /// shows it with (`info`: the original calls `notify` without one, a Rust
-/// extension always names it), and the text of widget lines without their
+/// extension always names it), an editor's empty prefill left out, and the
+/// text of widget lines without their
 /// colours (the original's `theme.fg` escape sequences reach RPC clients;
 /// pi-ext sends a widget's plain lines there).
 fn plan_shown(events: &[Value], id: &str) -> Value {
@@ -732,6 +733,11 @@ fn plan_shown(events: &[Value], id: &str) -> Value {
     for e in shown.as_array_mut().unwrap() {
         if e["method"] == "notify" && e.get("notifyType").is_none() {
             e["notifyType"] = json!("info");
+        }
+        // The original's `editor(title, "")` sends an empty prefill, which
+        // `Ui::editor` leaves out (the editor opens empty either way).
+        if e["method"] == "editor" && e["prefill"] == "" {
+            e.as_object_mut().unwrap().remove("prefill");
         }
         if let Some(lines) = e.get_mut("widgetLines").and_then(Value::as_array_mut) {
             for line in lines {
@@ -1034,4 +1040,86 @@ fn plan_mode_plans_read_only_and_tracks_the_execution_like_the_original() {
         .to_string()
         .contains("[EXECUTING PLAN - Full tool access enabled]"));
     assert!(requests[6].to_string().contains("**Plan Complete!** ✓"));
+}
+
+/// plan-mode/: one pi started with `--plan` through a plan refined in the
+/// editor, then kept ("Stay in plan mode").
+fn plan_refine_run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Vec<(String, Value)> {
+    let ports = [("plan-mode", "plan-mode")];
+    let (builder, sessions) = pi_ext_e2e::ports_side(env, &ports, rust);
+    let pi = builder.arg("--plan").start();
+    pi.wait_event(
+        |e| e["method"] == "setStatus" && e["statusKey"] == "plan-mode",
+        DEFAULT_TIMEOUT,
+    );
+    model.push(Reply::text(PLAN));
+    // The follow-ups: the list of steps, then the refinement.
+    model.push(Reply::text("Noted the steps."));
+    model.push(Reply::text(
+        "Plan:\n1. Inspect the failing test\n2. Update the parser docs\n",
+    ));
+    let selects = std::cell::Cell::new(0);
+    let (id, events) = pi.drive(
+        prompt("plan the parser fix"),
+        DEFAULT_TIMEOUT,
+        |request: &Value| match request["method"].as_str() {
+            Some("select") => {
+                selects.set(selects.get() + 1);
+                let choice = if selects.get() == 1 {
+                    "Refine the plan"
+                } else {
+                    "Stay in plan mode"
+                };
+                json!({"value": choice})
+            }
+            Some("editor") => json!({"value": "  Also update the docs.  "}),
+            _ => json!({"cancelled": true}),
+        },
+        |e: &[Value]| runs(2)(e) && ui_requests(e, "select").len() >= 2,
+    );
+    let mut steps = vec![("refine, then stay".to_string(), plan_shown(&events, &id))];
+    step_todos(&pi, &mut steps);
+    pi.close_stdin();
+    pi.wait_exit(DEFAULT_TIMEOUT);
+    let requests: Vec<Value> = model.take_recorded().into_iter().map(|r| r.body).collect();
+    steps.push(("model requests".into(), json!(requests)));
+    steps.push(("session entries".into(), plan_entries(&sessions)));
+    steps
+}
+
+/// `/todos` as a step.
+fn step_todos(pi: &PiRpc, steps: &mut Vec<(String, Value)>) {
+    let (id, events) = pi.drive(prompt("/todos"), DEFAULT_TIMEOUT, none, notified);
+    steps.push(("/todos".into(), plan_shown(&events, &id)));
+}
+
+#[test]
+fn plan_mode_refines_a_plan_and_stays_in_plan_mode_like_the_original() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let original = plan_refine_run(&env, &model, false);
+    let port = plan_refine_run(&env, &model, true);
+    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
+        assert_same(name, ts, rust);
+    }
+    assert_eq!(original.len(), port.len());
+    let shown = original[0].1.as_array().unwrap();
+    assert_eq!(ui_requests(shown, "select").len(), 2);
+    let editor = ui_requests(shown, "editor");
+    assert_eq!(editor.len(), 1);
+    assert_eq!(editor[0]["title"], "Refine the plan:");
+    // Still planning: the refined plan's steps, nothing executed.
+    assert_eq!(
+        pi_ext_e2e::json::notifications(original[1].1.as_array().unwrap()),
+        ["Plan Progress:\n1. ○ Inspect the failing test\n2. ○ Parser docs"]
+    );
+    let requests = original[2].1.as_array().unwrap();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(
+        pi_ext_e2e::json::last_user_text(&requests[2]).as_deref(),
+        Some("Also update the docs.")
+    );
+    for request in requests {
+        assert!(!pi_ext_e2e::json::tool_names(request).contains(&"edit".to_string()));
+    }
 }
