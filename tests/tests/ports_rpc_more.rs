@@ -1,6 +1,6 @@
-//! Ports of six more of pi 1.6's example extensions (titlebar-spinner.ts,
+//! Ports of seven more of pi 1.6's example extensions (titlebar-spinner.ts,
 //! provider-payload.ts, reload-runtime.ts, rpc-demo.ts, dynamic-resources/,
-//! file-trigger.ts), each run side by side with its TypeScript original in
+//! file-trigger.ts, plan-mode/), each run side by side with its TypeScript original in
 //! RPC mode: one pi loads the original, another the port, in the same
 //! working directory;
 //! both are driven through the same steps against the same scripted model,
@@ -719,4 +719,407 @@ fn file_trigger_sends_what_is_written_to_its_file_like_the_original() {
         pi_ext_e2e::json::last_user_text(&requests[1]).as_deref(),
         Some("External trigger: and then lint")
     );
+}
+
+/// What plan-mode/ shows of one step: the UI requests and tool results as
+/// `shown` has them, a notification without a level given the one pi
+/// shows it with (`info`: the original calls `notify` without one, a Rust
+/// extension always names it), an editor's empty prefill left out, and the
+/// text of widget lines without their
+/// colours (the original's `theme.fg` escape sequences reach RPC clients;
+/// pi-ext sends a widget's plain lines there).
+fn plan_shown(events: &[Value], id: &str) -> Value {
+    let mut shown = shown(events, id);
+    for e in shown.as_array_mut().unwrap() {
+        if e["method"] == "notify" && e.get("notifyType").is_none() {
+            e["notifyType"] = json!("info");
+        }
+        // The original's `editor(title, "")` sends an empty prefill, which
+        // `Ui::editor` leaves out (the editor opens empty either way).
+        if e["method"] == "editor" && e["prefill"] == "" {
+            e.as_object_mut().unwrap().remove("prefill");
+        }
+        if let Some(lines) = e.get_mut("widgetLines").and_then(Value::as_array_mut) {
+            for line in lines {
+                *line = json!(strip_ansi(line.as_str().unwrap_or_default()));
+            }
+        }
+    }
+    shown
+}
+
+/// `text` without its SGR escape sequences (`ESC [ … m`).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        match tail.find('m') {
+            Some(end) => rest = &tail[end + 1..],
+            None => rest = "",
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Done once `n` runs ended.
+fn runs(n: usize) -> impl Fn(&[Value]) -> bool {
+    move |events| events.iter().filter(|e| e["type"] == "agent_end").count() >= n
+}
+
+/// Done once pi was asked to set the plan-mode status to `text` (`None`:
+/// to clear it).
+fn status_set(text: Option<&'static str>) -> impl Fn(&[Value]) -> bool {
+    move |events| {
+        events.iter().any(|e| {
+            e["method"] == "setStatus"
+                && e["statusKey"] == "plan-mode"
+                && e["statusText"].as_str().map(strip_ansi).as_deref() == text
+        })
+    }
+}
+
+/// How many times pi was asked to set the plan-mode status to `text`.
+fn statuses_set(text: &'static str) -> impl Fn(&[Value]) -> usize {
+    move |events| {
+        events
+            .iter()
+            .filter(|e| {
+                e["method"] == "setStatus"
+                    && e["statusKey"] == "plan-mode"
+                    && e["statusText"].as_str().map(strip_ansi).as_deref() == Some(text)
+            })
+            .count()
+    }
+}
+
+/// The plan-mode entries and custom messages of the one session under
+/// `dir`: `[type, customType, data or content and display]`.
+fn plan_entries(dir: &std::path::Path) -> Value {
+    let files = pi_ext_e2e::session::session_files(dir);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    json!(text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|e| match e["type"].as_str() {
+            Some("custom") => Some(json!(["custom", e["customType"], e["data"]])),
+            Some("custom_message") => Some(json!([
+                "custom_message",
+                e["customType"],
+                e["content"],
+                e["display"]
+            ])),
+            _ => None,
+        })
+        .collect::<Vec<_>>())
+}
+
+/// The plan the model answers with in plan mode.
+const PLAN: &str = "I looked around.\n\n**Plan:**\n1. Inspect the failing test\n2. **Fix** the parser in `src/parse.rs`\n3. Run the test suite again\n";
+
+/// plan-mode/: one pi started with `--plan`, through `/todos`, `/plan` off
+/// and on, a planning run (an unsafe `bash` blocked, a safe one run, the
+/// plan), "Execute the plan" and the first step done, a restart that
+/// resumes the session, and the rest of the plan done.
+fn plan_mode_run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Vec<(String, Value)> {
+    let ports = [("plan-mode", "plan-mode")];
+    let (builder, sessions) = pi_ext_e2e::ports_side(env, &ports, rust);
+    let pi = builder.arg("--plan").start();
+    pi.wait_event(
+        |e| e["method"] == "setStatus" && e["statusKey"] == "plan-mode",
+        DEFAULT_TIMEOUT,
+    );
+    let mut steps = vec![("startup".to_string(), plan_shown(&pi.events(), ""))];
+    let step = |steps: &mut Vec<(String, Value)>,
+                pi: &PiRpc,
+                name: &str,
+                command: Value,
+                done: &dyn Fn(&[Value]) -> bool,
+                answer: &dyn Fn(&Value) -> Value| {
+        let (id, events) = pi.drive(command, DEFAULT_TIMEOUT, answer, done);
+        steps.push((name.to_string(), plan_shown(&events, &id)));
+    };
+    step(
+        &mut steps,
+        &pi,
+        "/todos, no plan",
+        prompt("/todos"),
+        &notified,
+        &none,
+    );
+    step(
+        &mut steps,
+        &pi,
+        "/plan off",
+        prompt("/plan"),
+        &notified,
+        &none,
+    );
+    step(
+        &mut steps,
+        &pi,
+        "/plan on",
+        prompt("/plan"),
+        &notified,
+        &none,
+    );
+
+    // Planning: `rm` is blocked, `ls` runs, then the plan; the dialog's
+    // "Execute" starts the execution run, whose answer completes step 1.
+    model.push(Reply::tool(
+        "p1",
+        "bash",
+        json!({"command": "rm -rf build"}),
+    ));
+    model.push(Reply::tool("p2", "bash", json!({"command": "ls"})));
+    model.push(Reply::text(PLAN));
+    model.push(Reply::text(
+        "Inspected the test: it feeds an empty line. [DONE:1]",
+    ));
+    // The list of steps runs a turn of its own (a follow-up, see the
+    // port's `send_todo_list`), then "Execute the plan" one more.
+    model.push(Reply::text("Step 1 is behind us; step 2 next."));
+    step(
+        &mut steps,
+        &pi,
+        "planning and executing",
+        prompt("plan the parser fix"),
+        // Both turns of the execution run counted (two `1/3` statuses).
+        &|e: &[Value]| runs(2)(e) && statuses_set("📋 1/3")(e) >= 2,
+        &|_| json!({"value": "Execute the plan (track progress)"}),
+    );
+    step(
+        &mut steps,
+        &pi,
+        "/todos, executing",
+        prompt("/todos"),
+        &notified,
+        &none,
+    );
+    pi.close_stdin();
+    pi.wait_exit(DEFAULT_TIMEOUT);
+
+    // The same session again: the state comes back from its entries.
+    let (builder, _) = pi_ext_e2e::ports_side(env, &ports, rust);
+    let pi = builder.arg("--continue").start();
+    pi.wait_event(
+        |e| e["method"] == "setStatus" && e["statusKey"] == "plan-mode",
+        DEFAULT_TIMEOUT,
+    );
+    steps.push(("resumed".into(), plan_shown(&pi.events(), "")));
+    model.push(Reply::text(
+        "Fixed the parser [DONE:2] and ran the suite. All steps done.",
+    ));
+    step(
+        &mut steps,
+        &pi,
+        "the rest of the plan",
+        prompt("go on"),
+        &|e: &[Value]| runs(1)(e) && status_set(None)(e),
+        &none,
+    );
+    model.push(Reply::text("Glad it worked."));
+    step(
+        &mut steps,
+        &pi,
+        "after the plan",
+        prompt("thanks"),
+        &runs(1),
+        &none,
+    );
+    pi.close_stdin();
+    pi.wait_exit(DEFAULT_TIMEOUT);
+    let requests: Vec<Value> = model.take_recorded().into_iter().map(|r| r.body).collect();
+    steps.push(("model requests".into(), json!(requests)));
+    steps.push(("session entries".into(), plan_entries(&sessions)));
+    steps
+}
+
+#[test]
+fn plan_mode_plans_read_only_and_tracks_the_execution_like_the_original() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let original = plan_mode_run(&env, &model, false);
+    let port = plan_mode_run(&env, &model, true);
+    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
+        assert_same(name, ts, rust);
+    }
+    assert_eq!(original.len(), port.len());
+    let step = |name: &str| {
+        original
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no step {name}"))
+            .1
+            .clone()
+    };
+    let told = |name: &str| pi_ext_e2e::json::notifications(step(name).as_array().unwrap());
+    let statuses = |name: &str| -> Vec<String> {
+        pi_ext_e2e::json::statuses(step(name).as_array().unwrap())
+            .iter()
+            .map(|s| strip_ansi(s))
+            .collect()
+    };
+    let widgets = |name: &str| -> Vec<Value> {
+        ui_requests(step(name).as_array().unwrap(), "setWidget")
+            .iter()
+            .map(|w| w["widgetLines"].clone())
+            .collect()
+    };
+    // `--plan`: plan mode from the start; `/plan` off and on again.
+    assert_eq!(statuses("startup"), ["⏸ plan"]);
+    assert_eq!(
+        told("/todos, no plan"),
+        ["No todos. Create a plan first with /plan"]
+    );
+    assert_eq!(
+        told("/plan off"),
+        ["Plan mode disabled. Full access restored."]
+    );
+    assert_eq!(
+        told("/plan on"),
+        ["Plan mode enabled. Built-in write tools disabled."]
+    );
+    // The planning run: `rm` blocked, `ls` run, the dialog, then the
+    // execution's progress.
+    let planning = step("planning and executing").to_string();
+    assert!(
+        planning.contains("Plan mode: command blocked (not allowlisted). Use /plan to disable plan mode first.\\nCommand: rm -rf build"),
+        "{planning}"
+    );
+    assert!(planning.contains("Plan mode - what next?"), "{planning}");
+    assert_eq!(
+        statuses("planning and executing"),
+        ["📋 0/3", "📋 1/3", "📋 1/3"]
+    );
+    let steps = |done: usize| {
+        let texts = [
+            "Inspect the failing test",
+            "Fix the parser in src/parse.rs",
+            "Test suite again",
+        ];
+        json!(texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} {t}", if i < done { "☑" } else { "☐" }))
+            .collect::<Vec<_>>())
+    };
+    assert_eq!(widgets("planning and executing")[0], steps(0));
+    assert_eq!(widgets("resumed"), [steps(1)]);
+    assert_eq!(
+        told("/todos, executing"),
+        ["Plan Progress:\n1. ✓ Inspect the failing test\n2. ○ Fix the parser in src/parse.rs\n3. ○ Test suite again"]
+    );
+    // The rest: step 2 by its marker, the others by "All steps done".
+    assert_eq!(statuses("the rest of the plan"), ["📋 2/3"]);
+    let rest = step("the rest of the plan");
+    let cleared = ui_requests(rest.as_array().unwrap(), "setStatus");
+    assert_eq!(cleared.len(), 2, "{rest}");
+    assert!(cleared[1].get("statusText").is_none(), "{rest}");
+    // What the model was offered and told: plan mode's tools and context
+    // while planning, the normal tools and no plan-mode context after it.
+    let requests = step("model requests");
+    let requests = requests.as_array().unwrap();
+    assert_eq!(requests.len(), 7);
+    for (n, request) in requests.iter().enumerate() {
+        let tools = pi_ext_e2e::json::tool_names(request);
+        let planning = n < 3;
+        let expected: &[&str] = if planning {
+            &["read", "bash", "grep", "find", "ls"]
+        } else {
+            &["read", "bash", "edit", "write"]
+        };
+        assert_eq!(tools, expected, "request {n}");
+        let text = request.to_string();
+        assert_eq!(text.contains("[PLAN MODE ACTIVE]"), planning, "request {n}");
+    }
+    assert!(requests[5]
+        .to_string()
+        .contains("[EXECUTING PLAN - Full tool access enabled]"));
+    assert!(requests[6].to_string().contains("**Plan Complete!** ✓"));
+}
+
+/// plan-mode/: one pi started with `--plan` through a plan refined in the
+/// editor, then kept ("Stay in plan mode").
+fn plan_refine_run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Vec<(String, Value)> {
+    let ports = [("plan-mode", "plan-mode")];
+    let (builder, sessions) = pi_ext_e2e::ports_side(env, &ports, rust);
+    let pi = builder.arg("--plan").start();
+    pi.wait_event(
+        |e| e["method"] == "setStatus" && e["statusKey"] == "plan-mode",
+        DEFAULT_TIMEOUT,
+    );
+    model.push(Reply::text(PLAN));
+    // The follow-ups: the list of steps, then the refinement.
+    model.push(Reply::text("Noted the steps."));
+    model.push(Reply::text(
+        "Plan:\n1. Inspect the failing test\n2. Update the parser docs\n",
+    ));
+    let selects = std::cell::Cell::new(0);
+    let (id, events) = pi.drive(
+        prompt("plan the parser fix"),
+        DEFAULT_TIMEOUT,
+        |request: &Value| match request["method"].as_str() {
+            Some("select") => {
+                selects.set(selects.get() + 1);
+                let choice = if selects.get() == 1 {
+                    "Refine the plan"
+                } else {
+                    "Stay in plan mode"
+                };
+                json!({"value": choice})
+            }
+            Some("editor") => json!({"value": "  Also update the docs.  "}),
+            _ => json!({"cancelled": true}),
+        },
+        |e: &[Value]| runs(2)(e) && ui_requests(e, "select").len() >= 2,
+    );
+    let mut steps = vec![("refine, then stay".to_string(), plan_shown(&events, &id))];
+    step_todos(&pi, &mut steps);
+    pi.close_stdin();
+    pi.wait_exit(DEFAULT_TIMEOUT);
+    let requests: Vec<Value> = model.take_recorded().into_iter().map(|r| r.body).collect();
+    steps.push(("model requests".into(), json!(requests)));
+    steps.push(("session entries".into(), plan_entries(&sessions)));
+    steps
+}
+
+/// `/todos` as a step.
+fn step_todos(pi: &PiRpc, steps: &mut Vec<(String, Value)>) {
+    let (id, events) = pi.drive(prompt("/todos"), DEFAULT_TIMEOUT, none, notified);
+    steps.push(("/todos".into(), plan_shown(&events, &id)));
+}
+
+#[test]
+fn plan_mode_refines_a_plan_and_stays_in_plan_mode_like_the_original() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let original = plan_refine_run(&env, &model, false);
+    let port = plan_refine_run(&env, &model, true);
+    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
+        assert_same(name, ts, rust);
+    }
+    assert_eq!(original.len(), port.len());
+    let shown = original[0].1.as_array().unwrap();
+    assert_eq!(ui_requests(shown, "select").len(), 2);
+    let editor = ui_requests(shown, "editor");
+    assert_eq!(editor.len(), 1);
+    assert_eq!(editor[0]["title"], "Refine the plan:");
+    // Still planning: the refined plan's steps, nothing executed.
+    assert_eq!(
+        pi_ext_e2e::json::notifications(original[1].1.as_array().unwrap()),
+        ["Plan Progress:\n1. ○ Inspect the failing test\n2. ○ Parser docs"]
+    );
+    let requests = original[2].1.as_array().unwrap();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(
+        pi_ext_e2e::json::last_user_text(&requests[2]).as_deref(),
+        Some("Also update the docs.")
+    );
+    for request in requests {
+        assert!(!pi_ext_e2e::json::tool_names(request).contains(&"edit".to_string()));
+    }
 }
