@@ -328,8 +328,9 @@ impl fmt::Display for InstallReport {
 
 /// The bridge source configured for `name` and `binary` (absolute, or
 /// relative to the bridge's directory). `dev`: reload when the binary changes.
-/// `cache`: see [`manifest_cache`].
-pub(crate) fn bridge_source(
+/// `cache`: see [`manifest_cache`]. (`install` writes it with [`write_bridge`].)
+#[cfg(test)]
+fn bridge_source(
     name: &str,
     binary: &Path,
     log: &Path,
