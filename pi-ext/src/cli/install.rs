@@ -469,12 +469,14 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let bin_name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
     let bin = dir.join("bin").join(&bin_name);
     copy_atomic(&exe, &bin, FileMode::Executable)?;
+    // No `"type": "module"`: in such a package Node loads `index.js` itself
+    // and its `import("./bridge.js")` natively, where pi's packages (which
+    // pi's loader, jiti, provides) do not resolve; without it jiti loads both.
     let package = json!({
         "name": format!("pi-ext-{name}"),
         "version": manifest.version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "type": "module",
         "files": ["index.js", "bridge.js", "bin/"],
         "pi": { "extensions": ["./index.js"] },
         "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],

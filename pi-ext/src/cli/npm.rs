@@ -326,12 +326,12 @@ pub(crate) fn pack_npm(
         written.push((package, std::path::absolute(dir)?));
     }
 
+    // No `"type": "module"` (see `install::pack`): jiti loads the bridge.
     let main = json!({
         "name": npm_name,
         "version": version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "type": "module",
         "files": ["index.js", "bridge.js"],
         "pi": { "extensions": ["./index.js"] },
         "optionalDependencies": optional,
