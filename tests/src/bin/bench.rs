@@ -1968,7 +1968,10 @@ fn write_fake_bridge(bridge_js: &Path, scratch: &Path) -> PathBuf {
     let path = dir.join("index.js");
     std::fs::write(&path, patched.join("\n") + "\n").expect("write the fake bridge");
     let shared = bridge_js.with_file_name("bridge.js");
-    std::fs::copy(&shared, dir.join("bridge.js")).expect("copy the shared bridge");
+    // A bridge from before the shared one (an older pi-ext) has no bridge.js.
+    if shared.is_file() {
+        std::fs::copy(&shared, dir.join("bridge.js")).expect("copy the shared bridge");
+    }
     path
 }
 
