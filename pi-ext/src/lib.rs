@@ -28,8 +28,9 @@
 //!
 //! ## How it fits together
 //!
-//! - pi loads the bridge (`bridge/index.js`, embedded in this crate and
-//!   written out by `install`, with the binary's manifest). The bridge
+//! - pi loads the bridge (`bridge/index.js` with the binary's manifest, and
+//!   `bridge/bridge.js`, which every pi-ext extension in a pi shares; both
+//!   embedded in this crate and written out by `install`). The bridge
 //!   registers the tools the binary declares, spawns the binary when pi's
 //!   session starts, handshakes, and forwards calls.
 //! - The binary serves newline-delimited JSON on stdin/stdout

@@ -8,14 +8,16 @@ import { test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { activate } from "../lib/main.js";
+import { REGISTRY_KEY } from "../lib/shared.js";
 import { FakeClock, fakeCtx, fakePi, tempDir, until } from "./helpers.js";
 
 const bridgeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const extension = path.join(bridgeDir, "fixtures", "extension.js");
 
 /**
- * The bridge's entry with its CONFIG, as `install` writes it (with the
- * modules beside it, where `install` inlines them).
+ * The bridge's entry with its CONFIG and the shared bridge beside it, as
+ * `install` writes them (with the modules beside them, where `install`
+ * inlines them).
  * @param {string} dir
  * @param {Record<string, unknown>} config
  */
@@ -24,6 +26,7 @@ function install(dir, config) {
   const placeholder = "const CONFIG = null; // @pi-ext-config";
   assert.ok(source.includes(placeholder));
   fs.writeFileSync(path.join(dir, "index.js"), source.replace(placeholder, `const CONFIG = ${JSON.stringify(config)};`));
+  fs.copyFileSync(path.join(bridgeDir, "bridge.js"), path.join(dir, "bridge.js"));
   fs.cpSync(path.join(bridgeDir, "lib"), path.join(dir, "lib"), { recursive: true });
   // pi resolves its own packages (pi-tui) for extensions; node finds them here.
   fs.symlinkSync(path.join(bridgeDir, "..", "..", "node_modules"), path.join(dir, "node_modules"));
@@ -32,6 +35,8 @@ function install(dir, config) {
 /** @param {string} indexJs */
 async function load(indexJs) {
   const fake = fakePi();
+  // A fresh list of bridges: each test here loads the bridge beside its index.js.
+  delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
   const { default: factory } = await import(pathToFileURL(indexJs).href);
   await factory(fake.pi);
   return fake;

@@ -11,9 +11,14 @@ use crate::util::atomic_file::copy_atomic;
 use crate::util::atomic_file::{write_atomic, FileMode};
 use crate::util::pi_dirs::agent_dir;
 
-/// The bridge's entry module (`bridge/index.js`): `CONFIG`, the protocol
-/// version and pi's factory. It imports the modules of [`BRIDGE_MODULES`].
+/// The extension's entry module (`bridge/index.js`, installed as `index.js`):
+/// `CONFIG`, pi's factory and the choice of bridge (`lib/shared.js`).
 const BRIDGE_ENTRY: &str = include_str!("../../bridge/index.js");
+
+/// The bridge shared by every pi-ext extension in a pi (`bridge/bridge.js`,
+/// installed as `bridge.js` beside `index.js`). It imports the modules of
+/// [`BRIDGE_MODULES`].
+const BRIDGE_SHARED: &str = include_str!("../../bridge/bridge.js");
 
 /// The bridge's modules (`bridge/lib/*.js`, file name and source). An
 /// optional part's modules are embedded with its feature only; without it,
@@ -42,6 +47,7 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("protocol.js", include_str!("../../bridge/lib/protocol.js")),
     ("sanitize.js", include_str!("../../bridge/lib/sanitize.js")),
     ("sessions.js", include_str!("../../bridge/lib/sessions.js")),
+    ("shared.js", include_str!("../../bridge/lib/shared.js")),
     (
         "terminal-handover.js",
         include_str!("../../bridge/lib/terminal-handover.js"),
@@ -144,23 +150,25 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The bridge as `install` writes it: the entry module with the modules it
-/// imports inlined in its place, dependencies first (the order ES modules are
-/// evaluated in). pi loads extensions through jiti, which costs about 1-2 ms
-/// per module file: one file keeps pi's startup as short as a single-file
-/// bridge. The modules keep to a form that makes this a matter of lines:
-/// imports on one line each, `export` only before declarations, top-level
-/// names unique across modules (unit tests check all three).
-fn bridge_bundle() -> String {
+/// An entry module (`entry`: [`BRIDGE_ENTRY`] or [`BRIDGE_SHARED`]) as
+/// `install` writes it: with the modules it imports inlined in its place,
+/// dependencies first (the order ES modules are evaluated in). pi loads
+/// extensions through jiti, which costs about 1-2 ms per module file: one
+/// file keeps pi's startup as short as a single-file bridge. The modules keep
+/// to a form that makes this a matter of lines: imports on one line each,
+/// `export` only before declarations, top-level names unique across modules
+/// (unit tests check all three). The entry's own `import("./bridge.js")` is
+/// not inlined: it loads the shared bridge only when no other extension has.
+fn bridge_bundle(entry: &'static str) -> String {
     let mut out = String::with_capacity(
-        BRIDGE_ENTRY.len() + BRIDGE_MODULES.iter().map(|(_, s)| s.len()).sum::<usize>(),
+        entry.len() + BRIDGE_MODULES.iter().map(|(_, s)| s.len()).sum::<usize>(),
     );
     let mut bundle = Bundle {
         out: &mut out,
         inlined: Vec::new(),
         imports: Vec::new(),
     };
-    for line in BRIDGE_ENTRY.lines() {
+    for line in entry.lines() {
         match relative_import(line) {
             Some(target) => bundle.inline(target.trim_start_matches("lib/")),
             None => bundle.line(line),
@@ -233,6 +241,48 @@ impl<'a> Bundle<'a> {
 /// The line of the entry module that `install` replaces with the configuration.
 const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
 
+/// The line of `lib/shared.js` that `install` replaces with [`build_line`].
+const BUILD_PLACEHOLDER: &str = "const BUILD = null; // @pi-ext-build";
+
+/// `lib/shared.js`'s `BUILD`: pi-ext's version and the optional parts this
+/// bridge's JavaScript carries (which extensions the shared bridge can serve).
+fn build_line() -> String {
+    let mut features: Vec<&str> = Vec::new();
+    if cfg!(feature = "builtin-tools") {
+        features.push("builtin-tools");
+    }
+    if cfg!(feature = "models") {
+        features.push("models");
+    }
+    if cfg!(feature = "tui") {
+        features.push("tui");
+    }
+    let build = json!({ "version": env!("CARGO_PKG_VERSION"), "features": features });
+    format!("const BUILD = {build};")
+}
+
+/// The shared bridge (`bridge.js`) as `install` writes it.
+pub(crate) fn shared_bridge_source() -> String {
+    let bundle = bridge_bundle(BRIDGE_SHARED);
+    debug_assert!(bundle.contains(BUILD_PLACEHOLDER));
+    bundle.replacen(BUILD_PLACEHOLDER, &build_line(), 1)
+}
+
+/// Write an extension's bridge into `dir`: `index.js` (the entry, with
+/// `config`) and `bridge.js` (the shared bridge).
+pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result<()> {
+    write_atomic(
+        &dir.join("bridge.js"),
+        shared_bridge_source().as_bytes(),
+        FileMode::Shared,
+    )?;
+    write_atomic(
+        &dir.join("index.js"),
+        bridge_with_config(config).as_bytes(),
+        FileMode::Shared,
+    )
+}
+
 /// Where to install.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -283,14 +333,26 @@ impl fmt::Display for InstallReport {
 
 /// The bridge source configured for `name` and `binary` (absolute, or
 /// relative to the bridge's directory). `dev`: reload when the binary changes.
-/// `cache`: see [`manifest_cache`].
-pub(crate) fn bridge_source(
+/// `cache`: see [`manifest_cache`]. (`install` writes it with [`write_bridge`].)
+#[cfg(test)]
+fn bridge_source(
     name: &str,
     binary: &Path,
     log: &Path,
     dev: bool,
     cache: Option<serde_json::Value>,
 ) -> String {
+    bridge_with_config(&bridge_config(name, binary, log, dev, cache))
+}
+
+/// The `CONFIG` of [`bridge_source`].
+fn bridge_config(
+    name: &str,
+    binary: &Path,
+    log: &Path,
+    dev: bool,
+    cache: Option<serde_json::Value>,
+) -> serde_json::Value {
     let mut config = json!({ "name": name, "binary": binary, "log": log });
     if dev {
         config["dev"] = json!(true);
@@ -298,16 +360,18 @@ pub(crate) fn bridge_source(
     if let Some(cache) = cache {
         config["cache"] = cache;
     }
-    bridge_with_config(&config)
+    config
 }
 
 /// The bridge with `config` as its `CONFIG` (the shape `Config` in
 /// `bridge/lib/manifest.js` describes).
 pub(crate) fn bridge_with_config(config: &serde_json::Value) -> String {
     let line = format!("const CONFIG = {config};");
-    let bundle = bridge_bundle();
-    debug_assert!(bundle.contains(CONFIG_PLACEHOLDER));
-    bundle.replacen(CONFIG_PLACEHOLDER, &line, 1)
+    let bundle = bridge_bundle(BRIDGE_ENTRY);
+    debug_assert!(bundle.contains(CONFIG_PLACEHOLDER) && bundle.contains(BUILD_PLACEHOLDER));
+    bundle
+        .replacen(CONFIG_PLACEHOLDER, &line, 1)
+        .replacen(BUILD_PLACEHOLDER, &build_line(), 1)
 }
 
 /// The binary's manifest, recorded in the bridge together with what
@@ -385,8 +449,8 @@ pub fn install(
     } else {
         Some(manifest_cache(manifest, &binary, true)?)
     };
-    let source = bridge_source(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
-    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
+    let config = bridge_config(name, &binary, &dir.join(format!("{name}.log")), dev, cache);
+    write_bridge(&dir, &config)?;
     Ok(InstallReport {
         dir,
         binary,
@@ -410,13 +474,15 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let bin_name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
     let bin = dir.join("bin").join(&bin_name);
     copy_atomic(&exe, &bin, FileMode::Executable)?;
+    // No `"type": "module"`: in such a package Node loads `index.js` itself
+    // and its `import("./bridge.js")` natively, where pi's packages (which
+    // pi's loader, jiti, provides) do not resolve; without it jiti loads both.
     let package = json!({
         "name": format!("pi-ext-{name}"),
         "version": manifest.version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "type": "module",
-        "files": ["index.js", "bin/"],
+        "files": ["index.js", "bridge.js", "bin/"],
         "pi": { "extensions": ["./index.js"] },
         "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],
         "cpu": [match std::env::consts::ARCH { "x86_64" => "x64", "aarch64" => "arm64", other => other }],
@@ -424,14 +490,14 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let mut text = serde_json::to_string_pretty(&package).map_err(io::Error::other)?;
     text.push('\n');
     write_atomic(&dir.join("package.json"), text.as_bytes(), FileMode::Shared)?;
-    let source = bridge_source(
+    let config = bridge_config(
         name,
         Path::new(&format!("./bin/{bin_name}")),
         Path::new(&format!("./{name}.log")),
         false,
         Some(manifest_cache(manifest, &bin, false)?),
     );
-    write_atomic(&dir.join("index.js"), source.as_bytes(), FileMode::Shared)?;
+    write_bridge(dir, &config)?;
     std::path::absolute(dir)
 }
 
@@ -456,8 +522,9 @@ mod tests {
     fn the_bridge_speaks_the_runtimes_protocol_version_and_error_codes() {
         use crate::wire::{codes, PROTOCOL_VERSION};
         assert!(
-            BRIDGE_ENTRY.contains(&format!("\nconst PROTOCOL = {PROTOCOL_VERSION};\n")),
-            "index.js must say `const PROTOCOL = {PROTOCOL_VERSION};`"
+            bridge_module("shared.js")
+                .contains(&format!("\nexport const PROTOCOL = {PROTOCOL_VERSION};\n")),
+            "lib/shared.js must say `export const PROTOCOL = {PROTOCOL_VERSION};`"
         );
         let rust = [
             ("PARSE_ERROR", codes::PARSE_ERROR),
@@ -557,14 +624,9 @@ mod tests {
         Vec::new()
     }
 
-    #[test]
-    fn the_bundle_inlines_every_module_once_as_one_module_pi_can_load() {
-        let bundle = bridge_bundle();
-        for (file, _) in BRIDGE_MODULES {
-            let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
-            assert_eq!(bundle.matches(&marker).count(), 1, "{file}");
-        }
-        assert_eq!(bundle.matches(CONFIG_PLACEHOLDER).count(), 1);
+    /// Checks one written entry: no relative import left, imports on one
+    /// line, `export` only on `exported`, top-level names unique.
+    fn check_bundle(bundle: &str, exported: &str) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
         for line in bundle.lines() {
             assert!(
@@ -578,7 +640,7 @@ mod tests {
                 );
             }
             if line.starts_with("export ") {
-                assert_eq!(line, "export default async function piExtBridge(pi) {");
+                assert!(line.starts_with(exported), "{line}");
             }
             for name in top_level_names(line) {
                 assert!(
@@ -588,12 +650,39 @@ mod tests {
                 names.push(name);
             }
         }
+        names
+    }
+
+    #[test]
+    fn the_bundle_inlines_every_module_once_as_one_module_pi_can_load() {
+        let bundle = bridge_bundle(BRIDGE_SHARED);
+        for (file, _) in BRIDGE_MODULES {
+            let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
+            assert_eq!(bundle.matches(&marker).count(), 1, "{file}");
+        }
+        assert_eq!(bundle.matches(BUILD_PLACEHOLDER).count(), 1);
+        let names = check_bundle(&bundle, "export const bridge = ");
         // Dependencies come before what uses them (as ES modules evaluate).
         let at = |file: &str| bundle.find(&format!("lib/{file} ----")).unwrap();
         assert!(at("protocol.js") < at("child.js") && at("child.js") < at("bridge.js"));
         assert!(at("bridge.js") < at("main.js"));
-        assert!(bundle.find("export default").unwrap() > at("main.js"));
+        assert!(bundle.find("export const bridge").unwrap() > at("main.js"));
         assert!(names.contains(&"activate".to_string()), "{names:?}");
+        assert!(shared_bridge_source().contains(&build_line()));
+    }
+
+    #[test]
+    fn the_entry_is_small_and_loads_the_shared_bridge_beside_it() {
+        let entry = bridge_bundle(BRIDGE_ENTRY);
+        assert_eq!(entry.matches(CONFIG_PLACEHOLDER).count(), 1);
+        assert_eq!(entry.matches("// ---- pi-ext/bridge/lib/").count(), 1);
+        assert!(entry.contains("// ---- pi-ext/bridge/lib/shared.js ----"));
+        assert!(entry.contains("sharedBridge(() => import(\"./bridge.js\"))"));
+        check_bundle(&entry, "export default async function piExtBridge(pi) {");
+        // pi's loader compiles this file for every extension: it stays small.
+        assert!(entry.len() < 8 * 1024, "{} bytes", entry.len());
+        let written = bridge_with_config(&json!({"name": "x"}));
+        assert!(written.contains(&build_line()) && !written.contains(BUILD_PLACEHOLDER));
     }
 
     #[test]
@@ -603,17 +692,21 @@ mod tests {
         manifest.name = "probe".into();
         let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
         let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
-        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        let shared = std::fs::read_to_string(report.dir.join("bridge.js")).unwrap();
+        assert!(shared.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(!index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
         assert!(index.contains(r#""name":"probe""#), "{index}");
         assert_eq!(
             std::fs::read_dir(&report.dir).unwrap().count(),
-            1,
-            "only index.js"
+            2,
+            "index.js and bridge.js only"
         );
         let pkg = dir.path().join("pkg");
         pack(&manifest, &pkg).unwrap();
         let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
-        assert!(index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
+        assert!(std::fs::read_to_string(pkg.join("bridge.js"))
+            .unwrap()
+            .contains("// ---- pi-ext/bridge/lib/main.js ----"));
         assert!(index.contains(r#""binary":"./bin/probe""#), "{index}");
     }
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::cli::install::{bridge_with_config, check_name};
+use crate::cli::install::{check_name, write_bridge};
 use crate::util::atomic_file::{copy_atomic, write_atomic, FileMode};
 
 /// A platform npm can tell apart, with Rust's name for it.
@@ -326,13 +326,13 @@ pub(crate) fn pack_npm(
         written.push((package, std::path::absolute(dir)?));
     }
 
+    // No `"type": "module"` (see `install::pack`): jiti loads the bridge.
     let main = json!({
         "name": npm_name,
         "version": version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "type": "module",
-        "files": ["index.js"],
+        "files": ["index.js", "bridge.js"],
         "pi": { "extensions": ["./index.js"] },
         "optionalDependencies": optional,
     });
@@ -345,11 +345,7 @@ pub(crate) fn pack_npm(
         "log": format!("./{}.log", manifest.name),
         "cache": { "manifest": manifest },
     });
-    write_atomic(
-        &main_dir.join("index.js"),
-        bridge_with_config(&config).as_bytes(),
-        FileMode::Shared,
-    )?;
+    write_bridge(&main_dir, &config)?;
     Ok(NpmPackages {
         main: (npm_name.to_string(), std::path::absolute(&main_dir)?),
         platforms: written,

@@ -668,7 +668,9 @@ impl Bench {
                         })
                         .flatten()
                         .and_then(rss_kib);
-                    pi.kill();
+                    // A clean exit (stdin closed), so that `node --cpu-prof` can write its
+                    // profile (scripts/profile-pi.sh); killed after 2 s.
+                    drop(pi);
                     if round == 0 {
                         continue;
                     }

@@ -1133,8 +1133,9 @@ impl Bench {
                         "pi started without the bench-ext child"
                     );
                 }
-                // Killing (the whole process group) is faster than a graceful quit.
-                pi.kill();
+                // A clean exit (stdin closed), so that `node --cpu-prof` can write its
+                // profile (scripts/profile-pi.sh); killed after 2 s.
+                drop(pi);
             }
         }
         let [none, rust, ts] = ready.map(|v| summarize(&v));
@@ -1966,6 +1967,11 @@ fn write_fake_bridge(bridge_js: &Path, scratch: &Path) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("mkdir bench-fake");
     let path = dir.join("index.js");
     std::fs::write(&path, patched.join("\n") + "\n").expect("write the fake bridge");
+    let shared = bridge_js.with_file_name("bridge.js");
+    // A bridge from before the shared one (an older pi-ext) has no bridge.js.
+    if shared.is_file() {
+        std::fs::copy(&shared, dir.join("bridge.js")).expect("copy the shared bridge");
+    }
     path
 }
 

@@ -1,0 +1,10 @@
+// @ts-check
+// pi-ext bridge: the part every pi-ext extension in a pi shares (see
+// lib/shared.js). Written by `<binary> install` beside the extension's
+// index.js, with the modules of lib/ inlined; run that again instead of
+// editing this file.
+import { activate } from "./lib/main.js";
+import { OLDEST_PROTOCOL, PROTOCOL, build } from "./lib/shared.js";
+
+/** @type {import("./lib/shared.js").SharedBridge} */
+export const bridge = Object.freeze({ protocol: PROTOCOL, oldest: OLDEST_PROTOCOL, version: build.version, features: build.features, activate });
