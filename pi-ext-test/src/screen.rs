@@ -193,6 +193,49 @@ impl Screen {
         })
     }
 
+    /// Row `row` as runs of one style, `«text»{style}` each, to compare two screens' rows
+    /// styles included (a port's and its original's): blank runs at the end are dropped and
+    /// the last run's trailing blanks trimmed.
+    pub fn styled_row(&self, row: u16) -> String {
+        self.styled_row_with(row, |style| style)
+    }
+
+    /// [`Screen::styled_row`] with each cell's style passed through `map` first, to mask
+    /// what legitimately differs (a background, say).
+    pub fn styled_row_with(&self, row: u16, map: impl Fn(Style) -> Style) -> String {
+        self.runs(row, map, true)
+    }
+
+    /// [`Screen::styled_row`] keeping the last run's trailing blanks (same-style blanks
+    /// after its text), for rows whose padding is part of what is compared.
+    pub fn styled_row_exact(&self, row: u16) -> String {
+        self.runs(row, |style| style, false)
+    }
+
+    fn runs(&self, row: u16, map: impl Fn(Style) -> Style, trim: bool) -> String {
+        let (_, cols) = self.size();
+        let mut runs: Vec<(String, String)> = Vec::new();
+        for col in 0..cols {
+            let Some(cell) = self.cell(row, col) else {
+                continue;
+            };
+            let style = map(cell.style).to_string();
+            match runs.last_mut() {
+                Some((text, last)) if *last == style => text.push_str(&cell.text),
+                _ => runs.push((cell.text, style)),
+            }
+        }
+        while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
+            runs.pop();
+        }
+        if let (true, Some((text, _))) = (trim, runs.last_mut()) {
+            text.truncate(text.trim_end().len());
+        }
+        runs.iter()
+            .map(|(text, style)| format!("«{text}»{{{style}}}"))
+            .collect()
+    }
+
     /// The style of the cell at `(row, column)` (the default style outside the screen).
     pub fn style_at(&self, row: u16, column: u16) -> Style {
         self.cell(row, column).map(|c| c.style).unwrap_or_default()

@@ -9,28 +9,6 @@
 
 use pi_ext_e2e::{Key, PiEnv, Reply, Screen, ScriptedModel};
 
-/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
-fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let style = cell.style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
-}
-
 /// The spinner's frames as `*` (styles print colours with `#`).
 fn mask_spinner(text: &str) -> String {
     text.chars()
@@ -51,7 +29,7 @@ fn editor_rows(s: &Screen) -> Option<String> {
     let (rows, _) = s.size();
     Some(
         (bottom.checked_sub(2)?..rows)
-            .map(|r| mask_spinner(&styled_row(s, r)))
+            .map(|r| mask_spinner(&s.styled_row_exact(r)))
             .collect::<Vec<_>>()
             .join("\n"),
     )

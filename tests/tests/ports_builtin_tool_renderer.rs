@@ -16,34 +16,9 @@ const PORTS: [(&str, &str); 1] = [("built-in-tool-renderer.ts", "built-in-tool-r
 const COLS: u16 = 90;
 const ROWS: u16 = 50;
 
-/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
-fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let style = cell.style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    if let Some((text, _)) = runs.last_mut() {
-        text.truncate(text.trim_end().len());
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
-}
-
 fn styled_screen(screen: &Screen) -> String {
     (0..screen.size().0)
-        .map(|r| styled_row(screen, r))
+        .map(|r| screen.styled_row(r))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -15,31 +15,6 @@ use serde_json::{json, Value};
 /// Ctrl+Shift+U as xterm's modifyOtherKeys sends it (modifier 6: ctrl and shift; `u` is 117).
 const CTRL_SHIFT_U: &[u8] = b"\x1b[27;6;117~";
 
-/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
-fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let style = cell.style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    if let Some((text, _)) = runs.last_mut() {
-        text.truncate(text.trim_end().len());
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
-}
-
 /// The last row where `text` is.
 #[track_caller]
 fn last_row_of(screen: &Screen, text: &str) -> u16 {
@@ -65,10 +40,10 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     // A notification's row once `text` has appeared `n` times.
     let note = |text: &str, n: usize| -> (Screen, String) {
         let s = pi.wait_for(&format!("{text:?} ×{n}"), |s| s.find_all(text).len() >= n);
-        let row = styled_row(&s, last_row_of(&s, text));
+        let row = s.styled_row(last_row_of(&s, text));
         (s, row)
     };
-    let status = |s: &Screen, text: &str| styled_row(s, last_row_of(s, text));
+    let status = |s: &Screen, text: &str| s.styled_row(last_row_of(s, text));
 
     // Cycling: (none) → implement (sorted order), with its unknown tool.
     pi.send(CTRL_SHIFT_U);
@@ -94,7 +69,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     keep(
         "selector",
         (top..=bottom)
-            .map(|r| styled_row(&s, r))
+            .map(|r| s.styled_row(r))
             .collect::<Vec<_>>()
             .join("\n"),
     );

@@ -18,31 +18,6 @@ const COLS: u16 = 60;
 const ROWS: u16 = 50;
 const QUESTION: &str = "Which colour should the new theme use for its accents and borders?";
 
-/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
-fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let style = cell.style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    if let Some((text, _)) = runs.last_mut() {
-        text.truncate(text.trim_end().len());
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
-}
-
 /// The question's rows (its top rule to its bottom rule), styled.
 fn asked(screen: &Screen) -> Option<String> {
     let top = screen.find(" Which colour")?.0.checked_sub(1)?;
@@ -52,7 +27,7 @@ fn asked(screen: &Screen) -> Option<String> {
         .0;
     Some(
         (top..=hint + 1)
-            .map(|r| styled_row(screen, r))
+            .map(|r| screen.styled_row(r))
             .collect::<Vec<_>>()
             .join("\n"),
     )
@@ -133,7 +108,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     steps.push((
         "the chat".into(),
         (0..ROWS)
-            .map(|r| styled_row(&s, r))
+            .map(|r| s.styled_row(r))
             .collect::<Vec<_>>()
             .join("\n"),
     ));

@@ -31,28 +31,6 @@ fn path_with(bin: &Path) -> String {
     )
 }
 
-/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
-fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let style = cell.style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
-}
-
 /// A stand-in for macOS's `osascript`: logs its arguments and answers what
 /// `$FAKE_APPEARANCE` holds (`true` in dark mode).
 const FAKE_OSASCRIPT: &str = r#"#!/bin/sh
@@ -89,7 +67,7 @@ fn theme_run(env: &PiEnv, rust: bool) -> (Vec<(String, String)>, Vec<String>) {
             s.style_of(MODEL).is_some_and(|st| st.fg == dim)
         });
         let row = s.find(MODEL).unwrap().0;
-        steps.push((step.to_string(), styled_row(&s, row)));
+        steps.push((step.to_string(), s.styled_row_exact(row)));
     }
     pi.exit();
     let mut asked: Vec<String> = std::fs::read_to_string(&calls)
@@ -136,7 +114,7 @@ echo '[{"number":12,"state":"OPEN","title":"Fix the footer"},{"number":7,"state"
 fn suggestion_rows(screen: &Screen) -> Vec<String> {
     (0..screen.size().0)
         .filter(|&r| screen.row(r).contains("[open]"))
-        .map(|r| styled_row(screen, r))
+        .map(|r| screen.styled_row_exact(r))
         .collect()
 }
 
@@ -190,7 +168,7 @@ fn autocomplete_run(env: &PiEnv, rust: bool) -> (Vec<(String, Vec<String>)>, Str
     let pi = start(true);
     let s = pi.wait_for_text("failed to load issues");
     let row = s.find("failed to load issues").unwrap().0;
-    steps.push(("gh fails".into(), vec![styled_row(&s, row)]));
+    steps.push(("gh fails".into(), vec![s.styled_row_exact(row)]));
     pi.exit();
     (steps, std::fs::read_to_string(&calls).unwrap())
 }

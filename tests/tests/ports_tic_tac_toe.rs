@@ -29,32 +29,13 @@ const ROWS: u16 = 60;
 /// Row `row` as runs of one style, `«text»{style}`, blanks at the end
 /// dropped; a board's rows without their background (see the top).
 fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
     let board = is_board_row(&screen.row(row));
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let mut style = cell.style;
+    screen.styled_row_with(row, |mut style| {
         if board {
             style.bg = Color::Default;
         }
-        let style = style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    if let Some((text, _)) = runs.last_mut() {
-        text.truncate(text.trim_end().len());
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
+        style
+    })
 }
 
 /// Every visible row, styled, one per line.

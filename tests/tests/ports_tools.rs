@@ -17,38 +17,13 @@ const COLS: u16 = 100;
 const ROWS: u16 = 40;
 const HINT: &str = "Enter/Space to change · Esc to cancel";
 
-/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
-fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let style = cell.style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    if let Some((text, _)) = runs.last_mut() {
-        text.truncate(text.trim_end().len());
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
-}
-
 /// The list's rows, from its title to its hint, styled.
 fn list(screen: &Screen) -> Option<String> {
     let top = screen.find("Tool Configuration")?.0;
     let bottom = screen.find(HINT)?.0;
     Some(
         (top..=bottom)
-            .map(|r| styled_row(screen, r))
+            .map(|r| screen.styled_row(r))
             .collect::<Vec<_>>()
             .join("\n"),
     )

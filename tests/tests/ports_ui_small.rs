@@ -41,35 +41,10 @@ const SELF_CLOSING: Duration = Duration::from_secs(20);
 /// The widget the originals put above the editor: pi's chat ends above it.
 const ABOVE: &str = "Above editor widget";
 
-/// Row `row` as runs of one style, `«text»{style}`, blanks at the end dropped.
-fn styled_row(screen: &Screen, row: u16) -> String {
-    let (_, cols) = screen.size();
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for col in 0..cols {
-        let Some(cell) = screen.cell(row, col) else {
-            continue;
-        };
-        let style = cell.style.to_string();
-        match runs.last_mut() {
-            Some((text, last)) if *last == style => text.push_str(&cell.text),
-            _ => runs.push((cell.text.clone(), style)),
-        }
-    }
-    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-        runs.pop();
-    }
-    if let Some((text, _)) = runs.last_mut() {
-        text.truncate(text.trim_end().len());
-    }
-    runs.iter()
-        .map(|(text, style)| format!("«{text}»{{{style}}}"))
-        .collect()
-}
-
 /// Rows `from..=to`, styled, one per line.
 fn styled_rows(screen: &Screen, from: u16, to: u16) -> String {
     (from..=to)
-        .map(|r| styled_row(screen, r))
+        .map(|r| screen.styled_row(r))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -144,7 +119,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
         "widgets around the editor",
         styled_rows(&s, row_of(&s, ABOVE), row_of(&s, "Below editor widget")),
     );
-    keep("status at start", styled_row(&s, row_of(&s, "Ready")));
+    keep("status at start", s.styled_row(row_of(&s, "Ready")));
 
     // A command, answered by a notification at the end of the chat.
     let command = |line: &str, note: &str| -> Screen {
@@ -154,7 +129,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
             last_note(s).is_some_and(|(_, text)| text == note)
         })
     };
-    let note = |s: &Screen| styled_row(s, last_note(s).unwrap().0);
+    let note = |s: &Screen| s.styled_row(last_note(s).unwrap().0);
 
     // custom-header: pi's own header back (before the chat pushes it off;
     // the harness's `quietStartup` leaves pi's own empty).
@@ -195,7 +170,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     keep("thinking shown", thought(&s));
     keep(
         "status after turn 1",
-        styled_row(&s, row_of(&s, "Turn 1 complete")),
+        s.styled_row(row_of(&s, "Turn 1 complete")),
     );
     pi.press(Key::Ctrl('t'));
     let s = pi.wait_for_text("Pondering...");
@@ -223,8 +198,8 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     let s = pi.wait_for("the working message and turn 2", |s| {
         s.contains("Working on it") && s.contains("Working... (custom)") && s.contains("Turn 2...")
     });
-    keep("working", styled_row(&s, row_of(&s, "Working... (custom)")));
-    keep("status in turn 2", styled_row(&s, row_of(&s, "Turn 2...")));
+    keep("working", s.styled_row(row_of(&s, "Working... (custom)")));
+    keep("status in turn 2", s.styled_row(row_of(&s, "Turn 2...")));
     pi.press(Key::Escape);
     let s = pi.wait_for("the abort and turn 2's end", |s| {
         !s.contains("Working... (custom)")
@@ -233,7 +208,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     });
     keep(
         "status after turn 2",
-        styled_row(&s, row_of(&s, "Turn 2 complete")),
+        s.styled_row(row_of(&s, "Turn 2 complete")),
     );
 
     // timed-confirm: each dialog answered, dismissed, or left to time out.
@@ -247,7 +222,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
         let s = pi.wait_for_timeout(&format!("{note:?}"), timeout, |s| {
             !s.contains("navigate") && last_note(s).is_some_and(|(_, text)| text == note)
         });
-        styled_row(&s, last_note(&s).unwrap().0)
+        s.styled_row(last_note(&s).unwrap().0)
     };
     pi.type_text("/timed");
     pi.press(Key::Enter);
