@@ -237,6 +237,16 @@ pub fn assert_same(what: &str, left: &Value, right: &Value) {
     );
 }
 
+/// Two runs' named steps (a TypeScript original's and its port's) are the same: step by step
+/// with [`assert_same`] (named by the original's step), then in number.
+#[track_caller]
+pub fn assert_steps_same<S: AsRef<str>>(original: &[(S, Value)], port: &[(S, Value)]) {
+    for ((name, ts), (_, rust)) in original.iter().zip(port) {
+        assert_same(name.as_ref(), ts, rust);
+    }
+    assert_eq!(original.len(), port.len(), "the number of steps");
+}
+
 /// Makes two runs' recorded JSON comparable: entry ids (an object's `id`
 /// where it has a `parentId`, and every `parentId`, `targetId`, `entryId`)
 /// become `<entry n>` in the order they first appear across `values`, in

@@ -7,7 +7,7 @@
 //! and what pi shows (UI requests, command responses), what the model is
 //! sent and what the extension leaves on disk must match.
 
-use pi_ext_e2e::json::{assert_same, ui_requests};
+use pi_ext_e2e::json::{assert_same, assert_steps_same, ui_requests};
 use pi_ext_e2e::{PiEnv, PiRpc, Reply, ScriptedModel, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
@@ -186,10 +186,7 @@ fn titlebar_spinner_turns_in_the_title_while_the_agent_works_like_the_original()
     let env = PiEnv::new(&model);
     let original = titlebar_run(&env, &model, false);
     let port = titlebar_run(&env, &model, true);
-    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.len(), port.len());
+    assert_steps_same(&original, &port);
     // What was compared is the spinner at work, not two silent pis.
     let folder = env
         .cwd()
@@ -339,10 +336,7 @@ fn reload_runtime_reloads_from_its_command_and_after_its_tool_like_the_original(
     let original = reload_run(&env, &model, false);
     let port = reload_run(&env, &model, true);
     let mut bodies: Vec<Value> = model.take_recorded().into_iter().map(|r| r.body).collect();
-    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.len(), port.len());
+    assert_steps_same(&original, &port);
     assert_eq!(bodies.len(), 2);
     let rust_body = bodies.pop().unwrap();
     assert_same("the model's request", &bodies[0], &rust_body);
@@ -467,10 +461,7 @@ fn rpc_demo_asks_and_shows_over_rpc_like_the_original() {
     let ts_requests: Vec<Value> = model.take_recorded().into_iter().map(|r| r.body).collect();
     let port = rpc_demo_run(&env, &model, true);
     let rust_requests: Vec<Value> = model.take_recorded().into_iter().map(|r| r.body).collect();
-    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.len(), port.len());
+    assert_steps_same(&original, &port);
     assert_same(
         "the model's requests",
         &json!(ts_requests),
@@ -579,10 +570,7 @@ fn dynamic_resources_adds_its_skill_and_prompt_template_like_the_original() {
     let env = PiEnv::new(&model);
     let original = resources_run(&env, &model, false);
     let port = resources_run(&env, &model, true);
-    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.len(), port.len());
+    assert_steps_same(&original, &port);
     let names: Vec<&Value> = original[0]
         .1
         .as_array()
@@ -697,10 +685,7 @@ fn file_trigger_sends_what_is_written_to_its_file_like_the_original() {
     let env = PiEnv::new(&model);
     let original = trigger_run(&env, &model, false);
     let port = trigger_run(&env, &model, true);
-    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.len(), port.len());
+    assert_steps_same(&original, &port);
     assert_eq!(
         pi_ext_e2e::json::notifications(original[0].1.as_array().unwrap()),
         ["Watching /tmp/agent-trigger.txt"]
@@ -944,10 +929,7 @@ fn plan_mode_plans_read_only_and_tracks_the_execution_like_the_original() {
     let env = PiEnv::new(&model);
     let original = plan_mode_run(&env, &model, false);
     let port = plan_mode_run(&env, &model, true);
-    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.len(), port.len());
+    assert_steps_same(&original, &port);
     let step = |name: &str| {
         original
             .iter()
@@ -1099,10 +1081,7 @@ fn plan_mode_refines_a_plan_and_stays_in_plan_mode_like_the_original() {
     let env = PiEnv::new(&model);
     let original = plan_refine_run(&env, &model, false);
     let port = plan_refine_run(&env, &model, true);
-    for ((name, ts), (_, rust)) in original.iter().zip(&port) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.len(), port.len());
+    assert_steps_same(&original, &port);
     let shown = original[0].1.as_array().unwrap();
     assert_eq!(ui_requests(shown, "select").len(), 2);
     let editor = ui_requests(shown, "editor");

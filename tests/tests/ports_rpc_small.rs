@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use pi_ext_e2e::json::{assert_same, notifications};
+use pi_ext_e2e::json::{assert_same, assert_steps_same, notifications};
 use pi_ext_e2e::{git, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
@@ -308,10 +308,7 @@ fn six_small_examples_show_and_record_what_their_originals_do_over_rpc() {
     let port = run(&env, &model, true);
     let rust_log = std::fs::read_to_string(&log).unwrap_or_default();
 
-    for ((name, ts), (_, rust)) in original.steps.iter().zip(&port.steps) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.steps.len(), port.steps.len());
+    assert_steps_same(&original.steps, &port.steps);
     assert_eq!(original.requests.len(), port.requests.len());
     for (n, (ts, rust)) in original.requests.iter().zip(&port.requests).enumerate() {
         assert_same(&format!("model request {n}"), ts, rust);

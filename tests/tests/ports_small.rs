@@ -8,7 +8,7 @@
 //! step what pi shows (UI requests, tool results, command responses), what
 //! the model is sent, and the session's entries must match.
 
-use pi_ext_e2e::json::{assert_same, notifications, statuses};
+use pi_ext_e2e::json::{assert_same, assert_steps_same, notifications, statuses};
 use pi_ext_e2e::{git, PiEnv, PiRpc, Reply, ScriptedModel, ToolCall, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 
@@ -257,10 +257,7 @@ fn eleven_small_examples_show_and_record_what_their_originals_do() {
     std::fs::remove_file(cwd.join("notes.md")).unwrap();
     let port = run(&env, &model, true);
 
-    for ((name, ts), (_, rust)) in original.steps.iter().zip(&port.steps) {
-        assert_same(name, ts, rust);
-    }
-    assert_eq!(original.steps.len(), port.steps.len());
+    assert_steps_same(&original.steps, &port.steps);
     assert_eq!(original.requests.len(), port.requests.len());
     for (n, (ts, rust)) in original.requests.iter().zip(&port.requests).enumerate() {
         assert_same(&format!("model request {n}"), ts, rust);
