@@ -14,6 +14,8 @@
 
 import { spawn as nodeSpawn, spawnSync as nodeSpawnSync } from "node:child_process";
 
+import { sanitize } from "./sanitize.js";
+
 /** Sent before the program: clear the screen, as interactive-shell.ts does. */
 export const CLEAR = "\x1b[2J\x1b[H";
 /**
@@ -90,8 +92,9 @@ export function program(raw) {
  * @param {Exit} exit
  */
 export function whatHappened(p, exit) {
-  const name = p.shell ? p.program.split(/\s+/)[0] : p.program;
-  if (exit.error) return `could not run ${name} on the terminal: ${exit.error}`;
+  // The extension's text: shown without control characters, as every string it sends.
+  const name = sanitize(p.shell ? p.program.trim().split(/\s+/)[0] : p.program);
+  if (exit.error) return `could not run ${name} on the terminal: ${sanitize(exit.error)}`;
   if (exit.timedOut) return `${name} ran longer than ${Math.round((p.timeoutMs ?? 0) / 100) / 10} s and was stopped; pi has the terminal back`;
   if (exit.signal) return `${name} was killed by ${exit.signal}; pi has the terminal back`;
   return undefined;

@@ -102,4 +102,10 @@ test("malformed requests are named; the sentence for a clean exit is none", () =
   const p = program({ program: "vim", args: [1, "x"], timeoutMs: -5, env: { A: 1 } });
   assert.deepEqual(p, { program: "vim", args: ["1", "x"], shell: false, cwd: undefined, env: { A: "1" }, timeoutMs: undefined });
   assert.equal(whatHappened(p, { code: 1, signal: null, timedOut: false, error: null }), undefined);
+  // The program's name is the extension's text: no escape reaches pi's notification.
+  const hostile = program({ program: "vim\x1b]52;c;eA==\x07" });
+  assert.equal(
+    whatHappened(hostile, { code: null, signal: "SIGSEGV", timedOut: false, error: null }),
+    "vim]52;c;eA== was killed by SIGSEGV; pi has the terminal back",
+  );
 });
