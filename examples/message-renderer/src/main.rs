@@ -140,7 +140,7 @@ async fn status(ctx: &CommandCtx, args: String) -> Result<(), Error> {
         level: level.to_string(),
         timestamp,
     })?);
-    ctx.api().send_message(message, false, None).await?;
+    ctx.api().send_message(message, None, None).await?;
     Ok(())
 }
 

@@ -397,13 +397,12 @@ async fn turn_end(event: TurnEndEvent, ctx: &Ctx, ext: &PlanMode) -> Result<(), 
 }
 
 /// Queue the plan's steps as a follow-up, as the original's
-/// `sendMessage(list, { deliverAs: "followUp" })` does. That call names no
-/// `triggerTurn`, and pi (1.6) queues such a message while the agent is
-/// streaming, which it still is in `agent_end`, as a follow-up that runs a
-/// turn of its own; `triggerTurn: false` would append it at the end of the
-/// turn instead. So here it is `true`.
+/// `sendMessage(list, { deliverAs: "followUp" })` does: no `triggerTurn`
+/// (`None`), which pi (1.6) queues while the agent is streaming, as it still
+/// is in `agent_end`, as a follow-up that runs a turn of its own
+/// (`false` would append it at the end of the turn instead).
 async fn send_todo_list(api: &pi_ext::api::Api, todo_list: CustomMessage) -> Result<(), Error> {
-    api.send_message(todo_list, true, Some(Delivery::FollowUp))
+    api.send_message(todo_list, None, Some(Delivery::FollowUp))
         .await?;
     Ok(())
 }
@@ -442,7 +441,7 @@ async fn agent_end(event: AgentEndEvent, ctx: &Ctx, ext: &PlanMode) -> Result<()
             format!("**Plan Complete!** ✓\n\n{}", finished.join("\n")),
         );
         // With the next prompt: no extra model turn just to acknowledge it.
-        api.send_message(complete, false, Some(Delivery::NextTurn))
+        api.send_message(complete, None, Some(Delivery::NextTurn))
             .await?;
         // Saved cleared, so that a resume does not go back to executing.
         return show_and_persist(ctx, ext).await;

@@ -340,7 +340,7 @@ async fn game_over(api: &Api, details: &Details) {
     };
     let mut m = CustomMessage::new(GAME_OVER_MESSAGE_TYPE, format!("Game over: {label}."));
     m.details = pi_ext::serde_json::to_value(details).ok();
-    let _ = api.send_message(m, false, None).await;
+    let _ = api.send_message(m, None, None).await;
 }
 
 // ---------------------------------------------------------------------------

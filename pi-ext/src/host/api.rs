@@ -260,7 +260,17 @@ impl Api {
     }
 
     /// Add a custom message to the session (`pi.sendMessage`); it is sent
-    /// to the model as user content. With `trigger_turn` an idle agent runs.
+    /// to the model as user content.
+    ///
+    /// `trigger_turn` is pi's `triggerTurn`, whose three values differ:
+    ///
+    /// | `trigger_turn` | pi idle | a run streams |
+    /// |---|---|---|
+    /// | `true` | a turn starts with the message | the run takes it (a steer, or `deliver_as`) |
+    /// | `None` (pi's default) | appended, no turn | the run takes it (a steer, or `deliver_as`) |
+    /// | `false` | appended, no turn | appended once the run ends, never shown to it |
+    ///
+    /// `true` and `false` convert into it, so `send_message(m, true, None)` reads as before.
     ///
     /// # Errors
     ///
@@ -268,10 +278,14 @@ impl Api {
     pub async fn send_message(
         &self,
         message: CustomMessage,
-        trigger_turn: bool,
+        trigger_turn: impl Into<Option<bool>>,
         deliver_as: Option<Delivery>,
     ) -> Result<(), ApiError> {
-        let mut opts = json!({ "triggerTurn": trigger_turn });
+        let mut opts = json!({});
+        // A missing flag is pi's third behaviour (see above), so it is left out, never sent as false.
+        if let Some(t) = trigger_turn.into() {
+            opts["triggerTurn"] = json!(t);
+        }
         if let Some(d) = deliver_as {
             opts["deliverAs"] = json!(d);
         }
@@ -636,4 +650,64 @@ pub struct CompactionResult {
     /// What the compactor added (a custom compaction's details).
     #[serde(default)]
     pub details: Option<Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+
+    use crate::data::content::CustomMessage;
+    use crate::registry::Registry;
+    use crate::testing::TestHost;
+    use crate::{Ctx, ToolDef};
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct NoArgs {}
+
+    async fn three(ctx: Ctx, _: NoArgs) -> Result<String, crate::api::ApiError> {
+        let api = ctx.api();
+        api.send_message(CustomMessage::new("t", "yes"), true, None)
+            .await?;
+        api.send_message(CustomMessage::new("t", "unset"), None, None)
+            .await?;
+        api.send_message(CustomMessage::new("t", "no"), false, None)
+            .await?;
+        Ok("sent".into())
+    }
+
+    #[test]
+    fn send_message_sends_trigger_turn_only_when_given() {
+        let registry = Registry::new("t", "0").tool(ToolDef::builder("three").handler(three));
+        let host = TestHost::with_registry(registry);
+        host.send_line(&crate::wire::request_line(
+            7,
+            "tool/call",
+            &json!({"tool": "three", "args": {}}),
+        ));
+        let mut options = Vec::new();
+        let answer = loop {
+            let msg = host
+                .next_message(Duration::from_secs(10))
+                .expect("the tool's messages");
+            if msg["method"] == "api/call" && msg["params"]["method"] == "sendMessage" {
+                options.push(msg["params"]["args"][1].clone());
+                let id = msg["id"].as_u64().unwrap();
+                host.send_line(format!(r#"{{"id":{id},"result":null}}"#).as_bytes());
+            } else if msg["id"] == 7 {
+                break msg;
+            }
+        };
+        assert_eq!(answer["result"]["content"][0]["text"], "sent", "{answer}");
+        let expected: Vec<Value> = vec![
+            json!({"triggerTurn": true}),
+            json!({}),
+            json!({"triggerTurn": false}),
+        ];
+        assert_eq!(
+            options, expected,
+            "None leaves pi's flag out: its default differs from false"
+        );
+    }
 }
