@@ -131,7 +131,8 @@ export function providerConfig(p, host, piVersion = "") {
      * @param {import("@mariozechner/pi-ai").Context} context
      * @param {import("@mariozechner/pi-ai").SimpleStreamOptions} [options]
      */
-    streamSimple: (model, context, options) => new ProviderStream(p.name, host(), model, options).start(legacyContext(context)),
+    streamSimple: (model, context, options) =>
+      new ProviderStream(p.name, host(), model, options).start(legacyContext(context), context),
   };
 }
 
@@ -288,6 +289,10 @@ export class ProviderStream {
     this.ended = false;
     /** @type {import("./child.js").ChildConnection | undefined} */
     this.child = undefined;
+    /** the extension handed the answer to pi's own implementation of an API (`delegate`) */
+    this.delegated = false;
+    /** @type {unknown} the context as pi gave it (a delegation passes it on) */
+    this.given = undefined;
     /** @type {number | undefined} the provider/stream request's id */
     this.id = undefined;
     /** @type {unknown} */
@@ -299,10 +304,12 @@ export class ProviderStream {
   /**
    * Push pi's `start` at once (pi adds the message to the conversation) and
    * stream the rest from the extension.
-   * @param {import("@mariozechner/pi-ai").Context} context
+   * @param {import("@mariozechner/pi-ai").Context} context what the extension is sent
+   * @param {unknown} [given] the context as pi gave it, for a delegation (`context` if not given)
    * @returns {EventStream}
    */
-  start(context) {
+  start(context, given = context) {
+    this.given = given;
     this.stream.push({ type: "start", partial: this.output });
     const signal = this.options.signal;
     if (signal?.aborted) {
@@ -346,7 +353,46 @@ export class ProviderStream {
     } catch (err) {
       return this.fail(this.named(messageOf(err)));
     }
-    if (!this.ended) this.fail(this.named("the stream ended without `done`"));
+    if (!this.ended && !this.delegated) this.fail(this.named("the stream ended without `done`"));
+  }
+
+  /**
+   * Hand the request to pi's own implementation of `to.api` (a checked
+   * delegation): its events go to pi as they come, with the model's own
+   * `api` in the messages, as pi-ai's implementations called directly (the
+   * TypeScript way) record it. pi's `start` was pushed already.
+   * @param {Delegation} to
+   * @private
+   */
+  delegate(to) {
+    this.delegated = true;
+    this.host.clock.clearTimeout(this.idleTimer);
+    const model = {
+      ...this.model,
+      api: to.api,
+      ...(to.baseUrl !== undefined ? { baseUrl: to.baseUrl } : {}),
+      ...(to.compat !== undefined ? { compat: { ...this.model.compat, ...to.compat } } : {}),
+    };
+    const options = {
+      ...this.options,
+      ...(to.apiKey !== undefined ? { apiKey: to.apiKey } : {}),
+      ...(to.headers !== undefined ? { headers: { ...this.options.headers, ...to.headers } } : {}),
+    };
+    const api = this.model.api;
+    const forward = async () => {
+      const inner = this.host.ai.streamSimple(/** @type {Model} */ (/** @type {unknown} */ (model)), /** @type {any} */ (this.given), options);
+      for await (const event of inner) {
+        if (this.ended) return;
+        if (event.type === "start") continue;
+        const e = /** @type {any} */ (event);
+        for (const message of [e.partial, e.message, e.error]) if (message && typeof message === "object") message.api = api;
+        if (event.type === "done" || event.type === "error") this.end();
+        this.stream.push(event);
+        if (this.ended) return this.stream.end();
+      }
+      if (!this.ended) this.fail(this.named(`pi's \`${to.api}\` ended without an answer`));
+    };
+    forward().catch((err) => this.fail(this.named(`pi's \`${to.api}\`: ${messageOf(err)}`)));
   }
 
   /** @param {string} what @private */
@@ -554,6 +600,13 @@ export class ProviderStream {
         this.stream.end();
         return undefined;
       }
+      case "delegate": {
+        if (out.content.length > 0) return "delegate after the answer's first block (a delegation is the whole answer)";
+        const problem = delegationProblem(args[0], this.host.ai);
+        if (problem) return `delegate: ${problem}`;
+        this.delegate(/** @type {Delegation} */ (args[0]));
+        return undefined;
+      }
       case "error": {
         const [message, aborted] = args;
         this.fail(typeof message === "string" && message ? message : this.named("the stream failed"), aborted === true);
@@ -610,6 +663,57 @@ export class ProviderStream {
     this.stream.end();
     if (this.child && this.id !== undefined) this.host.cancel(this.child, this.id);
   }
+}
+
+/**
+ * @typedef {object} Delegation a Rust provider's `["delegate", …]`: pi's own implementation answers
+ * @property {string} api one of pi-ai's API names
+ * @property {string} [baseUrl] instead of the model's
+ * @property {Record<string, string>} [headers] added to pi's
+ * @property {string} [apiKey] instead of the one pi resolved
+ * @property {Record<string, unknown>} [compat] fields of the model's `compat`
+ */
+
+/** An HTTP header's name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * What is wrong with a delegation, if anything: its API must be one pi has
+ * (and no pi-ext one, which would call an extension again), its URL http(s),
+ * its headers names and values HTTP allows.
+ * @param {unknown} d
+ * @param {PiAi} ai
+ * @returns {string | undefined}
+ */
+export function delegationProblem(d, ai) {
+  if (d === null || typeof d !== "object" || Array.isArray(d)) return "not an object";
+  const to = /** @type {Record<string, unknown>} */ (d);
+  const { api, baseUrl, headers, apiKey, compat } = to;
+  const unknown = Object.keys(to).filter((k) => !["api", "baseUrl", "headers", "apiKey", "compat"].includes(k));
+  if (unknown.length) return `unknown field ${JSON.stringify(unknown[0])}`;
+  if (typeof api !== "string" || api === "") return "`api` must name one of pi's APIs";
+  if (api.startsWith("pi-ext:")) return `\`${api}\` is an extension's, not one of pi's APIs`;
+  const registry = /** @type {any} */ (ai).getApiProvider;
+  if (typeof registry === "function" && !registry(api)) return `pi has no API \`${api}\``;
+  if (baseUrl !== undefined) {
+    let url;
+    try {
+      url = typeof baseUrl === "string" ? new URL(baseUrl) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return "`baseUrl` must be an http or https URL";
+  }
+  if (headers !== undefined) {
+    if (headers === null || typeof headers !== "object" || Array.isArray(headers)) return "`headers` must be an object";
+    for (const [name, value] of Object.entries(headers)) {
+      if (!HEADER_NAME.test(name)) return `header name ${JSON.stringify(name)} is not an HTTP token`;
+      if (typeof value !== "string" || /[\r\n\0]/.test(value)) return `header \`${name}\` must be a string without CR, LF or NUL`;
+    }
+  }
+  if (apiKey !== undefined && typeof apiKey !== "string") return "`apiKey` must be a string";
+  if (compat !== undefined && (compat === null || typeof compat !== "object" || Array.isArray(compat))) return "`compat` must be an object";
+  return undefined;
 }
 
 /**

@@ -376,3 +376,87 @@ test("an api_key_env variable is written as the host pi reads it: `$NAME` from 0
   }
   assert.equal(runtimeProviderConfig(manifest, "0.73.1").apiKey, "MY_KEY");
 });
+
+/**
+ * pi-ai with a fake `anthropic-messages`: it records what it was asked and
+ * answers with `start`, one text block and `done`, as pi-ai's implementations do.
+ */
+async function aiWithFakeAnthropic() {
+  const real = /** @type {any} */ (await import("@mariozechner/pi-ai"));
+  /** @type {any[]} */
+  const asked = [];
+  const ai = {
+    ...real,
+    /** @param {string} api */
+    getApiProvider: (api) => (api === "anthropic-messages" ? { api } : undefined),
+    /** @param {any} m @param {any} context @param {any} options */
+    streamSimple: (m, context, options) => {
+      asked.push({ model: m, context, options });
+      const s = real.createAssistantMessageEventStream();
+      const output = { role: "assistant", content: [{ type: "text", text: "" }], api: m.api, provider: m.provider, model: m.id, usage: {}, stopReason: "stop", timestamp: 1 };
+      queueMicrotask(() => {
+        s.push({ type: "start", partial: output });
+        s.push({ type: "text_start", contentIndex: 0, partial: output });
+        output.content[0].text = "from pi";
+        s.push({ type: "text_delta", contentIndex: 0, delta: "from pi", partial: output });
+        s.push({ type: "text_end", contentIndex: 0, content: "from pi", partial: output });
+        s.push({ type: "done", reason: "stop", message: output });
+        s.end();
+      });
+      return s;
+    },
+  };
+  return { ai, asked };
+}
+
+test("a delegation: pi's own implementation of the API answers with the endpoint, headers, key and compat given; the messages keep the model's api", async () => {
+  const { ai, asked } = await aiWithFakeAnthropic();
+  const to = { api: "anthropic-messages", baseUrl: "http://127.0.0.1:1/proxy/", headers: { authorization: "Bearer t" }, apiKey: "gitlab-duo", compat: { forceAdaptiveThinking: true } };
+  const h = await withProvider(
+    (p, id, ext) => {
+      send(ext, id, [["delegate", to]]);
+      return {};
+    },
+    { loadAi: async () => ai },
+  );
+  const { events, done } = stream(h);
+  const message = await done;
+  assert.deepEqual(events.map((e) => e.type), ["start", "text_start", "text_delta", "text_end", "done"], "pi's start once: the bridge pushed it");
+  assert.equal(message.content[0].text, "from pi");
+  assert.equal(message.api, "pi-ext:rusty", "as pi-ai's implementation called directly records it");
+  assert.equal(asked.length, 1);
+  const [{ model: m, context, options }] = asked;
+  assert.equal(m.api, "anthropic-messages");
+  assert.equal(m.baseUrl, "http://127.0.0.1:1/proxy/");
+  assert.deepEqual(m.compat, { forceAdaptiveThinking: true });
+  assert.equal(m.id, "m1");
+  assert.equal(options.apiKey, "gitlab-duo");
+  assert.deepEqual(options.headers, { authorization: "Bearer t" });
+  assert.equal(context.systemPrompt, "sys", "the context pi gave");
+});
+
+test("a delegation that is malformed, late or names an API pi lacks ends the answer with an error naming it; pi-ai is not called", async () => {
+  const cases = [
+    [[["delegate", { api: "nope" }]], "delegate: pi has no API `nope`"],
+    [[["delegate", { api: "pi-ext:rusty" }]], "delegate: `pi-ext:rusty` is an extension's, not one of pi's APIs"],
+    [[["delegate", { api: "anthropic-messages", baseUrl: "file:///etc/passwd" }]], "delegate: `baseUrl` must be an http or https URL"],
+    [[["delegate", { api: "anthropic-messages", headers: { x: "a\r\nHost: evil" } }]], "delegate: header `x` must be a string without CR, LF or NUL"],
+    [[["delegate", { api: "anthropic-messages", extra: 1 }]], 'delegate: unknown field "extra"'],
+    [[["text_start", 0], ["delegate", { api: "anthropic-messages" }]], "delegate after the answer's first block (a delegation is the whole answer)"],
+  ];
+  for (const [sent, why] of cases) {
+    const { ai, asked } = await aiWithFakeAnthropic();
+    const h = await withProvider(
+      (p, id, ext) => {
+        send(ext, id, /** @type {unknown[]} */ (sent));
+        return {};
+      },
+      { loadAi: async () => ai },
+    );
+    const { done } = stream(h);
+    const message = await done;
+    assert.equal(message.stopReason, "error");
+    assert.equal(message.errorMessage, `pi-ext provider \`rusty\`: sent a malformed event: ${why}`);
+    assert.equal(asked.length, 0);
+  }
+});

@@ -6,6 +6,8 @@ use serde_json::{json, Value};
 
 use crate::data::messages::StopReason;
 
+use super::delegate::Delegation;
+
 /// Token counts of an answer ([`ProviderEvent::Usage`]); pi adds the cost
 /// from the model's prices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -110,6 +112,10 @@ pub enum ProviderEvent {
     RawStopReason(String),
     /// The answer is complete.
     Done(StopReason),
+    /// pi's own implementation of an API answers instead, as the
+    /// [`Delegation`] says; the first event of an answer, and its last one
+    /// from the extension (see [`delegate`](super::delegate)).
+    Delegate(Delegation),
 }
 
 impl ProviderEvent {
@@ -140,6 +146,7 @@ impl ProviderEvent {
             ProviderEvent::Usage(u) => json!(["usage", u]),
             ProviderEvent::RawStopReason(raw) => json!(["raw_stop", raw]),
             ProviderEvent::Done(reason) => json!(["done", reason.as_str()]),
+            ProviderEvent::Delegate(to) => json!(["delegate", to]),
         }
     }
 

@@ -101,6 +101,7 @@
 
 mod api;
 mod def;
+mod delegate;
 mod event;
 mod pump;
 mod request;
@@ -110,6 +111,7 @@ mod tests;
 
 pub use crate::data::manifest::{ModelDef, ModelPrices};
 pub use def::{ProviderDef, StreamFn};
+pub use delegate::{delegate, Delegation};
 pub use event::{ProviderError, ProviderEvent, TokenUsage};
 /// The trait a provider's answer implements (futures-core's, re-exported).
 pub use futures_core::Stream;

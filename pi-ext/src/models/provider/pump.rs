@@ -48,7 +48,9 @@ pub(crate) async fn pump(
                 match Pin::new(&mut stream).poll_next(cx) {
                     Poll::Ready(Some(Ok(event))) => {
                         polled += 1;
-                        let done = matches!(event, ProviderEvent::Done(_));
+                        // pi's implementation answers after a delegation.
+                        let done =
+                            matches!(event, ProviderEvent::Done(_) | ProviderEvent::Delegate(_));
                         push_merged(&mut batch, event);
                         if done {
                             ended = true;

@@ -50,6 +50,31 @@ fn events_have_the_wire_shape_the_bridge_reads() {
 }
 
 #[test]
+fn a_delegation_is_one_event_with_only_what_was_set() {
+    let to = Delegation::to("anthropic-messages")
+        .base_url("http://127.0.0.1:1/proxy/")
+        .headers([("x-gitlab-instance", "a"), ("x-b", "b")])
+        .header("x-b", "c")
+        .api_key("k")
+        .compat("forceAdaptiveThinking", true);
+    assert_eq!(
+        ProviderEvent::Delegate(to).to_wire(),
+        json!(["delegate", {
+            "api": "anthropic-messages",
+            "baseUrl": "http://127.0.0.1:1/proxy/",
+            "headers": {"x-b": "c", "x-gitlab-instance": "a"},
+            "apiKey": "k",
+            "compat": {"forceAdaptiveThinking": true},
+        }])
+    );
+    assert_eq!(
+        ProviderEvent::Delegate(Delegation::to("openai-responses")).to_wire(),
+        json!(["delegate", {"api": "openai-responses"}]),
+        "nothing unset is sent: pi keeps the model's and its own"
+    );
+}
+
+#[test]
 fn a_provider_without_a_stream_is_configuration_for_one_of_pis_apis() {
     let local = ProviderDef::new("local")
         .api("openai-completions")
@@ -168,4 +193,30 @@ fn ready_stream(
         }
     }
     Iter(items.into_iter())
+}
+
+#[test]
+fn the_pump_stops_at_a_delegation() {
+    let events = vec![
+        Ok(ProviderEvent::Delegate(Delegation::to("openai-responses"))),
+        Ok(ProviderEvent::TextStart { index: 0 }),
+        Ok(ProviderEvent::Done(StopReason::Stop)),
+    ];
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let peer = Arc::new(crate::host::connection::Peer::new(
+        crate::wire::transport::LineSink::Channel(tx),
+    ));
+    let stream = ProviderStream::from_stream(ready_stream(events));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let answer = runtime.block_on(pump(stream, 3, peer, CancellationToken::new()));
+    assert_eq!(answer.unwrap(), json!({}));
+    let line: Value = serde_json::from_slice(&rx.try_recv().unwrap()).unwrap();
+    assert_eq!(
+        line["params"]["events"],
+        json!([["delegate", {"api": "openai-responses"}]]),
+        "pi's implementation answers from there: nothing after it is sent"
+    );
+    assert!(rx.try_recv().is_err());
 }
