@@ -181,6 +181,8 @@ struct ModelState {
     classifier_answers: VecDeque<Value>,
     /// Bodies of the classifier calls received.
     classifier_requests: Vec<Value>,
+    /// Fixed JSON answers by method and path ([`ScriptedModel::serve_json`]).
+    json_routes: Vec<(String, String, Value)>,
 }
 
 struct ModelShared {
@@ -324,6 +326,17 @@ impl ScriptedModel {
     /// [`ScriptedModel::classifier_requests`].
     pub fn push_classifier(&self, answers: Value) {
         self.shared.lock().classifier_answers.push_back(answers);
+    }
+
+    /// Answer every `method path` request (the exact path, e.g. `POST
+    /// /api/v4/token`) with 200 and `body` as JSON: a service an extension
+    /// calls beside the model (a token endpoint). The requests are recorded in
+    /// [`ScriptedModel::other_requests`].
+    pub fn serve_json(&self, method: &str, path: &str, body: Value) {
+        self.shared
+            .lock()
+            .json_routes
+            .push((method.to_owned(), path.to_owned(), body));
     }
 
     /// The bodies of the classifier calls received, in order.
@@ -475,7 +488,9 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
         } else {
             "/chat/completions"
         };
-        let response = if request.method == "POST" && request.path.ends_with(endpoint) {
+        // Anthropic's SDK asks for its beta features as `?beta=true`.
+        let route = request.path.split('?').next().unwrap_or_default();
+        let response = if request.method == "POST" && route.ends_with(endpoint) {
             let body = serde_json::from_slice(&request.body).unwrap_or_else(|_| {
                 Value::String(String::from_utf8_lossy(&request.body).into_owned())
             });
@@ -543,9 +558,15 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
                     .clone()
                     .filter(|_| request.method == "GET" && request.path.ends_with("/models"))
             });
-            match listed {
-                Some(ids) => http_response(200, "application/json", models_list(&ids).as_bytes()),
-                None => http_response(
+            let routed = shared.lock().json_routes.iter().find_map(|(m, p, body)| {
+                (*m == request.method && *p == request.path).then(|| body.to_string())
+            });
+            match (routed, listed) {
+                (Some(body), _) => http_response(200, "application/json", body.as_bytes()),
+                (None, Some(ids)) => {
+                    http_response(200, "application/json", models_list(&ids).as_bytes())
+                }
+                (None, None) => http_response(
                     404,
                     "application/json",
                     json!({"error": {"message": "not found", "type": "invalid_request_error"}})

@@ -265,6 +265,10 @@ pub struct ModelDef {
     /// What an image model produces (`"text"`, `"image"`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub output: Vec<String>,
+    /// What pi sends for a thinking level (`"xhigh"` → `"max"`), `None` for
+    /// a level the model does not have (pi's `thinkingLevelMap`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub thinking_level_map: BTreeMap<String, Option<String>>,
 }
 
 fn is_chat(kind: &ModelKind) -> bool {
@@ -301,6 +305,7 @@ impl ModelDef {
             context_window: 128_000,
             max_tokens: 16_384,
             compat: None,
+            thinking_level_map: BTreeMap::new(),
         }
     }
 
@@ -360,6 +365,21 @@ impl ModelDef {
     /// Its prices.
     pub fn prices(mut self, prices: ModelPrices) -> Self {
         self.cost = prices;
+        self
+    }
+
+    /// What pi sends for these thinking levels (`minimal`, `low`, `medium`,
+    /// `high`, `xhigh`), `None` for one the model lacks (see
+    /// [`ModelDef::thinking_level_map`]): `[("xhigh", Some("max"))]`.
+    pub fn thinking_level_map<L: Into<String>, S: Into<String>>(
+        mut self,
+        levels: impl IntoIterator<Item = (L, Option<S>)>,
+    ) -> Self {
+        self.thinking_level_map.extend(
+            levels
+                .into_iter()
+                .map(|(level, sent)| (level.into(), sent.map(Into::into))),
+        );
         self
     }
 
