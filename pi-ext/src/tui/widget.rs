@@ -514,6 +514,48 @@ mod tests {
         assert_eq!(f.wire()["blocks"].as_array().unwrap().len(), MAX_WIDGETS);
     }
 
+    /// A picker: the list's choice ends it, a typed `q` (a key the list
+    /// leaves to the component) too.
+    struct Picker;
+
+    impl crate::tui::Component for Picker {
+        type Output = Option<String>;
+        fn on_key(&mut self, key: &crate::tui::Key, cx: &mut crate::tui::Cx<Self>) {
+            if key.is("q") {
+                cx.done(None);
+            }
+        }
+        fn on_widget(&mut self, event: &WidgetEvent, cx: &mut crate::tui::Cx<Self>) {
+            if let WidgetEvent::Chosen { value, .. } = event {
+                cx.done(Some(value.clone()));
+            }
+        }
+        fn render(&mut self, area: &crate::tui::Area) -> Frame {
+            let mut f = Frame::new(area.width);
+            f.line("Pick")
+                .widget(SelectList::new("p", [SelectItem::new("a")]));
+            f
+        }
+    }
+
+    #[test]
+    fn a_component_hears_its_widgets_events() {
+        let mut t = crate::testing::TestComponent::new(Picker);
+        assert_eq!(t.frame(20).lines(), ["Pick"]);
+        t.widget(WidgetEvent::SelectionChanged {
+            widget: "p".into(),
+            index: 0,
+            value: "a".into(),
+        });
+        assert!(t.is_open());
+        t.widget(WidgetEvent::Chosen {
+            widget: "p".into(),
+            index: 0,
+            value: "a".into(),
+        });
+        assert_eq!(t.result(), Some(&Some("a".to_string())));
+    }
+
     #[test]
     fn widget_events_are_read_from_the_wire_and_bad_ones_dropped() {
         let e = |v: Value| WidgetEvent::from_wire(&v);
