@@ -4,7 +4,8 @@
 //! command, sent as xterm's modifyOtherKeys sequence, which pi-tui reads
 //! without the kitty protocol), and at each step the rows each draws (with
 //! their colours) must match: notifications, the footer's status, the
-//! selector. Then what the model was sent (system prompt, tools) and the
+//! selector (pi-tui's `SelectList` in both: the port's frame holds it),
+//! moved with Down, wrapped with Up, chosen with Enter, left with Escape. Then what the model was sent (system prompt, tools) and the
 //! session's `preset-state` entries must match too.
 
 use pi_ext_e2e::json::assert_same;
@@ -97,6 +98,27 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     pi.press(Key::Enter);
     let (_, shown) = note("Unknown preset \"nothing\"", 1);
     keep("/preset nothing", shown);
+    // The selector again: Up wraps to the last row, Escape cancels (pi-tui's
+    // SelectList in both: the port's is drawn and driven by the bridge).
+    pi.type_text("/preset");
+    pi.press(Key::Enter);
+    pi.wait_for("the selector again", |s| {
+        s.contains("Select Preset") && s.contains("plan (active)")
+    });
+    pi.press(Key::Up);
+    let s = pi.wait_for("wrapped to (none)", |s| s.contains("→ (none)"));
+    let top = last_row_of(&s, "Select Preset") - 2;
+    let bottom = last_row_of(&s, "esc cancel") + 2;
+    keep(
+        "selector wrapped",
+        (top..=bottom)
+            .map(|r| s.styled_row(r))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    pi.press(Key::Escape);
+    let s = pi.wait_gone("Select Preset");
+    keep("escape: still plan", status(&s, "preset:plan"));
     pi.send(CTRL_SHIFT_U);
     let (_, shown) = note("Preset cleared, defaults restored", 1);
     keep("cycle: cleared", shown);
@@ -191,6 +213,11 @@ fn preset_cycles_with_its_shortcut_selects_and_instructs_like_the_original() {
     );
     assert!(step("selector").contains("tools:read,grep,find,ls"));
     assert!(step("selector").contains("(none)"));
+    assert!(
+        step("selector wrapped").contains("→ (none)"),
+        "{}",
+        step("selector wrapped")
+    );
     // In the file's order (`json!` wrote the keys sorted).
     assert!(step("/preset nothing").contains("Available: implement, plan"));
     let planned = prompt_and_tools(&original.requests[0]);

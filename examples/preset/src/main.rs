@@ -6,8 +6,9 @@
 //! appended to the system prompt, its name kept in the session
 //! (`preset-state` entries) and shown in the footer.
 //!
-//! The selector (pi-tui's `SelectList` between two `DynamicBorder`s) is
-//! rewritten as a [`Component`] drawing the same rows. Differs: an
+//! The selector is a [`Component`] whose frame holds pi-tui's own
+//! `SelectList` ([`SelectList`], drawn and driven by the bridge) between
+//! two accent rules standing in for `DynamicBorder`. Differs: an
 //! instruction is cut after 27 characters where the original counts UTF-16
 //! units (the same for text without emoji and other astral characters).
 use std::path::PathBuf;
@@ -16,7 +17,10 @@ use std::sync::Mutex;
 use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent, TurnStartEvent};
 use pi_ext::prelude::*;
 use pi_ext::serde_json::json;
-use pi_ext::tui::{span, Area, Component, Cx, Fg, Frame, Key, Line};
+use pi_ext::tui::{
+    span, Area, Component, Cx, Fg, Frame, Key, Line, SelectColors, SelectItem, SelectList,
+    WidgetEvent,
+};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
@@ -271,109 +275,53 @@ struct Item {
     description: String,
 }
 
-/// pi-tui's `SelectList` (ten rows at most, a 32-column first column)
+/// pi-tui's `SelectList` (ten rows at most, the original's colours)
 /// between two accent borders, with the original's header and hint.
 struct Selector {
     items: Vec<Item>,
-    selected: usize,
-}
-
-impl Selector {
-    const MAX_VISIBLE: usize = 10;
-    const COLUMN: usize = 32;
-
-    fn visible(&self) -> usize {
-        self.items.len().min(Self::MAX_VISIBLE)
-    }
-
-    /// `SelectList.renderItem`.
-    fn row(&self, i: usize, width: usize) -> Line {
-        let item = &self.items[i];
-        let selected = i == self.selected;
-        let prefix = if selected { "→ " } else { "  " };
-        let description = item.description.replace(['\r', '\n'], " ");
-        let description = description.trim();
-        if !description.is_empty() && width > 40 {
-            let column = Self::COLUMN.min(width.saturating_sub(2 + 4)).max(1);
-            let label = Line::from(span(&item.label))
-                .truncate(column.saturating_sub(2).max(1))
-                .text();
-            let spacing = " ".repeat(column.saturating_sub(label.chars().count()).max(1));
-            let start = 2 + label.chars().count() + spacing.len();
-            let room = width.saturating_sub(start + 2);
-            if room > 10 {
-                let description = Line::from(span(description)).truncate(room).text();
-                return if selected {
-                    span(format!("{prefix}{label}{spacing}{description}"))
-                        .fg(Fg::Accent)
-                        .into()
-                } else {
-                    span(prefix)
-                        + span(label)
-                        + span(format!("{spacing}{description}")).fg(Fg::Muted)
-                };
-            }
-        }
-        let label = Line::from(span(&item.label))
-            .truncate(width.saturating_sub(4))
-            .text();
-        if selected {
-            span(format!("{prefix}{label}")).fg(Fg::Accent).into()
-        } else {
-            span(prefix) + span(label)
-        }
-    }
 }
 
 impl Component for Selector {
     type Output = Option<String>;
 
-    fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
-        let last = self.items.len() - 1;
-        if key.is("up") {
-            self.selected = if self.selected == 0 {
-                last
-            } else {
-                self.selected - 1
-            };
-        } else if key.is("down") {
-            self.selected = if self.selected == last {
-                0
-            } else {
-                self.selected + 1
-            };
-        } else if key.is("pageUp") {
-            self.selected = self.selected.saturating_sub(Self::MAX_VISIBLE);
-        } else if key.is("pageDown") {
-            self.selected = (self.selected + Self::MAX_VISIBLE).min(last);
-        } else if key.is("enter") {
-            cx.done(Some(self.items[self.selected].value.clone()));
-        } else if key.is("escape") || key.is("ctrl+c") {
-            cx.done(None);
+    /// The list takes its keys (up, down, PageUp, PageDown, Enter,
+    /// Escape) in the bridge; the original ignores the others.
+    fn on_key(&mut self, _key: &Key, _cx: &mut Cx<Self>) {}
+
+    fn on_widget(&mut self, event: &WidgetEvent, cx: &mut Cx<Self>) {
+        match event {
+            WidgetEvent::Chosen { value, .. } => cx.done(Some(value.clone())),
+            WidgetEvent::Cancelled { .. } => cx.done(None),
+            _ => {}
         }
+    }
+
+    /// The original's `capturesViewportInput: selectList.capturesViewportInput`.
+    fn captures_viewport_input(&self) -> bool {
+        true
     }
 
     fn render(&mut self, area: &Area) -> Frame {
         let width = usize::from(area.width);
         let border = || span("─".repeat(width.max(1))).fg(Fg::Accent);
+        let items = self.items.iter().map(|i| {
+            SelectItem::new(&i.value)
+                .label(&i.label)
+                .description(&i.description)
+        });
+        let colors = SelectColors::default()
+            .scroll_info(Fg::Dim)
+            .no_match(Fg::Warning);
+        let list = SelectList::new("presets", items)
+            .max_visible(self.items.len().min(10))
+            .colors(colors);
         let mut f = Frame::new(area.width);
         f.line(border());
         // pi-tui's `Text`: a blank row above and below, one column of padding.
         f.line("");
         f.line(span(" ") + span("Select Preset").fg(Fg::Accent).bold());
         f.line("");
-        let visible = self.visible();
-        let start = self
-            .selected
-            .saturating_sub(visible / 2)
-            .min(self.items.len() - visible);
-        for i in start..start + visible {
-            f.line(self.row(i, width));
-        }
-        if start > 0 || start + visible < self.items.len() {
-            let info = format!("  ({}/{})", self.selected + 1, self.items.len());
-            f.line(Line::from(span(info).fg(Fg::Dim)).truncate(width.saturating_sub(2)));
-        }
+        f.widget(list);
         f.line("");
         f.line(span(" ") + span("↑↓ navigate • enter select • esc cancel").fg(Fg::Dim));
         f.line("");
@@ -408,7 +356,7 @@ async fn select(ctx: &Ctx, state: &PresetExt) -> Result<(), Error> {
         label: "(none)".into(),
         description: "Clear active preset, restore defaults".into(),
     });
-    let picked = match ctx.ui().custom(Selector { items, selected: 0 }).await {
+    let picked = match ctx.ui().custom(Selector { items }).await {
         Ok(picked) => picked,
         // RPC mode: pi's `custom` shows nothing there, and neither does this.
         Err(UiError::NoTerminal) => None,

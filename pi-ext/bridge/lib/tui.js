@@ -16,6 +16,7 @@ import { UiCalls } from "./ui-calls.js";
 import { loadMarkdownThemeWith } from "./tui-markdown.js";
 import { plainLines, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
 import { TerminalQueries, terminalQuery } from "./tui-query.js";
+import { WidgetSet } from "./tui-widgets.js";
 
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
 /** @typedef {import("./tui-render.js").WireView} WireView */
@@ -55,6 +56,7 @@ const MESSAGE_VIEWS = 256;
  * @property {number} id the extension's id for it
  * @property {number} request the `ui/open` request's id
  * @property {ViewComponent} view
+ * @property {WidgetSet} widgets pi-tui widgets its frame holds
  * @property {((value?: unknown) => void) | undefined} done pi's `done`
  * @property {any} tui
  * @property {string | undefined} reason why it closed, if the bridge or pi closed it
@@ -228,12 +230,17 @@ export class TuiHost {
       return child.respondError(request, codes.NO_UI, "custom components need pi's terminal UI");
     }
     const id = Number(p.component);
+    const widgets = new WidgetSet(() => this.currentTheme());
     /** @type {OpenComponent} */
     const c = {
       child,
       id,
       request,
-      view: new ViewComponent(() => this.currentTheme(), undefined, { repaint: () => (c.tui ?? this.tui)?.requestRender() }),
+      view: new ViewComponent(() => this.currentTheme(), undefined, {
+        repaint: () => (c.tui ?? this.tui)?.requestRender(),
+        widget: (w, width, focused) => widgets.render(w, width, focused),
+      }),
+      widgets,
       done: undefined,
       tui: undefined,
       reason: undefined,
@@ -378,15 +385,26 @@ export class TuiHost {
     const { key, aliases, text, kind } = decodeKey(data);
     c.seq++;
     c.paintedSinceKey = false;
-    c.child.notify("ui/key", {
-      component: c.id,
-      seq: c.seq,
-      key: key ?? null,
-      aliases,
-      data,
-      text: text ?? null,
-      kind,
-    });
+    // A key the frame's focused pi-tui widget uses: handled here, its events to the extension.
+    const events = kind === "release" ? undefined : c.widgets.key(data);
+    if (events) {
+      c.view.invalidate();
+      for (const e of events) c.child.notify("ui/widget", { component: c.id, seq: c.seq, ...e });
+      try {
+        c.tui?.requestRender();
+      } catch {
+        // pi's terminal stopped.
+      }
+    } else
+      c.child.notify("ui/key", {
+        component: c.id,
+        seq: c.seq,
+        key: key ?? null,
+        aliases,
+        data,
+        text: text ?? null,
+        kind,
+      });
     if (key === "escape" || aliases.includes("escape")) {
       // The user's way out of a component whose process does not answer.
       const seq = c.seq;
@@ -406,6 +424,7 @@ export class TuiHost {
     const c = this.components.get(child)?.get(p.component);
     if (!c || c.reason) return; // closed: dropped
     const { component: _id, forKey, ...view } = p;
+    c.widgets.sync(view.blocks);
     c.view.setView(view);
     if (typeof forKey === "number") {
       c.acked = Math.max(c.acked, forKey);

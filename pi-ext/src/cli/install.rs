@@ -95,6 +95,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
         "tui-markdown.js",
         include_str!("../../bridge/lib/tui-markdown.js"),
     ),
+    #[cfg(feature = "tui")]
+    (
+        "tui-widgets.js",
+        include_str!("../../bridge/lib/tui-widgets.js"),
+    ),
     // Feature `models`.
     #[cfg(feature = "models")]
     (

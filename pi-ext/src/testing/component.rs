@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::snapshot::Snapshot;
-use crate::tui::{Area, Component, Cx, Handle, Key, UpdateReceiver};
+use crate::tui::{Area, Component, Cx, Handle, Key, UpdateReceiver, WidgetEvent};
 
 /// A [`Component`] under test: it is opened as pi opens it
 /// ([`Component::on_open`] first), then each call is one event, as the
@@ -142,6 +142,17 @@ impl<C: Component> TestComponent<C> {
         self.run_updates();
         self.expect_open(&format!("the key {:?}", key.name().unwrap_or(key.data())));
         self.component.on_key(&key, &mut self.cx);
+        self.settle();
+        self
+    }
+
+    /// A widget of its frame reports `event`, as the bridge reports what
+    /// pi-tui's widget did with the user's keys (pi-tui's widgets run in
+    /// pi, not here: [`TestComponent::frame`] shows no lines for them).
+    pub fn widget(&mut self, event: WidgetEvent) -> &mut Self {
+        self.run_updates();
+        self.expect_open(&format!("the widget event {event:?}"));
+        self.component.on_widget(&event, &mut self.cx);
         self.settle();
         self
     }

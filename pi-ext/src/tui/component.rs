@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 use super::frame::Frame;
 use super::key::Key;
 use super::overlay::Overlay;
+use super::widget::WidgetEvent;
 use crate::host::connection::{Mode, UiMessage};
 use crate::host::ui::{ClosedBy, Ui, UiError};
 
@@ -88,6 +89,14 @@ pub trait Component: Send + Sized + 'static {
 
     /// A key was pressed (keys go to the component that has the focus).
     fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>);
+
+    /// A widget of its frame reported something ([`Frame::widget`]: a
+    /// [`super::SelectList`]'s selection moved, was chosen or cancelled; an
+    /// [`super::Input`]'s text changed or was submitted). The keys that
+    /// caused it went to the widget, not to [`Component::on_key`].
+    fn on_widget(&mut self, event: &WidgetEvent, cx: &mut Cx<Self>) {
+        let _ = (event, cx);
+    }
 
     /// Called once, before the first frame: start a timer here.
     fn on_open(&mut self, cx: &mut Cx<Self>) {
@@ -603,6 +612,19 @@ fn handle<C: Component>(
                 );
             }
             return Ok(Some(key.seq));
+        }
+        "ui/widget" => {
+            let Some(event) = WidgetEvent::from_wire(p) else {
+                crate::util::logging::warn(&format!("bad ui/widget params: {p}"));
+                return Ok(None);
+            };
+            if cx.done.is_some() {
+                return Ok(None);
+            }
+            guarded("on_widget", || component.on_widget(&event, cx))
+                .map_err(|e| Ended::Here(e, "failed"))?;
+            // The frame (or an ack) answers the key that caused it.
+            return Ok(p["seq"].as_u64());
         }
         "ui/resize" => {
             if let Some(w) = p["width"].as_u64() {

@@ -162,6 +162,7 @@ mod style;
 mod text;
 mod theme;
 mod view;
+mod widget;
 mod wrap;
 
 #[doc(no_inline)]
@@ -190,3 +191,7 @@ pub(crate) use text::grapheme_width;
 pub use text::{span, width, Line, Span};
 pub use theme::{Theme, ThemeColor};
 pub use view::{View, MAX_VIEW_DEPTH, MAX_VIEW_LINES};
+pub use widget::{
+    Input, SelectColors, SelectItem, SelectList, Widget, WidgetEvent, MAX_INPUT, MAX_SELECT_ITEMS,
+    MAX_VISIBLE, MAX_WIDGETS, MAX_WIDGET_TEXT,
+};

@@ -18,6 +18,9 @@
 //! - `/notify-hostile`: a terminal notification whose title and body try to
 //!   end the sequence early and start others ([`Ui::notify_terminal`]); its
 //!   outcome is shown as a notification.
+//! - `/ask-name`: a component whose frame holds pi-tui's own `Input` (and,
+//!   as keys the input leaves to it, Tab counts); Enter tells the name,
+//!   Escape says there is none; the changes Rust heard are counted.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -26,8 +29,8 @@ use pi_ext::events::SessionStartEvent;
 use pi_ext::prelude::*;
 use pi_ext::sync::Notify;
 use pi_ext::tui::{
-    span, Ansi, Area, CallRow, Component, Cx, Fg, Frame, Key, Query, ResultRow, Rgb, Suggestion,
-    Suggestions, ThemeColor, ToolRender, View,
+    span, Ansi, Area, CallRow, Component, Cx, Fg, Frame, Input, Key, Query, ResultRow, Rgb,
+    Suggestion, Suggestions, ThemeColor, ToolRender, View, WidgetEvent,
 };
 use pi_ext::ui::Ui;
 
@@ -358,6 +361,63 @@ impl ToolRender for MarkdownRows {
 #[tool(render = MarkdownRows)]
 fn lab_markdown() -> &'static str {
     MARKDOWN
+}
+
+/// A name typed into pi-tui's `Input`: the submitted text, or none on
+/// Escape; how many changes and Tabs (keys the input leaves) it heard.
+struct AskName {
+    changes: usize,
+    tabs: usize,
+}
+
+impl Component for AskName {
+    type Output = (Option<String>, usize, usize);
+
+    fn on_key(&mut self, key: &Key, _cx: &mut Cx<Self>) {
+        if key.is("tab") {
+            self.tabs += 1;
+        }
+    }
+
+    fn on_widget(&mut self, event: &WidgetEvent, cx: &mut Cx<Self>) {
+        match event {
+            WidgetEvent::Changed { .. } => self.changes += 1,
+            WidgetEvent::Submitted { text, .. } => {
+                cx.done((Some(text.clone()), self.changes, self.tabs))
+            }
+            WidgetEvent::Cancelled { .. } => cx.done((None, self.changes, self.tabs)),
+            _ => {}
+        }
+    }
+
+    fn render(&mut self, area: &Area) -> Frame {
+        let mut f = Frame::new(area.width);
+        f.line(span("Name:").fg(Fg::Accent));
+        f.widget(Input::new("name").value("pi"));
+        f.line(span("Enter to keep, Escape to leave").fg(Fg::Dim));
+        f
+    }
+}
+
+/// Ask a name with pi-tui's `Input`; tell what was typed.
+#[command(name = "ask-name")]
+async fn ask_name(ctx: &CommandCtx) -> Result<(), Error> {
+    let (name, changes, tabs) = ctx
+        .ui()
+        .custom(AskName {
+            changes: 0,
+            tabs: 0,
+        })
+        .await?;
+    let text = match name {
+        Some(name) => format!("name: {name}"),
+        None => "no name".to_string(),
+    };
+    ctx.ui().notify(
+        format!("{text} (changes {changes}, tabs {tabs})"),
+        Level::Info,
+    );
+    Ok(())
 }
 
 /// Terminal-UI behaviours for the tests.

@@ -1,0 +1,376 @@
+// @ts-check
+// pi-tui's own widgets inside a component's frame (PROTOCOL.md, "Widgets in
+// frames"): a frame's `widget` block names a SelectList or an Input, which
+// the bridge makes with pi-tui's classes and keeps across frames by its id.
+// Keys the widget with the focus uses go to it here, with no round trip to
+// the extension; what it reports (selection changed, chosen, cancelled,
+// text changed, submitted) goes to the extension as `ui/widget`.
+// Everything the extension sends is sanitized and bounded first.
+
+import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
+
+import { sanitize } from "./sanitize.js";
+import { decodeKey } from "./tui-keys.js";
+
+/** @typedef {import("./tui-render.js").ThemeLike} ThemeLike */
+
+/** Most items a select list holds (the runtime's `MAX_SELECT_ITEMS`): the rest are left out. */
+export const MAX_SELECT_ITEMS = 1000;
+
+/** Most characters of an item's value, label or description, and of a filter (the runtime's `MAX_WIDGET_TEXT`). */
+export const MAX_WIDGET_TEXT = 1024;
+
+/** Most characters an input holds (the runtime's `MAX_INPUT`): typing past it is dropped. */
+export const MAX_INPUT = 4096;
+
+/** Most rows a select list shows at once (the runtime's `MAX_VISIBLE`). */
+export const MAX_VISIBLE = 100;
+
+/** Most widgets one frame holds (the runtime's `MAX_WIDGETS`): the others draw nothing. */
+export const MAX_WIDGETS = 16;
+
+/**
+ * @typedef {{ value: string, label: string, description?: string }} Item
+ * @typedef {{ id: string, kind: "select", items: Item[], maxVisible: number, filter: string,
+ *   selected: number | undefined, colors: Record<string, unknown>, focused: boolean }} SelectSpec
+ * @typedef {{ id: string, kind: "input", value: string | undefined, focused: boolean }} InputSpec
+ * @typedef {SelectSpec | InputSpec} WidgetSpec
+ * @typedef {{ event: string, index?: number, value?: string, text?: string }} WidgetEvent
+ */
+
+/**
+ * `text` as a widget shows it: a string, control characters dropped, at most `max` characters.
+ * @param {unknown} text
+ * @param {number} [max]
+ */
+export function widgetText(text, max = MAX_WIDGET_TEXT) {
+  const s = sanitize(typeof text === "string" ? text : "");
+  return s.length > max ? s.slice(0, max) : s;
+}
+
+/**
+ * A wire `widget` block's spec, checked and bounded; undefined for one that is not a widget.
+ * @param {unknown} raw
+ * @returns {WidgetSpec | undefined}
+ */
+export function widgetSpec(raw) {
+  if (!raw || typeof raw !== "object") return undefined;
+  const w = /** @type {any} */ (raw);
+  const id = widgetText(w.id, 64);
+  const focused = w.focused !== false;
+  if (w.kind === "select") {
+    const items = (Array.isArray(w.items) ? w.items : []).slice(0, MAX_SELECT_ITEMS).map((/** @type {any} */ i) => {
+      /** @type {Item} */
+      const item = { value: widgetText(i?.value), label: widgetText(i?.label) };
+      if (typeof i?.description === "string") item.description = widgetText(i.description);
+      return item;
+    });
+    const n = Math.floor(Number(w.maxVisible));
+    const maxVisible = Number.isFinite(n) ? Math.max(1, Math.min(n, MAX_VISIBLE)) : 5;
+    const selected = Number.isSafeInteger(w.selected) && w.selected >= 0 ? w.selected : undefined;
+    const colors = w.colors && typeof w.colors === "object" ? w.colors : {};
+    return { id, kind: "select", items, maxVisible, filter: widgetText(w.filter), selected, colors, focused };
+  }
+  if (w.kind === "input") {
+    const value = typeof w.value === "string" ? widgetText(w.value, MAX_INPUT) : undefined;
+    return { id, kind: "input", value, focused };
+  }
+  return undefined;
+}
+
+/**
+ * pi's select-list theme (`getSelectListTheme()`: accent, accent, muted,
+ * muted, muted) with the spec's colours instead where it names one.
+ * @param {Record<string, unknown>} colors
+ * @param {(color: unknown) => string} fgOpen a colour's escape sequence
+ */
+function selectTheme(colors, fgOpen) {
+  const paint = (/** @type {string} */ name, /** @type {string} */ token) => (/** @type {string} */ text) => {
+    const open = fgOpen(colors[name] ?? token);
+    return open ? `${open}${text}\x1b[39m` : text;
+  };
+  return {
+    selectedPrefix: paint("selected", "accent"),
+    selectedText: paint("selected", "accent"),
+    description: paint("description", "muted"),
+    scrollInfo: paint("scrollInfo", "muted"),
+    noMatch: paint("noMatch", "muted"),
+  };
+}
+
+/** SelectList's keybinding ids and the key names used where pi-tui has no keybindings. */
+const SELECT_KEYS = /** @type {const} */ ([
+  ["tui.select.up", ["up"]],
+  ["tui.select.down", ["down"]],
+  ["tui.select.pageUp", ["pageUp"]],
+  ["tui.select.pageDown", ["pageDown"]],
+  ["tui.select.confirm", ["enter"]],
+  ["tui.select.cancel", ["escape", "ctrl+c"]],
+]);
+
+/** Keys an Input leaves to the component (it does nothing with them). */
+const NOT_INPUT = new Set(["tab", "shift+tab", "up", "down", "pageUp", "pageDown"]);
+
+/**
+ * An input's text set by the extension, the cursor at its end (pi-tui's
+ * `setValue` keeps the cursor's column, which is 0 for a new input).
+ * @param {any} input
+ * @param {string} text
+ */
+function setText(input, text) {
+  input.setValue(text);
+  input.cursor = text.length;
+}
+
+/**
+ * Whether `data` is one of `names`, as pi decodes it.
+ * @param {string} data
+ * @param {readonly string[]} names
+ */
+function isKey(data, names) {
+  const { key, aliases } = decodeKey(data);
+  return names.some((n) => n === key || aliases.includes(n));
+}
+
+/**
+ * One live widget: pi-tui's object, the spec it was last given, and the
+ * events it reported since they were last taken.
+ */
+class LiveWidget {
+  /**
+   * @param {WidgetSpec} spec
+   * @param {(color: unknown) => string} fgOpen
+   */
+  constructor(spec, fgOpen) {
+    /** @type {WidgetSpec} */
+    this.spec = spec;
+    /** @type {WidgetEvent[]} */
+    this.events = [];
+    this.fgOpen = fgOpen;
+    /** @type {any} */
+    this.widget = undefined;
+    this.itemsKey = "";
+    this.build(spec);
+  }
+
+  /** @param {WidgetSpec} spec */
+  build(spec) {
+    if (spec.kind === "select") {
+      const list = new SelectList(spec.items, spec.maxVisible, selectTheme(spec.colors, this.fgOpen));
+      // The index the extension gets is into its own items (the list holds the same objects).
+      const at = (/** @type {Item} */ item) => this.spec.kind === "select" ? this.spec.items.indexOf(item) : -1;
+      list.onSelectionChange = (item) => this.events.push({ event: "selectionChanged", index: at(item), value: item.value });
+      list.onSelect = (item) => this.events.push({ event: "chosen", index: at(item), value: item.value });
+      list.onCancel = () => this.events.push({ event: "cancelled" });
+      if (spec.filter) list.setFilter(spec.filter);
+      if (spec.selected !== undefined) list.setSelectedIndex(spec.selected);
+      this.itemsKey = JSON.stringify([spec.items, spec.maxVisible, spec.colors]);
+      this.widget = list;
+    } else {
+      const input = new Input();
+      if (spec.value !== undefined) setText(input, spec.value);
+      input.onSubmit = (value) => this.events.push({ event: "submitted", text: value });
+      input.onEscape = () => this.events.push({ event: "cancelled" });
+      this.widget = input;
+    }
+  }
+
+  /**
+   * The extension's next spec for it: what changed is applied, the rest kept
+   * (the selection, the typed text, the cursor).
+   * @param {WidgetSpec} spec
+   */
+  update(spec) {
+    const old = this.spec;
+    this.spec = spec;
+    if (spec.kind !== old.kind) return this.build(spec);
+    if (spec.kind === "select" && old.kind === "select") {
+      const list = this.widget;
+      if (JSON.stringify([spec.items, spec.maxVisible, spec.colors]) !== this.itemsKey) {
+        const keep = list.selectedIndex;
+        this.build(spec);
+        if (spec.filter === old.filter && (spec.selected === undefined || spec.selected === old.selected)) this.widget.setSelectedIndex(keep);
+        return;
+      }
+      // The same items: the list keeps its own objects (events find their index by them).
+      this.spec = { ...spec, items: old.items };
+      if (spec.filter !== old.filter) list.setFilter(spec.filter);
+      if (spec.selected !== undefined && spec.selected !== old.selected) list.setSelectedIndex(this.filteredIndex(spec.selected));
+    } else if (spec.kind === "input" && old.kind === "input") {
+      if (spec.value !== undefined && spec.value !== old.value) setText(this.widget, spec.value);
+    }
+  }
+
+  /**
+   * An index into the spec's items as an index into the filtered ones.
+   * @param {number} index
+   */
+  filteredIndex(index) {
+    if (this.spec.kind !== "select") return index;
+    const at = this.widget.filteredItems.indexOf(this.spec.items[index]); // pi-tui's private list: the same objects
+    return at < 0 ? 0 : at;
+  }
+
+  /**
+   * Whether the widget uses `data` (else it goes to the component).
+   * @param {string} data
+   */
+  claims(data) {
+    if (this.spec.kind === "input") return !isKey(data, [...NOT_INPUT]);
+    /** @type {any} */
+    let kb;
+    try {
+      kb = getKeybindings();
+    } catch {
+      kb = undefined;
+    }
+    return SELECT_KEYS.some(([id, names]) => {
+      try {
+        if (kb && kb.matches(data, id)) return true;
+      } catch {
+        // An id this pi-tui does not know: its key names below.
+      }
+      return isKey(data, names);
+    });
+  }
+
+  /**
+   * A key for the widget: the events it caused.
+   * @param {string} data
+   * @returns {WidgetEvent[]}
+   */
+  key(data) {
+    const before = this.spec.kind === "input" ? this.widget.getValue() : undefined;
+    try {
+      this.widget.handleInput(data);
+    } catch {
+      // pi-tui's widget failed on the key: nothing happened.
+    }
+    if (this.spec.kind === "input") {
+      let now = this.widget.getValue();
+      if (now.length > MAX_INPUT) {
+        now = now.slice(0, MAX_INPUT);
+        this.widget.setValue(now);
+      }
+      // Submitted: the text, then the field as pi-tui left it.
+      if (now !== before && !this.events.some((e) => e.event === "submitted")) this.events.push({ event: "changed", text: now });
+    }
+    const out = this.events;
+    this.events = [];
+    return out;
+  }
+
+  /**
+   * Its lines at `width`.
+   * @param {number} width
+   * @param {boolean} focused whether the component has the focus (the input shows its cursor then)
+   * @returns {string[]}
+   */
+  render(width, focused) {
+    if (this.spec.kind === "input") this.widget.focused = focused && this.spec.focused;
+    try {
+      return this.widget.render(width);
+    } catch {
+      return [];
+    }
+  }
+}
+
+/**
+ * A component's widgets, by id, as its last frame names them.
+ */
+export class WidgetSet {
+  /** @param {() => ThemeLike | undefined} getTheme */
+  constructor(getTheme) {
+    this.getTheme = getTheme;
+    /** @type {Map<string, LiveWidget>} */
+    this.live = new Map();
+    /** Specs in the frame's order (the first focused one gets keys). */
+    /** @type {WidgetSpec[]} */
+    this.order = [];
+  }
+
+  /**
+   * The colour's foreground escape sequence with pi's current theme.
+   * @param {unknown} color
+   */
+  fgOpen(color) {
+    const theme = this.getTheme();
+    if (typeof color === "number" && Number.isInteger(color) && color >= 0 && color <= 255) return `\x1b[38;5;${color}m`;
+    if (typeof color === "string" && /^#[0-9a-fA-F]{6}$/.test(color)) {
+      const n = parseInt(color.slice(1), 16);
+      return `\x1b[38;2;${(n >> 16) & 255};${(n >> 8) & 255};${n & 255}m`;
+    }
+    try {
+      return typeof color === "string" && theme ? theme.getFgAnsi(color) : "";
+    } catch {
+      return "";
+    }
+  }
+
+  /**
+   * A new frame: its `widget` blocks (top level) made, updated or dropped.
+   * @param {unknown} blocks
+   */
+  sync(blocks) {
+    /** @type {WidgetSpec[]} */
+    const specs = [];
+    const seen = new Set();
+    for (const b of Array.isArray(blocks) ? blocks : []) {
+      if (specs.length >= MAX_WIDGETS) break;
+      const spec = widgetSpec(b?.widget);
+      if (!spec || seen.has(spec.id)) continue;
+      seen.add(spec.id);
+      specs.push(spec);
+    }
+    for (const id of [...this.live.keys()]) if (!seen.has(id)) this.live.delete(id);
+    for (const spec of specs) {
+      const w = this.live.get(spec.id);
+      if (w) w.update(spec);
+      else this.live.set(spec.id, new LiveWidget(spec, (c) => this.fgOpen(c)));
+    }
+    this.order = specs;
+  }
+
+  /** The widget that gets keys: the frame's first focused one. */
+  focusedWidget() {
+    const spec = this.order.find((s) => s.focused);
+    return spec ? this.live.get(spec.id) : undefined;
+  }
+
+  /**
+   * A key: to the focused widget if it uses it. Undefined: the component's;
+   * else the events it caused, with the widget's id.
+   * @param {string} data
+   * @returns {Array<WidgetEvent & { widget: string }> | undefined}
+   */
+  key(data) {
+    const w = this.focusedWidget();
+    if (!w || !w.claims(data)) return undefined;
+    return w.key(data).map((e) => ({ widget: w.spec.id, ...e }));
+  }
+
+  /**
+   * A widget block's lines at `width` (tui-render's `widget` callback).
+   * @param {unknown} raw the block's `widget`
+   * @param {number} width
+   * @param {boolean} focused
+   */
+  render(raw, width, focused) {
+    const id = widgetText(/** @type {any} */ (raw)?.id, 64);
+    return this.live.get(id)?.render(width, focused) ?? [];
+  }
+}
+
+/**
+ * A widget block's plain lines where there is no live widget (RPC mode,
+ * logs): a select list's labels, an input's text.
+ * @param {unknown} raw
+ * @returns {string[]}
+ */
+export function widgetPlain(raw) {
+  const spec = widgetSpec(raw);
+  if (!spec) return [];
+  if (spec.kind === "input") return [`> ${spec.value ?? ""}`];
+  return spec.items.slice(0, spec.maxVisible).map((i) => `  ${i.label || i.value}`);
+}

@@ -1,0 +1,595 @@
+//! pi-tui's own widgets in a component's [`super::Frame`]: [`SelectList`]
+//! and [`Input`], made by the bridge with pi-tui's classes, and what they
+//! report back ([`WidgetEvent`]).
+
+use serde_json::{json, Value};
+
+use super::style::{Fg, FgColor};
+use crate::util::sanitize::{sanitize, Keep};
+
+/// Most items a [`SelectList`] holds; the items after them are left out.
+pub const MAX_SELECT_ITEMS: usize = 1000;
+
+/// Most characters of an item's value, label or description, and of a
+/// filter; the rest is cut.
+pub const MAX_WIDGET_TEXT: usize = 1024;
+
+/// Most characters an [`Input`] holds: its value is cut to it, and typing
+/// past it is dropped (by the bridge).
+pub const MAX_INPUT: usize = 4096;
+
+/// Most rows a [`SelectList`] shows at once ([`SelectList::max_visible`]).
+pub const MAX_VISIBLE: usize = 100;
+
+/// Most widgets one frame holds; the ones after them draw nothing.
+pub const MAX_WIDGETS: usize = 16;
+
+/// Most characters of a widget's id.
+const MAX_ID: usize = 64;
+
+/// `text` without control characters, at most `max` characters.
+fn bounded(text: &str, max: usize) -> String {
+    let clean = sanitize(text, Keep::Line);
+    match clean.char_indices().nth(max) {
+        Some((at, _)) => clean[..at].to_string(),
+        None => clean.into_owned(),
+    }
+}
+
+/// One row of a [`SelectList`]: the value it stands for, the label it shows
+/// (the value if none) and a description beside it (pi-tui's `SelectItem`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectItem {
+    value: String,
+    label: Option<String>,
+    description: Option<String>,
+}
+
+impl SelectItem {
+    /// An item shown as its value.
+    pub fn new(value: impl Into<String>) -> Self {
+        SelectItem {
+            value: value.into(),
+            label: None,
+            description: None,
+        }
+    }
+
+    /// Show `label` instead of the value.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// A description, shown (muted, on one line) beside the label where
+    /// the list is wider than 40 columns.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The value it stands for.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    fn wire(&self) -> Value {
+        let mut out = json!({
+            "value": bounded(&self.value, MAX_WIDGET_TEXT),
+            "label": bounded(self.label.as_deref().unwrap_or(""), MAX_WIDGET_TEXT),
+        });
+        if let Some(d) = &self.description {
+            out["description"] = json!(bounded(d, MAX_WIDGET_TEXT));
+        }
+        out
+    }
+}
+
+/// The colours of a [`SelectList`]. The default is pi's select-list theme
+/// (`getSelectListTheme()`): the selected row in accent, descriptions,
+/// the scroll position and "No matching commands" muted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SelectColors {
+    /// The selected row (its `→ ` too).
+    pub selected: FgColor,
+    /// Descriptions of the other rows.
+    pub description: FgColor,
+    /// `(3/12)` under a list that scrolls.
+    pub scroll_info: FgColor,
+    /// The line a filter that matches nothing shows.
+    pub no_match: FgColor,
+}
+
+impl Default for SelectColors {
+    fn default() -> Self {
+        SelectColors {
+            selected: Fg::Accent.into(),
+            description: Fg::Muted.into(),
+            scroll_info: Fg::Muted.into(),
+            no_match: Fg::Muted.into(),
+        }
+    }
+}
+
+impl SelectColors {
+    /// These colours with `scroll_info` for the scroll position.
+    pub fn scroll_info(mut self, color: impl Into<FgColor>) -> Self {
+        self.scroll_info = color.into();
+        self
+    }
+
+    /// These colours with `no_match` for the line a filter that matches
+    /// nothing shows.
+    pub fn no_match(mut self, color: impl Into<FgColor>) -> Self {
+        self.no_match = color.into();
+        self
+    }
+}
+
+/// pi-tui's `SelectList` in a frame: rows with a `→ ` on the selected one,
+/// descriptions in a second column, scrolling with a `(3/12)` line, a
+/// filter on the values. pi-tui draws and runs it in the bridge: up, down,
+/// PageUp, PageDown, Enter and Escape (pi's `tui.select.*` keys, as the
+/// user bound them) go to it with no round trip, and the component hears
+/// [`WidgetEvent`]s; its other keys still reach [`super::Component::on_key`].
+///
+/// A frame names it by `id`: the bridge keeps one list per id across
+/// frames (the selection stays where the user moved it) and drops it when
+/// a frame no longer has it. Items, [`SelectList::max_visible`] and the
+/// colours rebuild the list when they change (keeping the selected row);
+/// [`SelectList::filter`] and [`SelectList::selected`] apply when they change.
+///
+/// ```
+/// use pi_ext::tui::{Frame, SelectItem, SelectList};
+/// let list = SelectList::new("presets", [
+///     SelectItem::new("fast").description("a small model"),
+///     SelectItem::new("deep").label("deep (active)"),
+/// ])
+/// .max_visible(10);
+/// let mut frame = Frame::new(60);
+/// frame.line("Select Preset").widget(list).line("↑↓ navigate");
+/// assert_eq!(frame.len(), 2);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectList {
+    id: String,
+    items: Vec<SelectItem>,
+    max_visible: usize,
+    filter: String,
+    selected: Option<usize>,
+    colors: SelectColors,
+    focused: bool,
+}
+
+impl SelectList {
+    /// A list named `id` (within its component) of `items` (at most
+    /// [`MAX_SELECT_ITEMS`]), five rows high, with the keys.
+    pub fn new(id: impl Into<String>, items: impl IntoIterator<Item = SelectItem>) -> Self {
+        SelectList {
+            id: id.into(),
+            items: items.into_iter().take(MAX_SELECT_ITEMS).collect(),
+            max_visible: 5,
+            filter: String::new(),
+            selected: None,
+            colors: SelectColors::default(),
+            focused: true,
+        }
+    }
+
+    /// Show at most `rows` rows at once (1 to [`MAX_VISIBLE`]).
+    pub fn max_visible(mut self, rows: usize) -> Self {
+        self.max_visible = rows.clamp(1, MAX_VISIBLE);
+        self
+    }
+
+    /// Show only the items whose value starts with `prefix` (any case);
+    /// the selection goes back to the first when it changes.
+    pub fn filter(mut self, prefix: impl Into<String>) -> Self {
+        self.filter = prefix.into();
+        self
+    }
+
+    /// Move the selection to item `index` (of all items) when this differs
+    /// from the last frame's: the user's moves in between are kept otherwise.
+    pub fn selected(mut self, index: usize) -> Self {
+        self.selected = Some(index);
+        self
+    }
+
+    /// Other colours than pi's select-list theme.
+    pub fn colors(mut self, colors: SelectColors) -> Self {
+        self.colors = colors;
+        self
+    }
+
+    /// Whether keys go to it (default true). Of a frame's widgets, the
+    /// first that has the keys gets them.
+    pub fn focused(mut self, focused: bool) -> Self {
+        self.focused = focused;
+        self
+    }
+
+    /// Its items.
+    pub fn items(&self) -> &[SelectItem] {
+        &self.items
+    }
+
+    fn wire(&self) -> Value {
+        let c = &self.colors;
+        let mut out = json!({
+            "id": bounded(&self.id, MAX_ID),
+            "kind": "select",
+            "items": self.items.iter().map(SelectItem::wire).collect::<Vec<_>>(),
+            "maxVisible": self.max_visible,
+            "colors": {
+                "selected": c.selected.wire(),
+                "description": c.description.wire(),
+                "scrollInfo": c.scroll_info.wire(),
+                "noMatch": c.no_match.wire(),
+            },
+            "focused": self.focused,
+        });
+        if !self.filter.is_empty() {
+            out["filter"] = json!(bounded(&self.filter, MAX_WIDGET_TEXT));
+        }
+        if let Some(i) = self.selected {
+            out["selected"] = json!(i);
+        }
+        out
+    }
+}
+
+/// pi-tui's one-line `Input` in a frame: `> ` then the text, scrolled
+/// sideways when longer than the width, with pi's editing keys (word
+/// moves, kill ring, undo) and the terminal's cursor where the user types.
+/// Every key but Tab, Shift+Tab, up, down, PageUp and PageDown goes to it
+/// in the bridge; the component hears [`WidgetEvent::Changed`] as the text
+/// changes, [`WidgetEvent::Submitted`] on Enter and
+/// [`WidgetEvent::Cancelled`] on Escape.
+///
+/// ```
+/// use pi_ext::tui::{Frame, Input};
+/// let mut frame = Frame::new(40);
+/// frame.line("Name:").widget(Input::new("name").value("pi"));
+/// assert_eq!(frame.widgets().count(), 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    id: String,
+    value: Option<String>,
+    focused: bool,
+}
+
+impl Input {
+    /// An empty input named `id` (within its component), with the keys.
+    pub fn new(id: impl Into<String>) -> Self {
+        Input {
+            id: id.into(),
+            value: None,
+            focused: true,
+        }
+    }
+
+    /// Set its text to `text` (cut to [`MAX_INPUT`] characters) when this
+    /// differs from the last frame's: what the user typed in between is
+    /// kept otherwise.
+    pub fn value(mut self, text: impl Into<String>) -> Self {
+        self.value = Some(text.into());
+        self
+    }
+
+    /// Whether keys go to it (default true), as [`SelectList::focused`].
+    pub fn focused(mut self, focused: bool) -> Self {
+        self.focused = focused;
+        self
+    }
+
+    fn wire(&self) -> Value {
+        let mut out =
+            json!({"id": bounded(&self.id, MAX_ID), "kind": "input", "focused": self.focused});
+        if let Some(v) = &self.value {
+            out["value"] = json!(bounded(v, MAX_INPUT));
+        }
+        out
+    }
+}
+
+/// A widget a [`super::Frame`] holds ([`super::Frame::widget`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Widget {
+    /// pi-tui's `SelectList`.
+    SelectList(SelectList),
+    /// pi-tui's `Input`.
+    Input(Input),
+}
+
+impl Widget {
+    /// Its id.
+    pub fn id(&self) -> &str {
+        match self {
+            Widget::SelectList(l) => &l.id,
+            Widget::Input(i) => &i.id,
+        }
+    }
+
+    /// The wire form: a frame's `widget` block.
+    pub(super) fn wire(&self) -> Value {
+        let spec = match self {
+            Widget::SelectList(l) => l.wire(),
+            Widget::Input(i) => i.wire(),
+        };
+        json!({ "widget": spec })
+    }
+}
+
+impl From<SelectList> for Widget {
+    fn from(l: SelectList) -> Self {
+        Widget::SelectList(l)
+    }
+}
+
+impl From<Input> for Widget {
+    fn from(i: Input) -> Self {
+        Widget::Input(i)
+    }
+}
+
+/// What a frame's widget reports, to [`super::Component::on_widget`].
+/// `widget` is the id it was given; `index` is into the [`SelectList`]'s
+/// items (all of them, not the filtered ones).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WidgetEvent {
+    /// A select list's selection moved.
+    SelectionChanged {
+        /// The list's id.
+        widget: String,
+        /// The item now selected.
+        index: usize,
+        /// Its value.
+        value: String,
+    },
+    /// Enter on a select list: this item was chosen.
+    Chosen {
+        /// The list's id.
+        widget: String,
+        /// The item chosen.
+        index: usize,
+        /// Its value.
+        value: String,
+    },
+    /// Escape (or Ctrl+C) on a select list, Escape on an input.
+    Cancelled {
+        /// The widget's id.
+        widget: String,
+    },
+    /// An input's text changed.
+    Changed {
+        /// The input's id.
+        widget: String,
+        /// Its text now.
+        text: String,
+    },
+    /// Enter on an input.
+    Submitted {
+        /// The input's id.
+        widget: String,
+        /// Its text.
+        text: String,
+    },
+}
+
+impl WidgetEvent {
+    /// The id of the widget that reported it.
+    pub fn widget(&self) -> &str {
+        match self {
+            WidgetEvent::SelectionChanged { widget, .. }
+            | WidgetEvent::Chosen { widget, .. }
+            | WidgetEvent::Cancelled { widget }
+            | WidgetEvent::Changed { widget, .. }
+            | WidgetEvent::Submitted { widget, .. } => widget,
+        }
+    }
+
+    /// A `ui/widget` notification's event; None for one this runtime does
+    /// not know or that is malformed (an index the list has not).
+    pub(crate) fn from_wire(p: &Value) -> Option<WidgetEvent> {
+        let widget = p["widget"].as_str()?.to_string();
+        let text = || p["text"].as_str().map(|t| bounded(t, MAX_INPUT));
+        let item = || {
+            let index = usize::try_from(p["index"].as_u64()?).ok()?;
+            Some((index, p["value"].as_str()?.to_string()))
+        };
+        Some(match p["event"].as_str()? {
+            "selectionChanged" => {
+                let (index, value) = item()?;
+                WidgetEvent::SelectionChanged {
+                    widget,
+                    index,
+                    value,
+                }
+            }
+            "chosen" => {
+                let (index, value) = item()?;
+                WidgetEvent::Chosen {
+                    widget,
+                    index,
+                    value,
+                }
+            }
+            "cancelled" => WidgetEvent::Cancelled { widget },
+            "changed" => WidgetEvent::Changed {
+                widget,
+                text: text()?,
+            },
+            "submitted" => WidgetEvent::Submitted {
+                widget,
+                text: text()?,
+            },
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::Frame;
+
+    #[test]
+    fn a_select_list_is_a_bounded_sanitized_widget_block() {
+        let items = (0..MAX_SELECT_ITEMS + 5).map(|i| {
+            SelectItem::new(format!("v{i}"))
+                .label(format!("\x1b[31mL{i}\x1b]52;c;x\x07"))
+                .description("d".repeat(MAX_WIDGET_TEXT + 9))
+        });
+        let list = SelectList::new("p", items)
+            .max_visible(1000)
+            .filter("v1")
+            .selected(2);
+        assert_eq!(list.items().len(), MAX_SELECT_ITEMS);
+        let w = Widget::from(list).wire();
+        let spec = &w["widget"];
+        assert_eq!(spec["kind"], "select");
+        assert_eq!(spec["maxVisible"], MAX_VISIBLE);
+        assert_eq!(spec["filter"], "v1");
+        assert_eq!(spec["selected"], 2);
+        assert_eq!(spec["items"][0]["label"], "[31mL0]52;c;x");
+        assert_eq!(
+            spec["items"][0]["description"].as_str().unwrap().len(),
+            MAX_WIDGET_TEXT
+        );
+        assert_eq!(spec["colors"]["selected"], "accent");
+        assert_eq!(spec["colors"]["scrollInfo"], "muted");
+        let c = SelectColors::default()
+            .scroll_info(Fg::Dim)
+            .no_match(Fg::Warning);
+        let w = Widget::from(SelectList::new("p", []).colors(c).max_visible(0)).wire();
+        assert_eq!(w["widget"]["colors"]["scrollInfo"], "dim");
+        assert_eq!(w["widget"]["colors"]["noMatch"], "warning");
+        assert_eq!(w["widget"]["maxVisible"], 1);
+        assert!(w["widget"].get("filter").is_none());
+    }
+
+    #[test]
+    fn an_input_carries_its_value_cut_and_its_focus() {
+        let w = Widget::from(Input::new("name").value("é".repeat(MAX_INPUT + 3))).wire();
+        assert_eq!(
+            w["widget"]["value"].as_str().unwrap().chars().count(),
+            MAX_INPUT
+        );
+        assert_eq!(w["widget"]["focused"], true);
+        let w = Widget::from(Input::new("n").focused(false)).wire();
+        assert_eq!(
+            w,
+            json!({"widget": {"id": "n", "kind": "input", "focused": false}})
+        );
+    }
+
+    #[test]
+    fn a_frame_puts_its_widgets_between_its_lines() {
+        let mut f = Frame::new(30);
+        f.line("top")
+            .widget(SelectList::new("a", [SelectItem::new("x")]))
+            .line("mid\nmid2")
+            .widget(Input::new("b"))
+            .cursor(1, 2);
+        let w = f.wire();
+        let blocks = w["blocks"].as_array().unwrap();
+        assert_eq!(blocks.len(), 4);
+        assert_eq!(blocks[0]["text"], json!([["top"]]));
+        assert_eq!(blocks[1]["widget"]["id"], "a");
+        assert_eq!(blocks[2]["text"], json!([["mid"], ["mid2"]]));
+        assert_eq!(blocks[3]["widget"]["kind"], "input");
+        // The cursor counts the frame's own lines, not the widgets'.
+        assert_eq!(w["cursor"], json!({"line": 1, "col": 2}));
+        assert_eq!(f.widgets().map(Widget::id).collect::<Vec<_>>(), ["a", "b"]);
+        // Past MAX_WIDGETS, widgets are left out.
+        let mut f = Frame::new(10);
+        for i in 0..MAX_WIDGETS + 3 {
+            f.widget(Input::new(i.to_string()));
+        }
+        assert_eq!(f.wire()["blocks"].as_array().unwrap().len(), MAX_WIDGETS);
+    }
+
+    /// A picker: the list's choice ends it, a typed `q` (a key the list
+    /// leaves to the component) too.
+    struct Picker;
+
+    impl crate::tui::Component for Picker {
+        type Output = Option<String>;
+        fn on_key(&mut self, key: &crate::tui::Key, cx: &mut crate::tui::Cx<Self>) {
+            if key.is("q") {
+                cx.done(None);
+            }
+        }
+        fn on_widget(&mut self, event: &WidgetEvent, cx: &mut crate::tui::Cx<Self>) {
+            if let WidgetEvent::Chosen { value, .. } = event {
+                cx.done(Some(value.clone()));
+            }
+        }
+        fn render(&mut self, area: &crate::tui::Area) -> Frame {
+            let mut f = Frame::new(area.width);
+            f.line("Pick")
+                .widget(SelectList::new("p", [SelectItem::new("a")]));
+            f
+        }
+    }
+
+    #[test]
+    fn a_component_hears_its_widgets_events() {
+        let mut t = crate::testing::TestComponent::new(Picker);
+        assert_eq!(t.frame(20).lines(), ["Pick"]);
+        t.widget(WidgetEvent::SelectionChanged {
+            widget: "p".into(),
+            index: 0,
+            value: "a".into(),
+        });
+        assert!(t.is_open());
+        t.widget(WidgetEvent::Chosen {
+            widget: "p".into(),
+            index: 0,
+            value: "a".into(),
+        });
+        assert_eq!(t.result(), Some(&Some("a".to_string())));
+    }
+
+    #[test]
+    fn widget_events_are_read_from_the_wire_and_bad_ones_dropped() {
+        let e = |v: Value| WidgetEvent::from_wire(&v);
+        assert_eq!(
+            e(json!({"widget": "p", "event": "chosen", "index": 1, "value": "deep"})),
+            Some(WidgetEvent::Chosen {
+                widget: "p".into(),
+                index: 1,
+                value: "deep".into()
+            })
+        );
+        assert_eq!(
+            e(json!({"widget": "p", "event": "selectionChanged", "index": 0, "value": "a"}))
+                .unwrap()
+                .widget(),
+            "p"
+        );
+        assert_eq!(
+            e(json!({"widget": "n", "event": "submitted", "text": "hi\x1b[2J"})),
+            Some(WidgetEvent::Submitted {
+                widget: "n".into(),
+                text: "hi[2J".into()
+            })
+        );
+        assert_eq!(
+            e(json!({"widget": "n", "event": "cancelled"})),
+            Some(WidgetEvent::Cancelled { widget: "n".into() })
+        );
+        assert_eq!(
+            e(json!({"widget": "p", "event": "chosen", "index": -1, "value": "x"})),
+            None
+        );
+        assert_eq!(e(json!({"widget": "p", "event": "changed"})), None);
+        assert_eq!(e(json!({"widget": "p", "event": "exploded"})), None);
+        assert_eq!(e(json!({"event": "cancelled"})), None);
+    }
+}
