@@ -219,7 +219,7 @@ pub struct RenderManifest {
 
 impl RenderManifest {
     /// Both rows drawn by the extension, in pi's shell.
-    #[cfg(feature = "tui")]
+    #[cfg(all(feature = "tui", feature = "builtin-tools"))]
     pub(crate) fn rows() -> Self {
         Self {
             call: true,
