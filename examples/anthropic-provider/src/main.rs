@@ -25,9 +25,8 @@
 //! - API key: `CUSTOM_ANTHROPIC_API_KEY` (pi resolves it, from the
 //!   environment or `auth.json`, and passes it to the provider).
 //! - Endpoint: `$CUSTOM_ANTHROPIC_BASE_URL`, else the model's `baseUrl`
-//!   (`https://api.anthropic.com`, as registered). Only plain `http://`
-//!   endpoints are supported (there is no TLS client here): point it at a
-//!   local proxy or a test server.
+//!   (`https://api.anthropic.com`, as registered), over TLS (rustls with
+//!   Mozilla's roots), or plain `http://` for a local proxy or test server.
 //!
 //! Not ported: the original's OAuth login (`/login custom-anthropic`) and
 //! token refresh, which need Anthropic's authorization service; the SDK's

@@ -1,9 +1,10 @@
-//! The upstream endpoint: the request POSTed with hyper, its server-sent
+//! The upstream endpoint: the request POSTed with hyper (rustls for https), its server-sent
 //! events read one at a time.
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
-use hyper_util::rt::TokioIo;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
 use pi_ext::provider::ProviderError;
 use serde_json::Value;
 
@@ -15,17 +16,6 @@ const BETA_FEATURES: &str =
 pub struct Response {
     body: Incoming,
     buffer: Vec<u8>,
-    /// The connection's task, aborted on drop: nothing keeps the socket
-    /// open once the answer is not wanted.
-    _connection: AbortOnDrop,
-}
-
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
 }
 
 impl Response {
@@ -81,10 +71,10 @@ fn find_event_end(buffer: &[u8]) -> Option<(usize, usize)> {
     }
 }
 
-/// POST `body` to `url` (plain HTTP) with the headers the original's
-/// Anthropic client sends: the key as `x-api-key` (an OAuth token as a
-/// bearer `authorization`, with Claude Code's headers), `anthropic-version`,
-/// `anthropic-beta`.
+/// POST `body` to `url` (`https`, or plain `http` for a local server) with
+/// the headers the original's Anthropic client sends: the key as
+/// `x-api-key` (an OAuth token as a bearer `authorization`, with Claude
+/// Code's headers), `anthropic-version`, `anthropic-beta`.
 pub async fn post(
     url: &str,
     key: &str,
@@ -93,24 +83,20 @@ pub async fn post(
 ) -> Result<Response, ProviderError> {
     let bad = |e: &dyn std::fmt::Display| ProviderError::new(format!("upstream {url}: {e}"));
     let uri: hyper::Uri = url.parse().map_err(|e| bad(&e))?;
-    if uri.scheme_str() != Some("http") {
-        return Err(bad(
-            &"only http:// endpoints are supported (set CUSTOM_ANTHROPIC_BASE_URL)",
-        ));
+    if !matches!(uri.scheme_str(), Some("http" | "https")) {
+        return Err(bad(&"only http:// and https:// endpoints are supported"));
     }
-    let host = uri.host().ok_or_else(|| bad(&"no host"))?.to_string();
-    let port = uri.port_u16().unwrap_or(80);
-    let stream = tokio::net::TcpStream::connect((host.as_str(), port))
-        .await
-        .map_err(|e| bad(&e))?;
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .map_err(|e| bad(&e))?;
-    let connection = AbortOnDrop(tokio::spawn(async move {
-        let _ = connection.await;
-    }));
-    let mut request = hyper::Request::post(uri.path())
-        .header("host", format!("{host}:{port}"))
+    // One client per answer: its connection is not pooled, so dropping the
+    // response mid-stream (pi's abort) closes it.
+    let https = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_webpki_roots()
+        .https_or_http()
+        .enable_http1()
+        .build();
+    let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(0)
+        .build(https);
+    let mut request = hyper::Request::post(uri)
         .header("content-type", "application/json")
         .header("accept", "application/json")
         .header("anthropic-version", "2023-06-01")
@@ -132,7 +118,7 @@ pub async fn post(
     let request = request
         .body(Full::new(Bytes::from(body.to_string())))
         .map_err(|e| bad(&e))?;
-    let response = sender.send_request(request).await.map_err(|e| bad(&e))?;
+    let response = client.request(request).await.map_err(|e| bad(&e))?;
     let status = response.status();
     if !status.is_success() {
         let text = response
@@ -146,7 +132,6 @@ pub async fn post(
     Ok(Response {
         body: response.into_body(),
         buffer: Vec::new(),
-        _connection: connection,
     })
 }
 
