@@ -18,8 +18,8 @@ use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent,
 use pi_ext::prelude::*;
 use pi_ext::serde_json::json;
 use pi_ext::tui::{
-    span, Area, Component, Cx, Fg, Frame, Key, Line, SelectColors, SelectItem, SelectList,
-    WidgetEvent,
+    span, Area, Component, ControlEvent, Cx, Fg, Frame, Key, Line, SelectColors, SelectItem,
+    SelectList,
 };
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -288,10 +288,10 @@ impl Component for Selector {
     /// Escape) in the bridge; the original ignores the others.
     fn on_key(&mut self, _key: &Key, _cx: &mut Cx<Self>) {}
 
-    fn on_widget(&mut self, event: &WidgetEvent, cx: &mut Cx<Self>) {
+    fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {
         match event {
-            WidgetEvent::Chosen { value, .. } => cx.done(Some(value.clone())),
-            WidgetEvent::Cancelled { .. } => cx.done(None),
+            ControlEvent::Chosen { value, .. } => cx.done(Some(value.clone())),
+            ControlEvent::Cancelled { .. } => cx.done(None),
             _ => {}
         }
     }
@@ -321,7 +321,7 @@ impl Component for Selector {
         f.line("");
         f.line(span(" ") + span("Select Preset").fg(Fg::Accent).bold());
         f.line("");
-        f.widget(list);
+        f.control(list);
         f.line("");
         f.line(span(" ") + span("↑↓ navigate • enter select • esc cancel").fg(Fg::Dim));
         f.line("");

@@ -9,7 +9,7 @@ import { CURSOR_MARKER, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "
 
 import { sanitize } from "./sanitize.js";
 import { hasPiMarkdownTheme, markdownGeneration, markdownLines, markdownPlain, repaintWithPiTheme } from "./tui-markdown.js";
-import { widgetPlain } from "./tui-widgets.js";
+import { controlPlain } from "./tui-controls.js";
 
 /**
  * @typedef {object} WireStyle
@@ -33,7 +33,7 @@ import { widgetPlain } from "./tui-widgets.js";
  *   | { center: WireLine }
  *   | { rule: { fill: WireLine, title?: WireLine } }
  *   | { markdown: string, more?: number }
- *   | { widget: object }
+ *   | { control: object }
  *   | { builtin: true }} WireBlock
  */
 /**
@@ -418,8 +418,8 @@ function ruleText(fill, title) {
  */
 
 /**
- * How a frame's `widget` block is drawn (a component's live pi-tui widget, tui-widgets.js).
- * @typedef {(widget: object, width: number) => string[]} WidgetRenderer
+ * How a frame's `control` block is drawn (a component's live pi-tui control, tui-controls.js).
+ * @typedef {(control: object, width: number) => string[]} ControlRenderer
  */
 
 /**
@@ -428,8 +428,8 @@ function ruleText(fill, title) {
  * @property {ThemeLike | undefined} theme
  * @property {BuiltinRenderer | undefined} builtin
  * @property {{ line: number, col: number } | undefined} cursor frames: where CURSOR_MARKER goes
- * @property {{ n: number }} rows unwrapped text lines laid out so far (the cursor's line counts these: widgets' lines are not the frame's)
- * @property {WidgetRenderer | undefined} widget
+ * @property {{ n: number }} rows unwrapped text lines laid out so far (the cursor's line counts these: controls' lines are not the frame's)
+ * @property {ControlRenderer | undefined} control
  * @property {Budget} budget text and spacer lines still laid out
  */
 
@@ -490,9 +490,9 @@ function layout(blocks, width, c, depth) {
       // pi-tui's Markdown with pi's theme (tui-markdown.js bounds the text first).
       const lines = markdownLines(b.markdown, b.more, width, c.theme, dim);
       out.push(...lines.slice(0, take(c.budget, lines.length)));
-    } else if (b.widget && typeof b.widget === "object") {
-      // pi-tui's own SelectList or Input, live in the component (tui-widgets.js).
-      const lines = c.widget ? c.widget(b.widget, width) : widgetPlain(b.widget);
+    } else if (b.control && typeof b.control === "object") {
+      // pi-tui's own SelectList or Input, live in the component (tui-controls.js).
+      const lines = c.control ? c.control(b.control, width) : controlPlain(b.control);
       out.push(...lines.slice(0, take(c.budget, lines.length)));
     } else if (b.builtin === true && c.builtin) {
       const own = c.builtin(width);
@@ -509,7 +509,7 @@ function layout(blocks, width, c, depth) {
  * @param {WireView | undefined} view
  * @param {number} width
  * @param {ThemeLike | undefined} theme
- * @param {{ focused?: boolean, builtin?: BuiltinRenderer, widget?: WidgetRenderer }} [options]
+ * @param {{ focused?: boolean, builtin?: BuiltinRenderer, control?: ControlRenderer }} [options]
  * @returns {string[]}
  */
 export function renderView(view, width, theme, options = {}) {
@@ -521,7 +521,7 @@ export function renderView(view, width, theme, options = {}) {
       : undefined;
   /** @type {Budget} */
   const budget = { left: MAX_LINES, more: 0, builtin: 0 };
-  const context = { styles, theme, builtin: options.builtin, widget: options.widget, cursor, budget, rows: { n: 0 } };
+  const context = { styles, theme, builtin: options.builtin, control: options.control, cursor, budget, rows: { n: 0 } };
   const lines = layout(view.blocks, width, context, 0);
   const what = typeof view.width === "number" ? "frame" : "view";
   return capLines(lines, budget.more, what, dim, budget.builtin).map((l) => fit(l, width));
@@ -550,7 +550,7 @@ export function plainLines(view) {
       else if (Array.isArray(b.center)) collect(out, [b.center], text);
       else if (b.rule) collect(out, [b.rule], (r) => ruleText(text(r.fill), r.title && text(r.title)));
       else if (typeof b.markdown === "string") collect(out, markdownPlain(b.markdown, b.more), String);
-      else if (b.widget) collect(out, widgetPlain(b.widget), String);
+      else if (b.control) collect(out, controlPlain(b.control), String);
     }
   };
   walk(view?.blocks, 0);
@@ -578,7 +578,7 @@ export function styledText(view, theme) {
       else if (Array.isArray(b.center)) collect(out, [b.center], (l) => lineAnsi(l, styles));
       else if (b.rule) collect(out, [b.rule], (r) => ruleText(lineAnsi(r.fill, styles), r.title && lineAnsi(r.title, styles)));
       else if (typeof b.markdown === "string") collect(out, markdownPlain(b.markdown, b.more), String);
-      else if (b.widget) collect(out, widgetPlain(b.widget), String);
+      else if (b.control) collect(out, controlPlain(b.control), String);
     }
   };
   walk(view?.blocks, 0);
@@ -606,15 +606,15 @@ export class ViewComponent {
   /**
    * @param {() => ThemeLike | undefined} getTheme
    * @param {WireView | undefined} [view]
-   * @param {{ builtin?: BuiltinRenderer, repaint?: () => void, widget?: (widget: object, width: number, focused: boolean) => string[] }} [options]
-   *   `repaint`: have pi draw it again; `widget`: draws a frame's widget blocks
+   * @param {{ builtin?: BuiltinRenderer, repaint?: () => void, control?: (control: object, width: number, focused: boolean) => string[] }} [options]
+   *   `repaint`: have pi draw it again; `control`: draws a frame's control blocks
    */
   constructor(getTheme, view, options = {}) {
     this.getTheme = getTheme;
     /** @type {WireView | undefined} */
     this.view = view;
     this.builtin = options.builtin;
-    this.widget = options.widget;
+    this.control = options.control;
     this.repaint = options.repaint;
     this.focused = false;
     /** @type {string[] | undefined} */
@@ -646,9 +646,9 @@ export class ViewComponent {
     /** @type {string[]} */
     let lines;
     try {
-      const draw = this.widget;
-      const widget = draw && ((/** @type {object} */ w, /** @type {number} */ n) => draw(w, n, this.focused));
-      lines = renderView(this.view, width, this.getTheme(), { focused: this.focused, builtin: this.builtin, widget });
+      const draw = this.control;
+      const control = draw && ((/** @type {object} */ w, /** @type {number} */ n) => draw(w, n, this.focused));
+      lines = renderView(this.view, width, this.getTheme(), { focused: this.focused, builtin: this.builtin, control });
     } catch {
       lines = []; // never a throw while pi paints
     }

@@ -16,7 +16,7 @@ import { UiCalls } from "./ui-calls.js";
 import { loadMarkdownThemeWith } from "./tui-markdown.js";
 import { plainLines, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
 import { TerminalQueries, terminalQuery } from "./tui-query.js";
-import { WidgetSet } from "./tui-widgets.js";
+import { ControlSet } from "./tui-controls.js";
 
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
 /** @typedef {import("./tui-render.js").WireView} WireView */
@@ -56,7 +56,7 @@ const MESSAGE_VIEWS = 256;
  * @property {number} id the extension's id for it
  * @property {number} request the `ui/open` request's id
  * @property {ViewComponent} view
- * @property {WidgetSet} widgets pi-tui widgets its frame holds
+ * @property {ControlSet} controls pi-tui controls its frame holds
  * @property {((value?: unknown) => void) | undefined} done pi's `done`
  * @property {any} tui
  * @property {string | undefined} reason why it closed, if the bridge or pi closed it
@@ -230,7 +230,7 @@ export class TuiHost {
       return child.respondError(request, codes.NO_UI, "custom components need pi's terminal UI");
     }
     const id = Number(p.component);
-    const widgets = new WidgetSet(() => this.currentTheme());
+    const controls = new ControlSet(() => this.currentTheme());
     /** @type {OpenComponent} */
     const c = {
       child,
@@ -238,9 +238,9 @@ export class TuiHost {
       request,
       view: new ViewComponent(() => this.currentTheme(), undefined, {
         repaint: () => (c.tui ?? this.tui)?.requestRender(),
-        widget: (w, width, focused) => widgets.render(w, width, focused),
+        control: (w, width, focused) => controls.render(w, width, focused),
       }),
-      widgets,
+      controls,
       done: undefined,
       tui: undefined,
       reason: undefined,
@@ -385,11 +385,11 @@ export class TuiHost {
     const { key, aliases, text, kind } = decodeKey(data);
     c.seq++;
     c.paintedSinceKey = false;
-    // A key the frame's focused pi-tui widget uses: handled here, its events to the extension.
-    const events = kind === "release" ? undefined : c.widgets.key(data);
+    // A key the frame's focused pi-tui control uses: handled here, its events to the extension.
+    const events = kind === "release" ? undefined : c.controls.key(data);
     if (events) {
       c.view.invalidate();
-      for (const e of events) c.child.notify("ui/widget", { component: c.id, seq: c.seq, ...e });
+      for (const e of events) c.child.notify("ui/control", { component: c.id, seq: c.seq, ...e });
       try {
         c.tui?.requestRender();
       } catch {
@@ -424,7 +424,7 @@ export class TuiHost {
     const c = this.components.get(child)?.get(p.component);
     if (!c || c.reason) return; // closed: dropped
     const { component: _id, forKey, ...view } = p;
-    c.widgets.sync(view.blocks);
+    c.controls.sync(view.blocks);
     c.view.setView(view);
     if (typeof forKey === "number") {
       c.acked = Math.max(c.acked, forKey);

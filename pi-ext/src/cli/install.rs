@@ -97,8 +97,8 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ),
     #[cfg(feature = "tui")]
     (
-        "tui-widgets.js",
-        include_str!("../../bridge/lib/tui-widgets.js"),
+        "tui-controls.js",
+        include_str!("../../bridge/lib/tui-controls.js"),
     ),
     // Feature `models`.
     #[cfg(feature = "models")]

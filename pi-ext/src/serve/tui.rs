@@ -28,7 +28,7 @@ impl Dispatcher {
     pub(super) fn is_tui_notification(method: &str) -> bool {
         matches!(
             method,
-            "ui/key" | "ui/widget" | "ui/resize" | "ui/focus" | "ui/closed" | "footer/data"
+            "ui/key" | "ui/control" | "ui/resize" | "ui/focus" | "ui/closed" | "footer/data"
         )
     }
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::snapshot::Snapshot;
-use crate::tui::{Area, Component, Cx, Handle, Key, UpdateReceiver, WidgetEvent};
+use crate::tui::{Area, Component, ControlEvent, Cx, Handle, Key, UpdateReceiver};
 
 /// A [`Component`] under test: it is opened as pi opens it
 /// ([`Component::on_open`] first), then each call is one event, as the
@@ -146,13 +146,13 @@ impl<C: Component> TestComponent<C> {
         self
     }
 
-    /// A widget of its frame reports `event`, as the bridge reports what
-    /// pi-tui's widget did with the user's keys (pi-tui's widgets run in
+    /// A control of its frame reports `event`, as the bridge reports what
+    /// pi-tui's control did with the user's keys (pi-tui's controls run in
     /// pi, not here: [`TestComponent::frame`] shows no lines for them).
-    pub fn widget(&mut self, event: WidgetEvent) -> &mut Self {
+    pub fn control(&mut self, event: ControlEvent) -> &mut Self {
         self.run_updates();
-        self.expect_open(&format!("the widget event {event:?}"));
-        self.component.on_widget(&event, &mut self.cx);
+        self.expect_open(&format!("the control event {event:?}"));
+        self.component.on_control(&event, &mut self.cx);
         self.settle();
         self
     }

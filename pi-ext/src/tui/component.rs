@@ -14,10 +14,10 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use super::control::ControlEvent;
 use super::frame::Frame;
 use super::key::Key;
 use super::overlay::Overlay;
-use super::widget::WidgetEvent;
 use crate::host::connection::{Mode, UiMessage};
 use crate::host::ui::{ClosedBy, Ui, UiError};
 
@@ -90,11 +90,11 @@ pub trait Component: Send + Sized + 'static {
     /// A key was pressed (keys go to the component that has the focus).
     fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>);
 
-    /// A widget of its frame reported something ([`Frame::widget`]: a
+    /// A control of its frame reported something ([`Frame::control`]: a
     /// [`super::SelectList`]'s selection moved, was chosen or cancelled; an
     /// [`super::Input`]'s text changed or was submitted). The keys that
-    /// caused it went to the widget, not to [`Component::on_key`].
-    fn on_widget(&mut self, event: &WidgetEvent, cx: &mut Cx<Self>) {
+    /// caused it went to the control, not to [`Component::on_key`].
+    fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {
         let _ = (event, cx);
     }
 
@@ -613,15 +613,15 @@ fn handle<C: Component>(
             }
             return Ok(Some(key.seq));
         }
-        "ui/widget" => {
-            let Some(event) = WidgetEvent::from_wire(p) else {
-                crate::util::logging::warn(&format!("bad ui/widget params: {p}"));
+        "ui/control" => {
+            let Some(event) = ControlEvent::from_wire(p) else {
+                crate::util::logging::warn(&format!("bad ui/control params: {p}"));
                 return Ok(None);
             };
             if cx.done.is_some() {
                 return Ok(None);
             }
-            guarded("on_widget", || component.on_widget(&event, cx))
+            guarded("on_control", || component.on_control(&event, cx))
                 .map_err(|e| Ended::Here(e, "failed"))?;
             // The frame (or an ack) answers the key that caused it.
             return Ok(p["seq"].as_u64());

@@ -2,9 +2,9 @@
 
 use serde_json::{json, Value};
 
+use super::control::{Control, MAX_CONTROLS};
 use super::text::Line;
 use super::view::{lines_note, split, Budget, StyleTable};
-use super::widget::{Widget, MAX_WIDGETS};
 #[cfg(doc)]
 use super::MAX_VIEW_LINES;
 
@@ -13,8 +13,8 @@ use super::MAX_VIEW_LINES;
 ///
 /// A line wider than the frame is cut by the bridge (it never reaches pi
 /// wider than the terminal), so layout mistakes cost columns, not pi's
-/// screen. Between its lines a frame can hold pi-tui's own widgets
-/// ([`Frame::widget`]: a [`super::SelectList`], an [`super::Input`]).
+/// screen. Between its lines a frame can hold pi-tui's own controls
+/// ([`Frame::control`]: a [`super::SelectList`], an [`super::Input`]).
 ///
 /// ```
 /// use pi_ext::tui::{span, Fg, Frame};
@@ -27,8 +27,8 @@ use super::MAX_VIEW_LINES;
 pub struct Frame {
     width: u16,
     lines: Vec<Line>,
-    /// Widgets, each before the line at its index.
-    widgets: Vec<(usize, Widget)>,
+    /// Controls, each before the line at its index.
+    controls: Vec<(usize, Control)>,
     cursor: Option<(usize, usize)>,
 }
 
@@ -38,7 +38,7 @@ impl Frame {
         Frame {
             width,
             lines: Vec::new(),
-            widgets: Vec::new(),
+            controls: Vec::new(),
             cursor: None,
         }
     }
@@ -59,20 +59,20 @@ impl Frame {
         self
     }
 
-    /// Add pi-tui's own widget below the lines so far: pi-tui draws it at
+    /// Add pi-tui's own control below the lines so far: pi-tui draws it at
     /// the frame's width, and keys it uses go to it in the bridge (see
     /// [`super::SelectList`], [`super::Input`]; what it reports reaches
-    /// [`super::Component::on_widget`]). It is not one of [`Frame::rows`]:
+    /// [`super::Component::on_control`]). It is not one of [`Frame::rows`]:
     /// lines and the cursor count the frame's own lines only. At most
-    /// [`MAX_WIDGETS`] widgets draw; two with one id draw the first.
-    pub fn widget(&mut self, widget: impl Into<Widget>) -> &mut Self {
-        self.widgets.push((self.lines.len(), widget.into()));
+    /// [`MAX_CONTROLS`] controls draw; two with one id draw the first.
+    pub fn control(&mut self, control: impl Into<Control>) -> &mut Self {
+        self.controls.push((self.lines.len(), control.into()));
         self
     }
 
-    /// Its widgets, in order.
-    pub fn widgets(&self) -> impl Iterator<Item = &Widget> {
-        self.widgets.iter().map(|(_, w)| w)
+    /// Its controls, in order.
+    pub fn controls(&self) -> impl Iterator<Item = &Control> {
+        self.controls.iter().map(|(_, w)| w)
     }
 
     /// Put the terminal's cursor before column `column` of line `line`
@@ -110,23 +110,23 @@ impl Frame {
         let mut table = StyleTable::default();
         let total = self.lines.iter().map(Line::line_count).sum();
         let mut budget = Budget::for_lines(total);
-        // Text blocks between the widgets (one text block without any).
+        // Text blocks between the controls (one text block without any).
         let mut blocks = Vec::new();
         let mut from = 0;
-        let widgets = self.widgets.iter().take(MAX_WIDGETS);
-        for (at, widget) in widgets
+        let controls = self.controls.iter().take(MAX_CONTROLS);
+        for (at, control) in controls
             .map(|(at, w)| (*at, Some(w)))
             .chain([(self.lines.len(), None)])
         {
             let lines = split(&self.lines[from..at], &mut budget);
             let mut lines: Vec<Value> = lines.iter().map(|l| table.line(l)).collect();
-            if widget.is_none() && budget.more > 0 {
+            if control.is_none() && budget.more > 0 {
                 lines.push(table.line(&lines_note(budget.more, "frame")));
             }
-            if !lines.is_empty() || (widget.is_none() && blocks.is_empty()) {
+            if !lines.is_empty() || (control.is_none() && blocks.is_empty()) {
                 blocks.push(json!({ "text": lines, "wrap": false }));
             }
-            if let Some(w) = widget {
+            if let Some(w) = control {
                 blocks.push(w.wire());
             }
             from = at;

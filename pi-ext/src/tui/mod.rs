@@ -149,6 +149,7 @@ mod ansi;
 mod autocomplete;
 mod chrome;
 mod component;
+mod control;
 mod editor;
 mod entry;
 mod frame;
@@ -162,7 +163,6 @@ mod style;
 mod text;
 mod theme;
 mod view;
-mod widget;
 mod wrap;
 
 #[doc(no_inline)]
@@ -171,6 +171,10 @@ pub use autocomplete::{Query, Suggestions};
 pub use chrome::{Chrome, FooterData};
 pub(crate) use component::UpdateReceiver;
 pub use component::{Area, Component, Custom, Cx, Handle};
+pub use control::{
+    Control, ControlEvent, Input, SelectColors, SelectItem, SelectList, MAX_CONTROLS,
+    MAX_CONTROL_TEXT, MAX_INPUT, MAX_SELECT_ITEMS, MAX_VISIBLE,
+};
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
 pub(crate) use entry::{entry_views, render_entry};
 pub use entry::{EntryOpts, RenderedEntry};
@@ -191,7 +195,3 @@ pub(crate) use text::grapheme_width;
 pub use text::{span, width, Line, Span};
 pub use theme::{Theme, ThemeColor};
 pub use view::{View, MAX_VIEW_DEPTH, MAX_VIEW_LINES};
-pub use widget::{
-    Input, SelectColors, SelectItem, SelectList, Widget, WidgetEvent, MAX_INPUT, MAX_SELECT_ITEMS,
-    MAX_VISIBLE, MAX_WIDGETS, MAX_WIDGET_TEXT,
-};

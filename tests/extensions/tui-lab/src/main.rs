@@ -29,8 +29,8 @@ use pi_ext::events::SessionStartEvent;
 use pi_ext::prelude::*;
 use pi_ext::sync::Notify;
 use pi_ext::tui::{
-    span, Ansi, Area, CallRow, Component, Cx, Fg, Frame, Input, Key, Query, ResultRow, Rgb,
-    Suggestion, Suggestions, ThemeColor, ToolRender, View, WidgetEvent,
+    span, Ansi, Area, CallRow, Component, ControlEvent, Cx, Fg, Frame, Input, Key, Query,
+    ResultRow, Rgb, Suggestion, Suggestions, ThemeColor, ToolRender, View,
 };
 use pi_ext::ui::Ui;
 
@@ -379,13 +379,13 @@ impl Component for AskName {
         }
     }
 
-    fn on_widget(&mut self, event: &WidgetEvent, cx: &mut Cx<Self>) {
+    fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {
         match event {
-            WidgetEvent::Changed { .. } => self.changes += 1,
-            WidgetEvent::Submitted { text, .. } => {
+            ControlEvent::Changed { .. } => self.changes += 1,
+            ControlEvent::Submitted { text, .. } => {
                 cx.done((Some(text.clone()), self.changes, self.tabs))
             }
-            WidgetEvent::Cancelled { .. } => cx.done((None, self.changes, self.tabs)),
+            ControlEvent::Cancelled { .. } => cx.done((None, self.changes, self.tabs)),
             _ => {}
         }
     }
@@ -393,7 +393,7 @@ impl Component for AskName {
     fn render(&mut self, area: &Area) -> Frame {
         let mut f = Frame::new(area.width);
         f.line(span("Name:").fg(Fg::Accent));
-        f.widget(Input::new("name").value("pi"));
+        f.control(Input::new("name").value("pi"));
         f.line(span("Enter to keep, Escape to leave").fg(Fg::Dim));
         f
     }

@@ -1,4 +1,4 @@
-//! pi-tui's own `Input` inside a Rust component's frame (`Frame::widget`),
+//! pi-tui's own `Input` inside a Rust component's frame (`Frame::control`),
 //! in a real pseudo-terminal beside a TypeScript extension that puts the
 //! same pi-tui `Input` in its component: tui-lab's `/ask-name`. After every
 //! key the component's rows, with their colours, and where the terminal's

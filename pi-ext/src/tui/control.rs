@@ -1,6 +1,6 @@
-//! pi-tui's own widgets in a component's [`super::Frame`]: [`SelectList`]
+//! pi-tui's own controls in a component's [`super::Frame`]: [`SelectList`]
 //! and [`Input`], made by the bridge with pi-tui's classes, and what they
-//! report back ([`WidgetEvent`]).
+//! report back ([`ControlEvent`]).
 
 use serde_json::{json, Value};
 
@@ -12,7 +12,7 @@ pub const MAX_SELECT_ITEMS: usize = 1000;
 
 /// Most characters of an item's value, label or description, and of a
 /// filter; the rest is cut.
-pub const MAX_WIDGET_TEXT: usize = 1024;
+pub const MAX_CONTROL_TEXT: usize = 1024;
 
 /// Most characters an [`Input`] holds: its value is cut to it, and typing
 /// past it is dropped (by the bridge).
@@ -21,10 +21,10 @@ pub const MAX_INPUT: usize = 4096;
 /// Most rows a [`SelectList`] shows at once ([`SelectList::max_visible`]).
 pub const MAX_VISIBLE: usize = 100;
 
-/// Most widgets one frame holds; the ones after them draw nothing.
-pub const MAX_WIDGETS: usize = 16;
+/// Most controls one frame holds; the ones after them draw nothing.
+pub const MAX_CONTROLS: usize = 16;
 
-/// Most characters of a widget's id.
+/// Most characters of a control's id.
 const MAX_ID: usize = 64;
 
 /// `text` without control characters, at most `max` characters.
@@ -75,11 +75,11 @@ impl SelectItem {
 
     fn wire(&self) -> Value {
         let mut out = json!({
-            "value": bounded(&self.value, MAX_WIDGET_TEXT),
-            "label": bounded(self.label.as_deref().unwrap_or(""), MAX_WIDGET_TEXT),
+            "value": bounded(&self.value, MAX_CONTROL_TEXT),
+            "label": bounded(self.label.as_deref().unwrap_or(""), MAX_CONTROL_TEXT),
         });
         if let Some(d) = &self.description {
-            out["description"] = json!(bounded(d, MAX_WIDGET_TEXT));
+            out["description"] = json!(bounded(d, MAX_CONTROL_TEXT));
         }
         out
     }
@@ -132,7 +132,7 @@ impl SelectColors {
 /// filter on the values. pi-tui draws and runs it in the bridge: up, down,
 /// PageUp, PageDown, Enter and Escape (pi's `tui.select.*` keys, as the
 /// user bound them) go to it with no round trip, and the component hears
-/// [`WidgetEvent`]s; its other keys still reach [`super::Component::on_key`].
+/// [`ControlEvent`]s; its other keys still reach [`super::Component::on_key`].
 ///
 /// A frame names it by `id`: the bridge keeps one list per id across
 /// frames (the selection stays where the user moved it) and drops it when
@@ -148,7 +148,7 @@ impl SelectColors {
 /// ])
 /// .max_visible(10);
 /// let mut frame = Frame::new(60);
-/// frame.line("Select Preset").widget(list).line("↑↓ navigate");
+/// frame.line("Select Preset").control(list).line("↑↓ navigate");
 /// assert_eq!(frame.len(), 2);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,7 +203,7 @@ impl SelectList {
         self
     }
 
-    /// Whether keys go to it (default true). Of a frame's widgets, the
+    /// Whether keys go to it (default true). Of a frame's controls, the
     /// first that has the keys gets them.
     pub fn focused(mut self, focused: bool) -> Self {
         self.focused = focused;
@@ -231,7 +231,7 @@ impl SelectList {
             "focused": self.focused,
         });
         if !self.filter.is_empty() {
-            out["filter"] = json!(bounded(&self.filter, MAX_WIDGET_TEXT));
+            out["filter"] = json!(bounded(&self.filter, MAX_CONTROL_TEXT));
         }
         if let Some(i) = self.selected {
             out["selected"] = json!(i);
@@ -244,15 +244,15 @@ impl SelectList {
 /// sideways when longer than the width, with pi's editing keys (word
 /// moves, kill ring, undo) and the terminal's cursor where the user types.
 /// Every key but Tab, Shift+Tab, up, down, PageUp and PageDown goes to it
-/// in the bridge; the component hears [`WidgetEvent::Changed`] as the text
-/// changes, [`WidgetEvent::Submitted`] on Enter and
-/// [`WidgetEvent::Cancelled`] on Escape.
+/// in the bridge; the component hears [`ControlEvent::Changed`] as the text
+/// changes, [`ControlEvent::Submitted`] on Enter and
+/// [`ControlEvent::Cancelled`] on Escape.
 ///
 /// ```
 /// use pi_ext::tui::{Frame, Input};
 /// let mut frame = Frame::new(40);
-/// frame.line("Name:").widget(Input::new("name").value("pi"));
-/// assert_eq!(frame.widgets().count(), 1);
+/// frame.line("Name:").control(Input::new("name").value("pi"));
+/// assert_eq!(frame.controls().count(), 1);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Input {
@@ -295,57 +295,57 @@ impl Input {
     }
 }
 
-/// A widget a [`super::Frame`] holds ([`super::Frame::widget`]).
+/// A control a [`super::Frame`] holds ([`super::Frame::control`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Widget {
+pub enum Control {
     /// pi-tui's `SelectList`.
     SelectList(SelectList),
     /// pi-tui's `Input`.
     Input(Input),
 }
 
-impl Widget {
+impl Control {
     /// Its id.
     pub fn id(&self) -> &str {
         match self {
-            Widget::SelectList(l) => &l.id,
-            Widget::Input(i) => &i.id,
+            Control::SelectList(l) => &l.id,
+            Control::Input(i) => &i.id,
         }
     }
 
-    /// The wire form: a frame's `widget` block.
+    /// The wire form: a frame's `control` block.
     pub(super) fn wire(&self) -> Value {
         let spec = match self {
-            Widget::SelectList(l) => l.wire(),
-            Widget::Input(i) => i.wire(),
+            Control::SelectList(l) => l.wire(),
+            Control::Input(i) => i.wire(),
         };
-        json!({ "widget": spec })
+        json!({ "control": spec })
     }
 }
 
-impl From<SelectList> for Widget {
+impl From<SelectList> for Control {
     fn from(l: SelectList) -> Self {
-        Widget::SelectList(l)
+        Control::SelectList(l)
     }
 }
 
-impl From<Input> for Widget {
+impl From<Input> for Control {
     fn from(i: Input) -> Self {
-        Widget::Input(i)
+        Control::Input(i)
     }
 }
 
-/// What a frame's widget reports, to [`super::Component::on_widget`].
-/// `widget` is the id it was given; `index` is into the [`SelectList`]'s
+/// What a frame's control reports, to [`super::Component::on_control`].
+/// `control` is the id it was given; `index` is into the [`SelectList`]'s
 /// items (all of them, not the filtered ones).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum WidgetEvent {
+pub enum ControlEvent {
     /// A select list's selection moved.
     SelectionChanged {
         /// The list's id.
-        widget: String,
+        control: String,
         /// The item now selected.
         index: usize,
         /// Its value.
@@ -354,7 +354,7 @@ pub enum WidgetEvent {
     /// Enter on a select list: this item was chosen.
     Chosen {
         /// The list's id.
-        widget: String,
+        control: String,
         /// The item chosen.
         index: usize,
         /// Its value.
@@ -362,41 +362,41 @@ pub enum WidgetEvent {
     },
     /// Escape (or Ctrl+C) on a select list, Escape on an input.
     Cancelled {
-        /// The widget's id.
-        widget: String,
+        /// The control's id.
+        control: String,
     },
     /// An input's text changed.
     Changed {
         /// The input's id.
-        widget: String,
+        control: String,
         /// Its text now.
         text: String,
     },
     /// Enter on an input.
     Submitted {
         /// The input's id.
-        widget: String,
+        control: String,
         /// Its text.
         text: String,
     },
 }
 
-impl WidgetEvent {
-    /// The id of the widget that reported it.
-    pub fn widget(&self) -> &str {
+impl ControlEvent {
+    /// The id of the control that reported it.
+    pub fn control(&self) -> &str {
         match self {
-            WidgetEvent::SelectionChanged { widget, .. }
-            | WidgetEvent::Chosen { widget, .. }
-            | WidgetEvent::Cancelled { widget }
-            | WidgetEvent::Changed { widget, .. }
-            | WidgetEvent::Submitted { widget, .. } => widget,
+            ControlEvent::SelectionChanged { control, .. }
+            | ControlEvent::Chosen { control, .. }
+            | ControlEvent::Cancelled { control }
+            | ControlEvent::Changed { control, .. }
+            | ControlEvent::Submitted { control, .. } => control,
         }
     }
 
-    /// A `ui/widget` notification's event; None for one this runtime does
+    /// A `ui/control` notification's event; None for one this runtime does
     /// not know or that is malformed (an index the list has not).
-    pub(crate) fn from_wire(p: &Value) -> Option<WidgetEvent> {
-        let widget = p["widget"].as_str()?.to_string();
+    pub(crate) fn from_wire(p: &Value) -> Option<ControlEvent> {
+        let control = p["control"].as_str()?.to_string();
         let text = || p["text"].as_str().map(|t| bounded(t, MAX_INPUT));
         let item = || {
             let index = usize::try_from(p["index"].as_u64()?).ok()?;
@@ -405,27 +405,27 @@ impl WidgetEvent {
         Some(match p["event"].as_str()? {
             "selectionChanged" => {
                 let (index, value) = item()?;
-                WidgetEvent::SelectionChanged {
-                    widget,
+                ControlEvent::SelectionChanged {
+                    control,
                     index,
                     value,
                 }
             }
             "chosen" => {
                 let (index, value) = item()?;
-                WidgetEvent::Chosen {
-                    widget,
+                ControlEvent::Chosen {
+                    control,
                     index,
                     value,
                 }
             }
-            "cancelled" => WidgetEvent::Cancelled { widget },
-            "changed" => WidgetEvent::Changed {
-                widget,
+            "cancelled" => ControlEvent::Cancelled { control },
+            "changed" => ControlEvent::Changed {
+                control,
                 text: text()?,
             },
-            "submitted" => WidgetEvent::Submitted {
-                widget,
+            "submitted" => ControlEvent::Submitted {
+                control,
                 text: text()?,
             },
             _ => return None,
@@ -439,19 +439,19 @@ mod tests {
     use crate::tui::Frame;
 
     #[test]
-    fn a_select_list_is_a_bounded_sanitized_widget_block() {
+    fn a_select_list_is_a_bounded_sanitized_control_block() {
         let items = (0..MAX_SELECT_ITEMS + 5).map(|i| {
             SelectItem::new(format!("v{i}"))
                 .label(format!("\x1b[31mL{i}\x1b]52;c;x\x07"))
-                .description("d".repeat(MAX_WIDGET_TEXT + 9))
+                .description("d".repeat(MAX_CONTROL_TEXT + 9))
         });
         let list = SelectList::new("p", items)
             .max_visible(1000)
             .filter("v1")
             .selected(2);
         assert_eq!(list.items().len(), MAX_SELECT_ITEMS);
-        let w = Widget::from(list).wire();
-        let spec = &w["widget"];
+        let w = Control::from(list).wire();
+        let spec = &w["control"];
         assert_eq!(spec["kind"], "select");
         assert_eq!(spec["maxVisible"], MAX_VISIBLE);
         assert_eq!(spec["filter"], "v1");
@@ -459,59 +459,62 @@ mod tests {
         assert_eq!(spec["items"][0]["label"], "[31mL0]52;c;x");
         assert_eq!(
             spec["items"][0]["description"].as_str().unwrap().len(),
-            MAX_WIDGET_TEXT
+            MAX_CONTROL_TEXT
         );
         assert_eq!(spec["colors"]["selected"], "accent");
         assert_eq!(spec["colors"]["scrollInfo"], "muted");
         let c = SelectColors::default()
             .scroll_info(Fg::Dim)
             .no_match(Fg::Warning);
-        let w = Widget::from(SelectList::new("p", []).colors(c).max_visible(0)).wire();
-        assert_eq!(w["widget"]["colors"]["scrollInfo"], "dim");
-        assert_eq!(w["widget"]["colors"]["noMatch"], "warning");
-        assert_eq!(w["widget"]["maxVisible"], 1);
-        assert!(w["widget"].get("filter").is_none());
+        let w = Control::from(SelectList::new("p", []).colors(c).max_visible(0)).wire();
+        assert_eq!(w["control"]["colors"]["scrollInfo"], "dim");
+        assert_eq!(w["control"]["colors"]["noMatch"], "warning");
+        assert_eq!(w["control"]["maxVisible"], 1);
+        assert!(w["control"].get("filter").is_none());
     }
 
     #[test]
     fn an_input_carries_its_value_cut_and_its_focus() {
-        let w = Widget::from(Input::new("name").value("é".repeat(MAX_INPUT + 3))).wire();
+        let w = Control::from(Input::new("name").value("é".repeat(MAX_INPUT + 3))).wire();
         assert_eq!(
-            w["widget"]["value"].as_str().unwrap().chars().count(),
+            w["control"]["value"].as_str().unwrap().chars().count(),
             MAX_INPUT
         );
-        assert_eq!(w["widget"]["focused"], true);
-        let w = Widget::from(Input::new("n").focused(false)).wire();
+        assert_eq!(w["control"]["focused"], true);
+        let w = Control::from(Input::new("n").focused(false)).wire();
         assert_eq!(
             w,
-            json!({"widget": {"id": "n", "kind": "input", "focused": false}})
+            json!({"control": {"id": "n", "kind": "input", "focused": false}})
         );
     }
 
     #[test]
-    fn a_frame_puts_its_widgets_between_its_lines() {
+    fn a_frame_puts_its_controls_between_its_lines() {
         let mut f = Frame::new(30);
         f.line("top")
-            .widget(SelectList::new("a", [SelectItem::new("x")]))
+            .control(SelectList::new("a", [SelectItem::new("x")]))
             .line("mid\nmid2")
-            .widget(Input::new("b"))
+            .control(Input::new("b"))
             .cursor(1, 2);
         let w = f.wire();
         let blocks = w["blocks"].as_array().unwrap();
         assert_eq!(blocks.len(), 4);
         assert_eq!(blocks[0]["text"], json!([["top"]]));
-        assert_eq!(blocks[1]["widget"]["id"], "a");
+        assert_eq!(blocks[1]["control"]["id"], "a");
         assert_eq!(blocks[2]["text"], json!([["mid"], ["mid2"]]));
-        assert_eq!(blocks[3]["widget"]["kind"], "input");
-        // The cursor counts the frame's own lines, not the widgets'.
+        assert_eq!(blocks[3]["control"]["kind"], "input");
+        // The cursor counts the frame's own lines, not the controls'.
         assert_eq!(w["cursor"], json!({"line": 1, "col": 2}));
-        assert_eq!(f.widgets().map(Widget::id).collect::<Vec<_>>(), ["a", "b"]);
-        // Past MAX_WIDGETS, widgets are left out.
+        assert_eq!(
+            f.controls().map(Control::id).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        // Past MAX_CONTROLS, controls are left out.
         let mut f = Frame::new(10);
-        for i in 0..MAX_WIDGETS + 3 {
-            f.widget(Input::new(i.to_string()));
+        for i in 0..MAX_CONTROLS + 3 {
+            f.control(Input::new(i.to_string()));
         }
-        assert_eq!(f.wire()["blocks"].as_array().unwrap().len(), MAX_WIDGETS);
+        assert_eq!(f.wire()["blocks"].as_array().unwrap().len(), MAX_CONTROLS);
     }
 
     /// A picker: the list's choice ends it, a typed `q` (a key the list
@@ -525,31 +528,31 @@ mod tests {
                 cx.done(None);
             }
         }
-        fn on_widget(&mut self, event: &WidgetEvent, cx: &mut crate::tui::Cx<Self>) {
-            if let WidgetEvent::Chosen { value, .. } = event {
+        fn on_control(&mut self, event: &ControlEvent, cx: &mut crate::tui::Cx<Self>) {
+            if let ControlEvent::Chosen { value, .. } = event {
                 cx.done(Some(value.clone()));
             }
         }
         fn render(&mut self, area: &crate::tui::Area) -> Frame {
             let mut f = Frame::new(area.width);
             f.line("Pick")
-                .widget(SelectList::new("p", [SelectItem::new("a")]));
+                .control(SelectList::new("p", [SelectItem::new("a")]));
             f
         }
     }
 
     #[test]
-    fn a_component_hears_its_widgets_events() {
+    fn a_component_hears_its_controls_events() {
         let mut t = crate::testing::TestComponent::new(Picker);
         assert_eq!(t.frame(20).lines(), ["Pick"]);
-        t.widget(WidgetEvent::SelectionChanged {
-            widget: "p".into(),
+        t.control(ControlEvent::SelectionChanged {
+            control: "p".into(),
             index: 0,
             value: "a".into(),
         });
         assert!(t.is_open());
-        t.widget(WidgetEvent::Chosen {
-            widget: "p".into(),
+        t.control(ControlEvent::Chosen {
+            control: "p".into(),
             index: 0,
             value: "a".into(),
         });
@@ -557,39 +560,41 @@ mod tests {
     }
 
     #[test]
-    fn widget_events_are_read_from_the_wire_and_bad_ones_dropped() {
-        let e = |v: Value| WidgetEvent::from_wire(&v);
+    fn control_events_are_read_from_the_wire_and_bad_ones_dropped() {
+        let e = |v: Value| ControlEvent::from_wire(&v);
         assert_eq!(
-            e(json!({"widget": "p", "event": "chosen", "index": 1, "value": "deep"})),
-            Some(WidgetEvent::Chosen {
-                widget: "p".into(),
+            e(json!({"control": "p", "event": "chosen", "index": 1, "value": "deep"})),
+            Some(ControlEvent::Chosen {
+                control: "p".into(),
                 index: 1,
                 value: "deep".into()
             })
         );
         assert_eq!(
-            e(json!({"widget": "p", "event": "selectionChanged", "index": 0, "value": "a"}))
+            e(json!({"control": "p", "event": "selectionChanged", "index": 0, "value": "a"}))
                 .unwrap()
-                .widget(),
+                .control(),
             "p"
         );
         assert_eq!(
-            e(json!({"widget": "n", "event": "submitted", "text": "hi\x1b[2J"})),
-            Some(WidgetEvent::Submitted {
-                widget: "n".into(),
+            e(json!({"control": "n", "event": "submitted", "text": "hi\x1b[2J"})),
+            Some(ControlEvent::Submitted {
+                control: "n".into(),
                 text: "hi[2J".into()
             })
         );
         assert_eq!(
-            e(json!({"widget": "n", "event": "cancelled"})),
-            Some(WidgetEvent::Cancelled { widget: "n".into() })
+            e(json!({"control": "n", "event": "cancelled"})),
+            Some(ControlEvent::Cancelled {
+                control: "n".into()
+            })
         );
         assert_eq!(
-            e(json!({"widget": "p", "event": "chosen", "index": -1, "value": "x"})),
+            e(json!({"control": "p", "event": "chosen", "index": -1, "value": "x"})),
             None
         );
-        assert_eq!(e(json!({"widget": "p", "event": "changed"})), None);
-        assert_eq!(e(json!({"widget": "p", "event": "exploded"})), None);
+        assert_eq!(e(json!({"control": "p", "event": "changed"})), None);
+        assert_eq!(e(json!({"control": "p", "event": "exploded"})), None);
         assert_eq!(e(json!({"event": "cancelled"})), None);
     }
 }

@@ -1,13 +1,13 @@
 // @ts-check
-// pi-tui's own widgets in a component's frame: made with pi-tui's classes,
+// pi-tui's own controls in a component's frame: made with pi-tui's classes,
 // kept by id across frames, their keys handled in the bridge, their events
-// sent as `ui/widget`; hostile strings sanitized, sizes bounded.
+// sent as `ui/control`; hostile strings sanitized, sizes bounded.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Input, SelectList } from "@mariozechner/pi-tui";
 
-import { MAX_INPUT, MAX_SELECT_ITEMS, MAX_WIDGET_TEXT, MAX_WIDGETS, WidgetSet, widgetPlain, widgetSpec } from "../lib/tui-widgets.js";
+import { MAX_INPUT, MAX_SELECT_ITEMS, MAX_CONTROL_TEXT, MAX_CONTROLS, ControlSet, controlPlain, controlSpec } from "../lib/tui-controls.js";
 import { renderView } from "../lib/tui-render.js";
 import { fakeCtx, manifestWith, startBridge, until } from "./helpers.js";
 
@@ -38,7 +38,7 @@ const DOWN = "\x1b[B";
 
 /** @param {string} id @param {number} n @param {object} [more] */
 const select = (id, n, more = {}) => ({
-  widget: {
+  control: {
     id,
     kind: "select",
     items: Array.from({ length: n }, (_, i) => ({ value: `v${i}`, label: `Item ${i}`, description: `about ${i}` })),
@@ -50,46 +50,46 @@ const select = (id, n, more = {}) => ({
 });
 
 test("a select list draws as pi-tui's, moves and chooses in the bridge, and reports indexes into the extension's items", () => {
-  const w = new WidgetSet(() => theme);
+  const w = new ControlSet(() => theme);
   const frame = { width: 60, blocks: [{ text: [["Pick"]], wrap: false }, select("p", 5), { text: [["hint"]], wrap: false }] };
   w.sync(frame.blocks);
-  const draw = () => renderView(frame, 60, theme, { widget: (b, n) => w.render(b, n, true) });
-  const items = select("p", 5).widget.items;
+  const draw = () => renderView(frame, 60, theme, { control: (b, n) => w.render(b, n, true) });
+  const items = select("p", 5).control.items;
   assert.deepEqual(draw(), ["Pick", ...piList(items, 3, 60), "hint"]);
   assert.equal(w.key("a"), undefined, "a key the list does not use is the component's");
-  assert.deepEqual(w.key(DOWN), [{ widget: "p", event: "selectionChanged", index: 1, value: "v1" }]);
-  assert.deepEqual(w.key(UP), [{ widget: "p", event: "selectionChanged", index: 0, value: "v0" }]);
-  assert.deepEqual(w.key(UP), [{ widget: "p", event: "selectionChanged", index: 4, value: "v4" }], "wraps as pi-tui's");
+  assert.deepEqual(w.key(DOWN), [{ control: "p", event: "selectionChanged", index: 1, value: "v1" }]);
+  assert.deepEqual(w.key(UP), [{ control: "p", event: "selectionChanged", index: 0, value: "v0" }]);
+  assert.deepEqual(w.key(UP), [{ control: "p", event: "selectionChanged", index: 4, value: "v4" }], "wraps as pi-tui's");
   assert.deepEqual(draw(), ["Pick", ...piList(items, 3, 60, 4), "hint"], "scrolled, with (5/5)");
   assert.ok(draw().some((l) => l.includes("(5/5)")));
   // The next frame, same items: the selection stays where the user moved it.
   w.sync(frame.blocks);
-  assert.deepEqual(w.key("\r"), [{ widget: "p", event: "chosen", index: 4, value: "v4" }]);
-  assert.deepEqual(w.key("\x1b"), [{ widget: "p", event: "cancelled" }]);
+  assert.deepEqual(w.key("\r"), [{ control: "p", event: "chosen", index: 4, value: "v4" }]);
+  assert.deepEqual(w.key("\x1b"), [{ control: "p", event: "cancelled" }]);
   // A filter: the index is still into all items.
   w.sync([select("p", 12, { filter: "v1" })]);
-  assert.deepEqual(w.key(DOWN), [{ widget: "p", event: "selectionChanged", index: 10, value: "v10" }]);
+  assert.deepEqual(w.key(DOWN), [{ control: "p", event: "selectionChanged", index: 10, value: "v10" }]);
   // `selected` moves it when it changes; new items keep the row.
   w.sync([select("p", 12, { selected: 7 })]);
-  assert.deepEqual(w.key("\r"), [{ widget: "p", event: "chosen", index: 7, value: "v7" }]);
+  assert.deepEqual(w.key("\r"), [{ control: "p", event: "chosen", index: 7, value: "v7" }]);
   w.sync([select("p", 9, { selected: 7 })]);
-  assert.deepEqual(w.key("\r"), [{ widget: "p", event: "chosen", index: 7, value: "v7" }]);
+  assert.deepEqual(w.key("\r"), [{ control: "p", event: "chosen", index: 7, value: "v7" }]);
   // A frame without it drops it.
   w.sync([]);
   assert.equal(w.key(DOWN), undefined);
 });
 
-test("an unfocused widget gets no keys; the first focused one does", () => {
-  const w = new WidgetSet(() => theme);
+test("an unfocused control gets no keys; the first focused one does", () => {
+  const w = new ControlSet(() => theme);
   w.sync([select("a", 2, { focused: false }), select("b", 2), select("c", 2)]);
-  assert.deepEqual(w.key(DOWN), [{ widget: "b", event: "selectionChanged", index: 1, value: "v1" }]);
+  assert.deepEqual(w.key(DOWN), [{ control: "b", event: "selectionChanged", index: 1, value: "v1" }]);
   w.sync([select("a", 2, { focused: false })]);
   assert.equal(w.key(DOWN), undefined);
 });
 
 test("an input draws as pi-tui's, edits in the bridge, reports changes and submits, and leaves Tab to the component", () => {
-  const w = new WidgetSet(() => theme);
-  w.sync([{ widget: { id: "n", kind: "input", value: "pi", focused: true } }]);
+  const w = new ControlSet(() => theme);
+  w.sync([{ control: { id: "n", kind: "input", value: "pi", focused: true } }]);
   const own = /** @type {any} */ (new Input());
   own.setValue("pi");
   own.cursor = 2;
@@ -97,56 +97,56 @@ test("an input draws as pi-tui's, edits in the bridge, reports changes and submi
   assert.deepEqual(w.render({ id: "n" }, 30, true), own.render(30), "the cursor marker while focused");
   own.focused = false;
   assert.deepEqual(w.render({ id: "n" }, 30, false), own.render(30));
-  assert.deepEqual(w.key("!"), [{ widget: "n", event: "changed", text: "pi!" }]);
+  assert.deepEqual(w.key("!"), [{ control: "n", event: "changed", text: "pi!" }]);
   assert.deepEqual(w.key("\x1b[D"), [], "a cursor move changes nothing the component hears");
   assert.equal(w.key("\t"), undefined);
   assert.equal(w.key(UP), undefined);
-  assert.deepEqual(w.key("\r"), [{ widget: "n", event: "submitted", text: "pi!" }]);
-  assert.deepEqual(w.key("\x1b"), [{ widget: "n", event: "cancelled" }]);
+  assert.deepEqual(w.key("\r"), [{ control: "n", event: "submitted", text: "pi!" }]);
+  assert.deepEqual(w.key("\x1b"), [{ control: "n", event: "cancelled" }]);
   // The same value again keeps what was typed; a new one replaces it.
-  w.sync([{ widget: { id: "n", kind: "input", value: "pi", focused: true } }]);
-  assert.deepEqual(w.key("?"), [{ widget: "n", event: "changed", text: "pi?!" }], "typed at the cursor, moved left before");
-  w.sync([{ widget: { id: "n", kind: "input", value: "new", focused: true } }]);
-  assert.deepEqual(w.key("?"), [{ widget: "n", event: "changed", text: "new?" }]);
+  w.sync([{ control: { id: "n", kind: "input", value: "pi", focused: true } }]);
+  assert.deepEqual(w.key("?"), [{ control: "n", event: "changed", text: "pi?!" }], "typed at the cursor, moved left before");
+  w.sync([{ control: { id: "n", kind: "input", value: "new", focused: true } }]);
+  assert.deepEqual(w.key("?"), [{ control: "n", event: "changed", text: "new?" }]);
   // A paste past the limit is cut.
   const paste = `\x1b[200~${"x".repeat(MAX_INPUT + 50)}\x1b[201~`;
   const events = /** @type {any[]} */ (w.key(paste));
   assert.equal(events.at(-1).text.length, MAX_INPUT);
 });
 
-test("hostile specs are sanitized and bounded; plain lines stand in where there is no live widget", () => {
+test("hostile specs are sanitized and bounded; plain lines stand in where there is no live control", () => {
   const items = Array.from({ length: MAX_SELECT_ITEMS + 7 }, (_, i) => ({
     value: `v${i}\x1b]52;c;eA==\x07`,
-    label: "\x1b[2J" + "L".repeat(MAX_WIDGET_TEXT + 3),
+    label: "\x1b[2J" + "L".repeat(MAX_CONTROL_TEXT + 3),
     description: 5,
   }));
-  const spec = /** @type {any} */ (widgetSpec({ id: "x".repeat(100), kind: "select", items, maxVisible: 1e9, selected: -3 }));
+  const spec = /** @type {any} */ (controlSpec({ id: "x".repeat(100), kind: "select", items, maxVisible: 1e9, selected: -3 }));
   assert.equal(spec.items.length, MAX_SELECT_ITEMS);
   assert.equal(spec.items[0].value, "v0]52;c;eA==");
-  assert.equal(spec.items[0].label.length, MAX_WIDGET_TEXT);
+  assert.equal(spec.items[0].label.length, MAX_CONTROL_TEXT);
   assert.ok(!spec.items[0].label.includes("\x1b"));
   assert.equal(spec.items[0].description, undefined);
   assert.equal(spec.maxVisible, 100);
   assert.equal(spec.selected, undefined);
   assert.equal(spec.id.length, 64);
-  assert.equal(widgetSpec({ kind: "slider" }), undefined);
-  assert.equal(widgetSpec(null), undefined);
-  const input = /** @type {any} */ (widgetSpec({ id: "i", kind: "input", value: "a\x1b[31mb\x9bc" }));
+  assert.equal(controlSpec({ kind: "slider" }), undefined);
+  assert.equal(controlSpec(null), undefined);
+  const input = /** @type {any} */ (controlSpec({ id: "i", kind: "input", value: "a\x1b[31mb\x9bc" }));
   assert.equal(input.value, "a[31mbc");
-  // At most MAX_WIDGETS widgets live; a repeated id is the first one.
-  const w = new WidgetSet(() => theme);
-  w.sync([...Array.from({ length: MAX_WIDGETS + 4 }, (_, i) => select(`w${i}`, 1)), select("w0", 3)]);
-  assert.equal(w.live.size, MAX_WIDGETS);
-  assert.deepEqual(w.render({ id: `w${MAX_WIDGETS}` }, 40, true), []);
+  // At most MAX_CONTROLS controls live; a repeated id is the first one.
+  const w = new ControlSet(() => theme);
+  w.sync([...Array.from({ length: MAX_CONTROLS + 4 }, (_, i) => select(`w${i}`, 1)), select("w0", 3)]);
+  assert.equal(w.live.size, MAX_CONTROLS);
+  assert.deepEqual(w.render({ id: `w${MAX_CONTROLS}` }, 40, true), []);
   assert.equal(w.render({ id: "w0" }, 40, true).length, 1);
-  assert.deepEqual(widgetPlain(select("p", 4).widget), ["  Item 0", "  Item 1", "  Item 2"]);
-  assert.deepEqual(widgetPlain({ id: "i", kind: "input", value: "hi" }), ["> hi"]);
+  assert.deepEqual(controlPlain(select("p", 4).control), ["  Item 0", "  Item 1", "  Item 2"]);
+  assert.deepEqual(controlPlain({ id: "i", kind: "input", value: "hi" }), ["> hi"]);
   // Every line pi gets fits the width, even for a 1-column frame.
-  const lines = renderView({ width: 1, blocks: [select("p", 3)] }, 1, theme, { widget: (b, n) => w.render(b, n, true) });
+  const lines = renderView({ width: 1, blocks: [select("p", 3)] }, 1, theme, { control: (b, n) => w.render(b, n, true) });
   assert.ok(lines.every((l) => l.replace(/\x1b\[[0-9;]*m|<[a-z]+>/g, "").length <= 1), JSON.stringify(lines));
 });
 
-test("in a component: the widget's keys go to it as ui/widget, not ui/key; other keys still reach the extension", async () => {
+test("in a component: the control's keys go to it as ui/control, not ui/key; other keys still reach the extension", async () => {
   const h = await startBridge(manifestWith({}), { mode: "interactive" });
   const base = fakeCtx();
   const ui = /** @type {any} */ (base.ctx.ui);
@@ -166,8 +166,8 @@ test("in a component: the widget's keys go to it as ui/widget, not ui/key; other
   assert.equal(c.render(60)[0], "Top");
   assert.equal(c.render(60).length, 4);
   c.handleInput(DOWN);
-  await until(() => ext.sent("ui/widget").length === 1, "the event");
-  assert.deepEqual(ext.sent("ui/widget")[0].params, { component: 3, seq: 1, widget: "p", event: "selectionChanged", index: 1, value: "v1" });
+  await until(() => ext.sent("ui/control").length === 1, "the event");
+  assert.deepEqual(ext.sent("ui/control")[0].params, { component: 3, seq: 1, control: "p", event: "selectionChanged", index: 1, value: "v1" });
   assert.equal(ext.sent("ui/key").length, 0, "the list's key is not sent as a key");
   assert.ok(c.render(60)[2].includes("Item 1") && c.render(60)[2].startsWith("<accent>"), "repainted at once, in the bridge");
   c.handleInput("q");

@@ -1,10 +1,10 @@
 // @ts-check
-// pi-tui's own widgets inside a component's frame (PROTOCOL.md, "Widgets in
-// frames"): a frame's `widget` block names a SelectList or an Input, which
+// pi-tui's own controls inside a component's frame (PROTOCOL.md, "Controls in
+// frames"): a frame's `control` block names a SelectList or an Input, which
 // the bridge makes with pi-tui's classes and keeps across frames by its id.
-// Keys the widget with the focus uses go to it here, with no round trip to
+// Keys the control with the focus uses go to it here, with no round trip to
 // the extension; what it reports (selection changed, chosen, cancelled,
-// text changed, submitted) goes to the extension as `ui/widget`.
+// text changed, submitted) goes to the extension as `ui/control`.
 // Everything the extension sends is sanitized and bounded first.
 
 import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
@@ -17,8 +17,8 @@ import { decodeKey } from "./tui-keys.js";
 /** Most items a select list holds (the runtime's `MAX_SELECT_ITEMS`): the rest are left out. */
 export const MAX_SELECT_ITEMS = 1000;
 
-/** Most characters of an item's value, label or description, and of a filter (the runtime's `MAX_WIDGET_TEXT`). */
-export const MAX_WIDGET_TEXT = 1024;
+/** Most characters of an item's value, label or description, and of a filter (the runtime's `MAX_CONTROL_TEXT`). */
+export const MAX_CONTROL_TEXT = 1024;
 
 /** Most characters an input holds (the runtime's `MAX_INPUT`): typing past it is dropped. */
 export const MAX_INPUT = 4096;
@@ -26,53 +26,53 @@ export const MAX_INPUT = 4096;
 /** Most rows a select list shows at once (the runtime's `MAX_VISIBLE`). */
 export const MAX_VISIBLE = 100;
 
-/** Most widgets one frame holds (the runtime's `MAX_WIDGETS`): the others draw nothing. */
-export const MAX_WIDGETS = 16;
+/** Most controls one frame holds (the runtime's `MAX_CONTROLS`): the others draw nothing. */
+export const MAX_CONTROLS = 16;
 
 /**
  * @typedef {{ value: string, label: string, description?: string }} Item
  * @typedef {{ id: string, kind: "select", items: Item[], maxVisible: number, filter: string,
  *   selected: number | undefined, colors: Record<string, unknown>, focused: boolean }} SelectSpec
  * @typedef {{ id: string, kind: "input", value: string | undefined, focused: boolean }} InputSpec
- * @typedef {SelectSpec | InputSpec} WidgetSpec
- * @typedef {{ event: string, index?: number, value?: string, text?: string }} WidgetEvent
+ * @typedef {SelectSpec | InputSpec} ControlSpec
+ * @typedef {{ event: string, index?: number, value?: string, text?: string }} ControlEvent
  */
 
 /**
- * `text` as a widget shows it: a string, control characters dropped, at most `max` characters.
+ * `text` as a control shows it: a string, control characters dropped, at most `max` characters.
  * @param {unknown} text
  * @param {number} [max]
  */
-export function widgetText(text, max = MAX_WIDGET_TEXT) {
+export function controlText(text, max = MAX_CONTROL_TEXT) {
   const s = sanitize(typeof text === "string" ? text : "");
   return s.length > max ? s.slice(0, max) : s;
 }
 
 /**
- * A wire `widget` block's spec, checked and bounded; undefined for one that is not a widget.
+ * A wire `control` block's spec, checked and bounded; undefined for one that is not a control.
  * @param {unknown} raw
- * @returns {WidgetSpec | undefined}
+ * @returns {ControlSpec | undefined}
  */
-export function widgetSpec(raw) {
+export function controlSpec(raw) {
   if (!raw || typeof raw !== "object") return undefined;
   const w = /** @type {any} */ (raw);
-  const id = widgetText(w.id, 64);
+  const id = controlText(w.id, 64);
   const focused = w.focused !== false;
   if (w.kind === "select") {
     const items = (Array.isArray(w.items) ? w.items : []).slice(0, MAX_SELECT_ITEMS).map((/** @type {any} */ i) => {
       /** @type {Item} */
-      const item = { value: widgetText(i?.value), label: widgetText(i?.label) };
-      if (typeof i?.description === "string") item.description = widgetText(i.description);
+      const item = { value: controlText(i?.value), label: controlText(i?.label) };
+      if (typeof i?.description === "string") item.description = controlText(i.description);
       return item;
     });
     const n = Math.floor(Number(w.maxVisible));
     const maxVisible = Number.isFinite(n) ? Math.max(1, Math.min(n, MAX_VISIBLE)) : 5;
     const selected = Number.isSafeInteger(w.selected) && w.selected >= 0 ? w.selected : undefined;
     const colors = w.colors && typeof w.colors === "object" ? w.colors : {};
-    return { id, kind: "select", items, maxVisible, filter: widgetText(w.filter), selected, colors, focused };
+    return { id, kind: "select", items, maxVisible, filter: controlText(w.filter), selected, colors, focused };
   }
   if (w.kind === "input") {
-    const value = typeof w.value === "string" ? widgetText(w.value, MAX_INPUT) : undefined;
+    const value = typeof w.value === "string" ? controlText(w.value, MAX_INPUT) : undefined;
     return { id, kind: "input", value, focused };
   }
   return undefined;
@@ -133,27 +133,27 @@ function isKey(data, names) {
 }
 
 /**
- * One live widget: pi-tui's object, the spec it was last given, and the
+ * One live control: pi-tui's object, the spec it was last given, and the
  * events it reported since they were last taken.
  */
-class LiveWidget {
+class LiveControl {
   /**
-   * @param {WidgetSpec} spec
+   * @param {ControlSpec} spec
    * @param {(color: unknown) => string} fgOpen
    */
   constructor(spec, fgOpen) {
-    /** @type {WidgetSpec} */
+    /** @type {ControlSpec} */
     this.spec = spec;
-    /** @type {WidgetEvent[]} */
+    /** @type {ControlEvent[]} */
     this.events = [];
     this.fgOpen = fgOpen;
     /** @type {any} */
-    this.widget = undefined;
+    this.control = undefined;
     this.itemsKey = "";
     this.build(spec);
   }
 
-  /** @param {WidgetSpec} spec */
+  /** @param {ControlSpec} spec */
   build(spec) {
     if (spec.kind === "select") {
       const list = new SelectList(spec.items, spec.maxVisible, selectTheme(spec.colors, this.fgOpen));
@@ -165,31 +165,31 @@ class LiveWidget {
       if (spec.filter) list.setFilter(spec.filter);
       if (spec.selected !== undefined) list.setSelectedIndex(spec.selected);
       this.itemsKey = JSON.stringify([spec.items, spec.maxVisible, spec.colors]);
-      this.widget = list;
+      this.control = list;
     } else {
       const input = new Input();
       if (spec.value !== undefined) setText(input, spec.value);
       input.onSubmit = (value) => this.events.push({ event: "submitted", text: value });
       input.onEscape = () => this.events.push({ event: "cancelled" });
-      this.widget = input;
+      this.control = input;
     }
   }
 
   /**
    * The extension's next spec for it: what changed is applied, the rest kept
    * (the selection, the typed text, the cursor).
-   * @param {WidgetSpec} spec
+   * @param {ControlSpec} spec
    */
   update(spec) {
     const old = this.spec;
     this.spec = spec;
     if (spec.kind !== old.kind) return this.build(spec);
     if (spec.kind === "select" && old.kind === "select") {
-      const list = this.widget;
+      const list = this.control;
       if (JSON.stringify([spec.items, spec.maxVisible, spec.colors]) !== this.itemsKey) {
         const keep = list.selectedIndex;
         this.build(spec);
-        if (spec.filter === old.filter && (spec.selected === undefined || spec.selected === old.selected)) this.widget.setSelectedIndex(keep);
+        if (spec.filter === old.filter && (spec.selected === undefined || spec.selected === old.selected)) this.control.setSelectedIndex(keep);
         return;
       }
       // The same items: the list keeps its own objects (events find their index by them).
@@ -197,7 +197,7 @@ class LiveWidget {
       if (spec.filter !== old.filter) list.setFilter(spec.filter);
       if (spec.selected !== undefined && spec.selected !== old.selected) list.setSelectedIndex(this.filteredIndex(spec.selected));
     } else if (spec.kind === "input" && old.kind === "input") {
-      if (spec.value !== undefined && spec.value !== old.value) setText(this.widget, spec.value);
+      if (spec.value !== undefined && spec.value !== old.value) setText(this.control, spec.value);
     }
   }
 
@@ -207,12 +207,12 @@ class LiveWidget {
    */
   filteredIndex(index) {
     if (this.spec.kind !== "select") return index;
-    const at = this.widget.filteredItems.indexOf(this.spec.items[index]); // pi-tui's private list: the same objects
+    const at = this.control.filteredItems.indexOf(this.spec.items[index]); // pi-tui's private list: the same objects
     return at < 0 ? 0 : at;
   }
 
   /**
-   * Whether the widget uses `data` (else it goes to the component).
+   * Whether the control uses `data` (else it goes to the component).
    * @param {string} data
    */
   claims(data) {
@@ -235,22 +235,22 @@ class LiveWidget {
   }
 
   /**
-   * A key for the widget: the events it caused.
+   * A key for the control: the events it caused.
    * @param {string} data
-   * @returns {WidgetEvent[]}
+   * @returns {ControlEvent[]}
    */
   key(data) {
-    const before = this.spec.kind === "input" ? this.widget.getValue() : undefined;
+    const before = this.spec.kind === "input" ? this.control.getValue() : undefined;
     try {
-      this.widget.handleInput(data);
+      this.control.handleInput(data);
     } catch {
-      // pi-tui's widget failed on the key: nothing happened.
+      // pi-tui's control failed on the key: nothing happened.
     }
     if (this.spec.kind === "input") {
-      let now = this.widget.getValue();
+      let now = this.control.getValue();
       if (now.length > MAX_INPUT) {
         now = now.slice(0, MAX_INPUT);
-        this.widget.setValue(now);
+        this.control.setValue(now);
       }
       // Submitted: the text, then the field as pi-tui left it.
       if (now !== before && !this.events.some((e) => e.event === "submitted")) this.events.push({ event: "changed", text: now });
@@ -267,9 +267,9 @@ class LiveWidget {
    * @returns {string[]}
    */
   render(width, focused) {
-    if (this.spec.kind === "input") this.widget.focused = focused && this.spec.focused;
+    if (this.spec.kind === "input") this.control.focused = focused && this.spec.focused;
     try {
-      return this.widget.render(width);
+      return this.control.render(width);
     } catch {
       return [];
     }
@@ -277,16 +277,16 @@ class LiveWidget {
 }
 
 /**
- * A component's widgets, by id, as its last frame names them.
+ * A component's controls, by id, as its last frame names them.
  */
-export class WidgetSet {
+export class ControlSet {
   /** @param {() => ThemeLike | undefined} getTheme */
   constructor(getTheme) {
     this.getTheme = getTheme;
-    /** @type {Map<string, LiveWidget>} */
+    /** @type {Map<string, LiveControl>} */
     this.live = new Map();
     /** Specs in the frame's order (the first focused one gets keys). */
-    /** @type {WidgetSpec[]} */
+    /** @type {ControlSpec[]} */
     this.order = [];
   }
 
@@ -309,16 +309,16 @@ export class WidgetSet {
   }
 
   /**
-   * A new frame: its `widget` blocks (top level) made, updated or dropped.
+   * A new frame: its `control` blocks (top level) made, updated or dropped.
    * @param {unknown} blocks
    */
   sync(blocks) {
-    /** @type {WidgetSpec[]} */
+    /** @type {ControlSpec[]} */
     const specs = [];
     const seen = new Set();
     for (const b of Array.isArray(blocks) ? blocks : []) {
-      if (specs.length >= MAX_WIDGETS) break;
-      const spec = widgetSpec(b?.widget);
+      if (specs.length >= MAX_CONTROLS) break;
+      const spec = controlSpec(b?.control);
       if (!spec || seen.has(spec.id)) continue;
       seen.add(spec.id);
       specs.push(spec);
@@ -327,49 +327,49 @@ export class WidgetSet {
     for (const spec of specs) {
       const w = this.live.get(spec.id);
       if (w) w.update(spec);
-      else this.live.set(spec.id, new LiveWidget(spec, (c) => this.fgOpen(c)));
+      else this.live.set(spec.id, new LiveControl(spec, (c) => this.fgOpen(c)));
     }
     this.order = specs;
   }
 
-  /** The widget that gets keys: the frame's first focused one. */
-  focusedWidget() {
+  /** The control that gets keys: the frame's first focused one. */
+  focusedControl() {
     const spec = this.order.find((s) => s.focused);
     return spec ? this.live.get(spec.id) : undefined;
   }
 
   /**
-   * A key: to the focused widget if it uses it. Undefined: the component's;
-   * else the events it caused, with the widget's id.
+   * A key: to the focused control if it uses it. Undefined: the component's;
+   * else the events it caused, with the control's id.
    * @param {string} data
-   * @returns {Array<WidgetEvent & { widget: string }> | undefined}
+   * @returns {Array<ControlEvent & { control: string }> | undefined}
    */
   key(data) {
-    const w = this.focusedWidget();
+    const w = this.focusedControl();
     if (!w || !w.claims(data)) return undefined;
-    return w.key(data).map((e) => ({ widget: w.spec.id, ...e }));
+    return w.key(data).map((e) => ({ control: w.spec.id, ...e }));
   }
 
   /**
-   * A widget block's lines at `width` (tui-render's `widget` callback).
-   * @param {unknown} raw the block's `widget`
+   * A control block's lines at `width` (tui-render's `control` callback).
+   * @param {unknown} raw the block's `control`
    * @param {number} width
    * @param {boolean} focused
    */
   render(raw, width, focused) {
-    const id = widgetText(/** @type {any} */ (raw)?.id, 64);
+    const id = controlText(/** @type {any} */ (raw)?.id, 64);
     return this.live.get(id)?.render(width, focused) ?? [];
   }
 }
 
 /**
- * A widget block's plain lines where there is no live widget (RPC mode,
+ * A control block's plain lines where there is no live control (RPC mode,
  * logs): a select list's labels, an input's text.
  * @param {unknown} raw
  * @returns {string[]}
  */
-export function widgetPlain(raw) {
-  const spec = widgetSpec(raw);
+export function controlPlain(raw) {
+  const spec = controlSpec(raw);
   if (!spec) return [];
   if (spec.kind === "input") return [`> ${spec.value ?? ""}`];
   return spec.items.slice(0, spec.maxVisible).map((i) => `  ${i.label || i.value}`);
