@@ -312,8 +312,8 @@ class LiveControl {
    * A Markdown panel's rows at `width`: pi-tui's `new Markdown(text, 0, 0,
    * getMarkdownTheme())` over the bounded text, then the note if it was cut,
    * from `scroll` (held so the last row is the text's last) for `height`
-   * rows. A line count that differs from the last one reported is reported
-   * (`measured`), so the component can page within it.
+   * rows. Its line count is reported (`measured`) for each new text and
+   * whenever it changes, so the component can page within it.
    * @param {MarkdownSpec} spec
    * @param {number} width
    * @param {ThemeLike | undefined} theme
@@ -326,6 +326,8 @@ class LiveControl {
       const { text, more } = boundMarkdown(spec.markdown, spec.more);
       // pi-tui's Markdown keeps its lines per width: paging costs no parse.
       this.control = { md: text.trim() === "" ? undefined : new Markdown(text, 0, 0, markdownTheme(theme)), more };
+      // Another text with as many rows is reported too: the component pages a new text.
+      if (this.mdKey?.[0] !== spec.markdown || this.mdKey?.[1] !== spec.more) this.measured = -1;
       this.mdKey = key;
     }
     /** @type {string[]} */

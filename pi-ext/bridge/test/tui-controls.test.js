@@ -222,9 +222,15 @@ test("a Markdown panel is pi-tui's Markdown with pi's theme, shown from its scro
   });
   assert.deepEqual(lines, ["Top", ...own.slice(0, 2)]);
   for (const key of ["\x1b[5~", "\x1b[6~", UP, DOWN, "\r", "\x1b", "q"]) assert.equal(w.key(key), undefined);
-  // A new text is drawn anew; the plain lines are its source's, windowed.
+  // A new text is drawn anew and measured, even with as many rows; the plain lines are its source's, windowed.
   w.sync([panel("a", "## Other\n\ntext", { height: 5 })]);
   assert.match(plain(w.render({ id: "a" }, 40, true)[0]), /Other/);
+  w.sync([panel("a", "## Same\n\ntext", { height: 5 })]);
+  w.render({ id: "a" }, 40, true);
+  assert.deepEqual(reported.slice(-2), [
+    { control: "a", event: "measured", lines: 3 },
+    { control: "a", event: "measured", lines: 3 },
+  ]);
   assert.deepEqual(controlPlain(panel("a", ANSWER, { height: 2, scroll: 4 }).control), ["- one", "- two"]);
 });
 

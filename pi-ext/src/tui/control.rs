@@ -487,9 +487,9 @@ pub enum ControlEvent {
         text: String,
     },
     /// A [`Markdown`] panel draws to `lines` rows at the frame's width (the
-    /// note included, if its text was cut): sent when it is first drawn and
-    /// when the count changes (a new text, another width). Page within it:
-    /// the last page starts at `lines - height`.
+    /// note included, if its text was cut): sent when a text is first drawn
+    /// and when the count changes (another width). Page within it: the last
+    /// page starts at `lines - height`.
     Measured {
         /// The panel's id.
         control: String,
