@@ -9,11 +9,11 @@
 // sanitized and bounded first (a panel's Markdown as a Markdown view's is,
 // tui-markdown.js).
 
-import { getKeybindings, Input, Markdown, SelectList } from "@mariozechner/pi-tui";
+import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
 import { decodeKey } from "./tui-keys.js";
-import { boundMarkdown, markdownGeneration, markdownNote, markdownPlain, markdownTheme } from "./tui-markdown.js";
+import { markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
 
 /** @typedef {import("./tui-render.js").ThemeLike} ThemeLike */
 
@@ -323,9 +323,8 @@ class LiveControl {
     /** @type {[string, number, number, unknown]} */
     const key = [spec.markdown, spec.more, markdownGeneration(), theme];
     if (!this.mdKey || key.some((k, i) => k !== this.mdKey?.[i])) {
-      const { text, more } = boundMarkdown(spec.markdown, spec.more);
       // pi-tui's Markdown keeps its lines per width: paging costs no parse.
-      this.control = { md: text.trim() === "" ? undefined : new Markdown(text, 0, 0, markdownTheme(theme)), more };
+      this.control = markdownComponent(spec.markdown, spec.more, theme);
       // Another text with as many rows is reported too: the component pages a new text.
       if (this.mdKey?.[0] !== spec.markdown || this.mdKey?.[1] !== spec.more) this.measured = -1;
       this.mdKey = key;
