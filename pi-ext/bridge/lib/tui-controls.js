@@ -13,7 +13,7 @@ import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
 import { decodeKey } from "./tui-keys.js";
-import { markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
+import { cutBytes, MAX_MARKDOWN, markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
 
 /** @typedef {import("./tui-render.js").ThemeLike} ThemeLike */
 
@@ -87,9 +87,10 @@ export function controlSpec(raw) {
     return { id, kind: "input", value, focused };
   }
   if (w.kind === "markdown") {
-    // The text stays as sent until it is drawn: boundMarkdown cuts and sanitizes it then.
-    const markdown = typeof w.markdown === "string" ? w.markdown : "";
-    const more = Number.isSafeInteger(w.more) && w.more > 0 ? w.more : 0;
+    // Cut to its bytes here (a peer may send more than the runtime does); boundMarkdown
+    // cuts its lines and sanitizes it when it is drawn.
+    const [markdown, left] = cutBytes(typeof w.markdown === "string" ? w.markdown : "", MAX_MARKDOWN);
+    const more = (Number.isSafeInteger(w.more) && w.more > 0 ? w.more : 0) + left;
     const h = Math.floor(Number(w.height));
     const height = Number.isFinite(h) ? Math.max(1, Math.min(h, MAX_PANEL_HEIGHT)) : undefined;
     const s = Math.floor(Number(w.scroll));

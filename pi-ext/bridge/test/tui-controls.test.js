@@ -253,6 +253,9 @@ test("a hostile Markdown panel draws bounded and sanitized: escapes dropped, hug
   }
   const spec = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: 5, more: -3, height: 1e9, scroll: Infinity, focused: true }));
   assert.deepEqual(spec, { id: "h", kind: "markdown", markdown: "", more: 0, height: MAX_PANEL_HEIGHT, scroll: 0, focused: false });
+  const huge = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: "é".repeat(1 << 20), more: 5 }));
+  assert.equal(Buffer.byteLength(huge.markdown), MAX_MARKDOWN);
+  assert.equal(huge.more, 5 + 2 * (1 << 20) - MAX_MARKDOWN);
   const nan = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: "x", height: "a", scroll: -1 }));
   assert.equal(nan.height, undefined);
   assert.equal(nan.scroll, 0);
