@@ -1,16 +1,19 @@
 // @ts-check
 // pi-tui's own controls inside a component's frame (PROTOCOL.md, "Controls in
-// frames"): a frame's `control` block names a SelectList or an Input, which
-// the bridge makes with pi-tui's classes and keeps across frames by its id.
-// Keys the control with the focus uses go to it here, with no round trip to
-// the extension; what it reports (selection changed, chosen, cancelled,
-// text changed, submitted) goes to the extension as `ui/control`.
-// Everything the extension sends is sanitized and bounded first.
+// frames"): a frame's `control` block names a SelectList, an Input or a
+// Markdown panel, which the bridge makes with pi-tui's classes and keeps
+// across frames by its id. Keys the control with the focus uses go to it
+// here, with no round trip to the extension; what it reports (selection
+// changed, chosen, cancelled, text changed, submitted, a panel's line count)
+// goes to the extension as `ui/control`. Everything the extension sends is
+// sanitized and bounded first (a panel's Markdown as a Markdown view's is,
+// tui-markdown.js).
 
 import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
 import { decodeKey } from "./tui-keys.js";
+import { cutBytes, MAX_MARKDOWN, markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
 
 /** @typedef {import("./tui-render.js").ThemeLike} ThemeLike */
 
@@ -29,13 +32,21 @@ export const MAX_VISIBLE = 100;
 /** Most controls one frame holds (the runtime's `MAX_CONTROLS`): the others draw nothing. */
 export const MAX_CONTROLS = 16;
 
+/** Most rows a Markdown panel shows at once (the runtime's `MAX_PANEL_HEIGHT`, a frame's line limit). */
+export const MAX_PANEL_HEIGHT = 2000;
+
+/** Highest scroll offset a Markdown panel takes (more than its text can draw: it shows its end). */
+const MAX_SCROLL = 1_000_000;
+
 /**
  * @typedef {{ value: string, label: string, description?: string }} Item
  * @typedef {{ id: string, kind: "select", items: Item[], maxVisible: number, filter: string,
  *   selected: number | undefined, colors: Record<string, unknown>, focused: boolean }} SelectSpec
  * @typedef {{ id: string, kind: "input", value: string | undefined, focused: boolean }} InputSpec
- * @typedef {SelectSpec | InputSpec} ControlSpec
- * @typedef {{ event: string, index?: number, value?: string, text?: string }} ControlEvent
+ * @typedef {{ id: string, kind: "markdown", markdown: string, more: number, height: number | undefined,
+ *   scroll: number, focused: false }} MarkdownSpec
+ * @typedef {SelectSpec | InputSpec | MarkdownSpec} ControlSpec
+ * @typedef {{ event: string, index?: number, value?: string, text?: string, lines?: number }} ControlEvent
  */
 
 /**
@@ -74,6 +85,18 @@ export function controlSpec(raw) {
   if (w.kind === "input") {
     const value = typeof w.value === "string" ? controlText(w.value, MAX_INPUT) : undefined;
     return { id, kind: "input", value, focused };
+  }
+  if (w.kind === "markdown") {
+    // Cut to its bytes here (a peer may send more than the runtime does); boundMarkdown
+    // cuts its lines and sanitizes it when it is drawn.
+    const [markdown, left] = cutBytes(typeof w.markdown === "string" ? w.markdown : "", MAX_MARKDOWN);
+    const more = (Number.isSafeInteger(w.more) && w.more > 0 ? w.more : 0) + left;
+    const h = Math.floor(Number(w.height));
+    const height = Number.isFinite(h) ? Math.max(1, Math.min(h, MAX_PANEL_HEIGHT)) : undefined;
+    const s = Math.floor(Number(w.scroll));
+    const scroll = Number.isFinite(s) ? Math.max(0, Math.min(s, MAX_SCROLL)) : 0;
+    // A panel takes no keys: the component scrolls it.
+    return { id, kind: "markdown", markdown, more, height, scroll, focused: false };
   }
   return undefined;
 }
@@ -150,12 +173,19 @@ class LiveControl {
     /** @type {any} */
     this.control = undefined;
     this.itemsKey = "";
+    /** A panel's Markdown drawn for: its text, pi's Markdown theme and pi's theme (a switch draws it anew). */
+    this.mdKey = /** @type {[string, number, number, unknown] | undefined} */ (undefined);
+    /** The line count last reported for a panel (`measured`). */
+    this.measured = -1;
     this.build(spec);
   }
 
   /** @param {ControlSpec} spec */
   build(spec) {
-    if (spec.kind === "select") {
+    if (spec.kind === "markdown") {
+      this.control = undefined; // made when drawn, with the theme then
+      this.mdKey = undefined;
+    } else if (spec.kind === "select") {
       const list = new SelectList(spec.items, spec.maxVisible, selectTheme(spec.colors, this.fgOpen));
       // The index the extension gets is into its own items (the list holds the same objects).
       const at = (/** @type {Item} */ item) => this.spec.kind === "select" ? this.spec.items.indexOf(item) : -1;
@@ -199,6 +229,7 @@ class LiveControl {
     } else if (spec.kind === "input" && old.kind === "input") {
       if (spec.value !== undefined && spec.value !== old.value) setText(this.control, spec.value);
     }
+    // A panel: its Markdown is drawn again only if the text changed (render).
   }
 
   /**
@@ -216,6 +247,7 @@ class LiveControl {
    * @param {string} data
    */
   claims(data) {
+    if (this.spec.kind === "markdown") return false;
     if (this.spec.kind === "input") return !isKey(data, [...NOT_INPUT]);
     /** @type {any} */
     let kb;
@@ -264,9 +296,11 @@ class LiveControl {
    * Its lines at `width`.
    * @param {number} width
    * @param {boolean} focused whether the component has the focus (the input shows its cursor then)
+   * @param {ThemeLike | undefined} theme pi's theme (a Markdown panel's colours without pi's module)
    * @returns {string[]}
    */
-  render(width, focused) {
+  render(width, focused, theme) {
+    if (this.spec.kind === "markdown") return this.panel(this.spec, width, theme);
     if (this.spec.kind === "input") this.control.focused = focused && this.spec.focused;
     try {
       return this.control.render(width);
@@ -274,15 +308,58 @@ class LiveControl {
       return [];
     }
   }
+
+  /**
+   * A Markdown panel's rows at `width`: pi-tui's `new Markdown(text, 0, 0,
+   * getMarkdownTheme())` over the bounded text, then the note if it was cut,
+   * from `scroll` (held so the last row is the text's last) for `height`
+   * rows. Its line count is reported (`measured`) for each new text and
+   * whenever it changes, so the component can page within it.
+   * @param {MarkdownSpec} spec
+   * @param {number} width
+   * @param {ThemeLike | undefined} theme
+   * @returns {string[]}
+   */
+  panel(spec, width, theme) {
+    /** @type {[string, number, number, unknown]} */
+    const key = [spec.markdown, spec.more, markdownGeneration(), theme];
+    if (!this.mdKey || key.some((k, i) => k !== this.mdKey?.[i])) {
+      // pi-tui's Markdown keeps its lines per width: paging costs no parse.
+      this.control = markdownComponent(spec.markdown, spec.more, theme);
+      // Another text with as many rows is reported too: the component pages a new text.
+      if (this.mdKey?.[0] !== spec.markdown || this.mdKey?.[1] !== spec.more) this.measured = -1;
+      this.mdKey = key;
+    }
+    /** @type {string[]} */
+    let all;
+    try {
+      all = this.control.md ? [...this.control.md.render(width)] : [];
+    } catch {
+      all = [];
+    }
+    if (this.control.more > 0) all.push(`\x1b[2m${markdownNote(this.control.more)}\x1b[22m`);
+    if (all.length !== this.measured) {
+      this.measured = all.length;
+      this.events.push({ event: "measured", lines: all.length });
+    }
+    const height = spec.height ?? all.length;
+    const top = Math.min(spec.scroll, Math.max(0, all.length - height));
+    return all.slice(top, top + height);
+  }
 }
 
 /**
  * A component's controls, by id, as its last frame names them.
  */
 export class ControlSet {
-  /** @param {() => ThemeLike | undefined} getTheme */
-  constructor(getTheme) {
+  /**
+   * @param {() => ThemeLike | undefined} getTheme
+   * @param {(events: Array<ControlEvent & { control: string }>) => void} [report]
+   *   gets what controls report while drawn (a Markdown panel's line count)
+   */
+  constructor(getTheme, report) {
     this.getTheme = getTheme;
+    this.report = report;
     /** @type {Map<string, LiveControl>} */
     this.live = new Map();
     /** Specs in the frame's order (the first focused one gets keys). */
@@ -358,7 +435,19 @@ export class ControlSet {
    */
   render(raw, width, focused) {
     const id = controlText(/** @type {any} */ (raw)?.id, 64);
-    return this.live.get(id)?.render(width, focused) ?? [];
+    const live = this.live.get(id);
+    if (!live) return [];
+    const lines = live.render(width, focused, this.getTheme());
+    if (live.spec.kind === "markdown" && live.events.length > 0) {
+      const events = live.events.map((e) => ({ control: id, ...e }));
+      live.events = [];
+      try {
+        this.report?.(events);
+      } catch {
+        // The extension's connection is gone: nothing to tell.
+      }
+    }
+    return lines;
   }
 }
 
@@ -372,5 +461,11 @@ export function controlPlain(raw) {
   const spec = controlSpec(raw);
   if (!spec) return [];
   if (spec.kind === "input") return [`> ${spec.value ?? ""}`];
+  if (spec.kind === "markdown") {
+    const lines = markdownPlain(spec.markdown, spec.more);
+    const height = spec.height ?? lines.length;
+    const top = Math.min(spec.scroll, Math.max(0, lines.length - height));
+    return lines.slice(top, top + height);
+  }
   return spec.items.slice(0, spec.maxVisible).map((i) => `  ${i.label || i.value}`);
 }

@@ -357,6 +357,21 @@ export function markdownLines(source, cut, width, theme, note) {
 }
 
 /**
+ * pi-tui's `new Markdown(text, 0, 0, getMarkdownTheme())` over the bounded
+ * text, to draw at each width (a frame's Markdown panel keeps it: pi-tui's
+ * Markdown keeps its lines per width), and the bytes not shown; no
+ * component for a blank text.
+ * @param {unknown} source
+ * @param {unknown} cut
+ * @param {ThemeLike | undefined} theme
+ * @returns {{ md: Markdown | undefined, more: number }}
+ */
+export function markdownComponent(source, cut, theme) {
+  const { text, more } = boundMarkdown(source, cut);
+  return { md: text.trim() === "" ? undefined : new Markdown(text, 0, 0, markdownTheme(theme)), more };
+}
+
+/**
  * A Markdown block's plain lines (RPC mode, logs): its bounded source's lines.
  * @param {unknown} source
  * @param {unknown} cut

@@ -491,7 +491,7 @@ function layout(blocks, width, c, depth) {
       const lines = markdownLines(b.markdown, b.more, width, c.theme, dim);
       out.push(...lines.slice(0, take(c.budget, lines.length)));
     } else if (b.control && typeof b.control === "object") {
-      // pi-tui's own SelectList or Input, live in the component (tui-controls.js).
+      // pi-tui's own SelectList, Input or Markdown, live in the component (tui-controls.js).
       const lines = c.control ? c.control(b.control, width) : controlPlain(b.control);
       out.push(...lines.slice(0, take(c.budget, lines.length)));
     } else if (b.builtin === true && c.builtin) {
@@ -593,7 +593,9 @@ export function styledText(view, theme) {
  */
 function hasMarkdown(blocks, depth) {
   if (!Array.isArray(blocks) || depth > MAX_DEPTH) return false;
-  return blocks.some((b) => b && typeof b === "object" && (typeof b.markdown === "string" || hasMarkdown(b.blocks, depth + 1)));
+  return blocks.some(
+    (b) => b && typeof b === "object" && (typeof b.markdown === "string" || b.control?.kind === "markdown" || hasMarkdown(b.blocks, depth + 1)),
+  );
 }
 
 /**

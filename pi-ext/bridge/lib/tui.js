@@ -230,7 +230,14 @@ export class TuiHost {
       return child.respondError(request, codes.NO_UI, "custom components need pi's terminal UI");
     }
     const id = Number(p.component);
-    const controls = new ControlSet(() => this.currentTheme());
+    // What controls report while drawn (a Markdown panel's line count) answers no key: the last one's seq.
+    const controls = new ControlSet(
+      () => this.currentTheme(),
+      (events) => {
+        if (c.reason) return;
+        for (const e of events) c.child.notify("ui/control", { component: c.id, seq: c.seq, ...e });
+      },
+    );
     /** @type {OpenComponent} */
     const c = {
       child,

@@ -5,9 +5,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Input, SelectList } from "@mariozechner/pi-tui";
+import { Input, Markdown, SelectList } from "@mariozechner/pi-tui";
 
-import { MAX_INPUT, MAX_SELECT_ITEMS, MAX_CONTROL_TEXT, MAX_CONTROLS, ControlSet, controlPlain, controlSpec } from "../lib/tui-controls.js";
+import {
+  MAX_INPUT,
+  MAX_SELECT_ITEMS,
+  MAX_CONTROL_TEXT,
+  MAX_CONTROLS,
+  MAX_PANEL_HEIGHT,
+  ControlSet,
+  controlPlain,
+  controlSpec,
+} from "../lib/tui-controls.js";
+import { MAX_MARKDOWN, MAX_MARKDOWN_LINES, markdownTheme } from "../lib/tui-markdown.js";
 import { renderView } from "../lib/tui-render.js";
 import { fakeCtx, manifestWith, startBridge, until } from "./helpers.js";
 
@@ -173,4 +183,114 @@ test("in a component: the control's keys go to it as ui/control, not ui/key; oth
   c.handleInput("q");
   await until(() => ext.sent("ui/key").length === 1, "the key");
   assert.equal(ext.sent("ui/key")[0].params.key, "q");
+});
+
+/** @param {string} id @param {string} markdown @param {object} [more] */
+const panel = (id, markdown, more = {}) => ({ control: { id, kind: "markdown", markdown, ...more } });
+
+/** Text without SGR sequences. @param {string} s */
+const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, "");
+
+const ANSWER = ["# Answer", "", "Some **bold** and `code`.", "", "- one", "- two", "", "```rust", "fn main() {}", "```", "", "The end."].join("\n");
+
+test("a Markdown panel is pi-tui's Markdown with pi's theme, shown from its scroll offset for its height, and reports its line count", () => {
+  /** @type {any[]} */
+  const reported = [];
+  const w = new ControlSet(() => theme, (events) => reported.push(...events));
+  const own = new Markdown(ANSWER, 0, 0, markdownTheme(theme)).render(40);
+  assert.ok(own.length > 8, own.join("\n"));
+  w.sync([panel("a", ANSWER)]);
+  assert.deepEqual(w.render({ id: "a" }, 40, true), own, "no height: all of it");
+  assert.deepEqual(reported, [{ control: "a", event: "measured", lines: own.length }]);
+  // The same count again is not reported again; another width's count is.
+  w.render({ id: "a" }, 40, true);
+  assert.equal(reported.length, 1);
+  const narrow = new Markdown(ANSWER, 0, 0, markdownTheme(theme)).render(12);
+  w.render({ id: "a" }, 12, true);
+  assert.deepEqual(reported.at(-1), { control: "a", event: "measured", lines: narrow.length });
+  // A window; an offset past the end shows the last rows.
+  w.sync([panel("a", ANSWER, { height: 3, scroll: 2 })]);
+  assert.deepEqual(w.render({ id: "a" }, 40, true), own.slice(2, 5));
+  w.sync([panel("a", ANSWER, { height: 3, scroll: 999 })]);
+  assert.deepEqual(w.render({ id: "a" }, 40, true), own.slice(-3));
+  w.sync([panel("a", ANSWER, { height: 1000, scroll: 5 })]);
+  assert.deepEqual(w.render({ id: "a" }, 40, true), own, "taller than the text: from the top");
+  // In a frame, between text lines; it takes no keys (the component scrolls it).
+  w.sync([{ text: [["Top"]], wrap: false }, panel("a", ANSWER, { height: 2 }), select("s", 3, { focused: false })]);
+  const lines = renderView({ width: 40, blocks: [{ text: [["Top"]], wrap: false }, panel("a", ANSWER, { height: 2 })] }, 40, theme, {
+    control: (b, n) => w.render(b, n, true),
+  });
+  assert.deepEqual(lines, ["Top", ...own.slice(0, 2)]);
+  for (const key of ["\x1b[5~", "\x1b[6~", UP, DOWN, "\r", "\x1b", "q"]) assert.equal(w.key(key), undefined);
+  // A new text is drawn anew and measured, even with as many rows; the plain lines are its source's, windowed.
+  w.sync([panel("a", "## Other\n\ntext", { height: 5 })]);
+  assert.match(plain(w.render({ id: "a" }, 40, true)[0]), /Other/);
+  w.sync([panel("a", "## Same\n\ntext", { height: 5 })]);
+  w.render({ id: "a" }, 40, true);
+  assert.deepEqual(reported.slice(-2), [
+    { control: "a", event: "measured", lines: 3 },
+    { control: "a", event: "measured", lines: 3 },
+  ]);
+  assert.deepEqual(controlPlain(panel("a", ANSWER, { height: 2, scroll: 4 }).control), ["- one", "- two"]);
+});
+
+test("a hostile Markdown panel draws bounded and sanitized: escapes dropped, huge text and code cut with a note, nesting held", () => {
+  const w = new ControlSet(() => theme);
+  const hostile = "# a\x1b[2Jb\n\n\x1b]52;c;aGk=\x07[l](https://e/\x1b]8;;x\x07) \u009b31m\n\n```\n\x1b[?1049h code\n```";
+  w.sync([panel("h", hostile)]);
+  const out = w.render({ id: "h" }, 60, true).join("\n");
+  assert.doesNotMatch(out, /\x1b\[2J|\x1b\]52|\x1b\]8|\u009b|\x07|\x1b\[\?1049h/);
+  assert.match(plain(out), /a\[2Jb/);
+  const code = `\`\`\`\n${"x = 1\n".repeat(200_000)}\`\`\``;
+  const nested = `${"- > ".repeat(5000)}deep`;
+  const stars = "*a ".repeat(400_000);
+  for (const text of [code, nested, stars, "\x00".repeat(1 << 20)]) {
+    w.sync([panel("h", text, { height: 1e12, scroll: -5 })]);
+    const lines = w.render({ id: "h" }, 60, true);
+    assert.ok(lines.length <= MAX_MARKDOWN_LINES + 2, `${lines.length} lines`);
+    if (text.length > MAX_MARKDOWN) assert.match(plain(lines.at(-1) ?? ""), /more bytes \(pi-ext caps a Markdown view at 4,096\)$/);
+    for (const l of lines) assert.doesNotMatch(l.replace(/\x1b\[[0-9;]*m|<[a-zA-Z]+>/g, ""), /[\x00-\x08\x0b-\x1f\x7f\x9b]/);
+  }
+  const spec = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: 5, more: -3, height: 1e9, scroll: Infinity, focused: true }));
+  assert.deepEqual(spec, { id: "h", kind: "markdown", markdown: "", more: 0, height: MAX_PANEL_HEIGHT, scroll: 0, focused: false });
+  const huge = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: "é".repeat(1 << 20), more: 5 }));
+  assert.equal(Buffer.byteLength(huge.markdown), MAX_MARKDOWN);
+  assert.equal(huge.more, 5 + 2 * (1 << 20) - MAX_MARKDOWN);
+  const nan = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: "x", height: "a", scroll: -1 }));
+  assert.equal(nan.height, undefined);
+  assert.equal(nan.scroll, 0);
+  assert.deepEqual(controlPlain({ id: "h", kind: "markdown", markdown: "a\x1b[31mb", more: 10 }), [
+    "a[31mb",
+    "… 10 more bytes (pi-ext caps a Markdown view at 4,096)",
+  ]);
+  // Every line fits the width, even a 1-column frame.
+  w.sync([panel("h", ANSWER)]);
+  const narrow = renderView({ width: 1, blocks: [panel("h", ANSWER)] }, 1, theme, { control: (b, n) => w.render(b, n, true) });
+  assert.ok(narrow.every((l) => l.replace(/\x1b\[[0-9;]*m|<[a-zA-Z]+>/g, "").length <= 1), JSON.stringify(narrow));
+});
+
+test("in a component: a Markdown panel's line count goes to the extension as ui/control when drawn", async () => {
+  const h = await startBridge(manifestWith({}), { mode: "interactive" });
+  const base = fakeCtx();
+  const ui = /** @type {any} */ (base.ctx.ui);
+  const tui = { terminal: { columns: 60, rows: 24 }, renders: 0, requestRender() { this.renders++; } };
+  /** @type {any[]} */
+  const shown = [];
+  ui.theme = theme;
+  ui.custom = (/** @type {any} */ factory) =>
+    new Promise((resolve) => shown.push(factory(tui, theme, {}, resolve)));
+  await h.startSession(base.ctx);
+  const ext = h.ext();
+  ext.request("ui/open", { component: 4, wantsKeyRelease: false });
+  await until(() => shown.length === 1, "pi shows the component");
+  const c = shown[0];
+  ext.send({ method: "ui/frame", params: { component: 4, width: 60, styles: [], blocks: [panel("md", "a\n\nb\n\nc", { height: 2, scroll: 1 })] } });
+  await until(() => tui.renders === 1, "a repaint");
+  const lines = c.render(60).map(plain);
+  assert.deepEqual(lines.map((/** @type {string} */ l) => l.trimEnd()), ["", "b"]);
+  await until(() => ext.sent("ui/control").length === 1, "the count");
+  assert.deepEqual(ext.sent("ui/control")[0].params, { component: 4, seq: 0, control: "md", event: "measured", lines: 5 });
+  c.handleInput("\x1b[6~");
+  await until(() => ext.sent("ui/key").length === 1, "PageDown is the component's");
+  assert.equal(ext.sent("ui/key")[0].params.key, "pageDown");
 });

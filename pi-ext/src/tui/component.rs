@@ -92,8 +92,9 @@ pub trait Component: Send + Sized + 'static {
 
     /// A control of its frame reported something ([`Frame::control`]: a
     /// [`super::SelectList`]'s selection moved, was chosen or cancelled; an
-    /// [`super::Input`]'s text changed or was submitted). The keys that
-    /// caused it went to the control, not to [`Component::on_key`].
+    /// [`super::Input`]'s text changed or was submitted; a
+    /// [`super::Markdown`] panel was measured). The keys that caused it went
+    /// to the control, not to [`Component::on_key`].
     fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {
         let _ = (event, cx);
     }

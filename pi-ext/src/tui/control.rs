@@ -1,10 +1,14 @@
-//! pi-tui's own controls in a component's [`super::Frame`]: [`SelectList`]
-//! and [`Input`], made by the bridge with pi-tui's classes, and what they
-//! report back ([`ControlEvent`]).
+//! pi-tui's own controls in a component's [`super::Frame`]: [`SelectList`],
+//! [`Input`] and [`Markdown`], made by the bridge with pi-tui's classes, and
+//! what they report back ([`ControlEvent`]).
 
 use serde_json::{json, Value};
 
+use super::markdown_view::MarkdownText;
 use super::style::{Fg, FgColor};
+use super::MAX_VIEW_LINES;
+#[cfg(doc)]
+use super::{MAX_MARKDOWN, MAX_MARKDOWN_LINES};
 use crate::util::sanitize::{sanitize, Keep};
 
 /// Most items a [`SelectList`] holds; the items after them are left out.
@@ -23,6 +27,14 @@ pub const MAX_VISIBLE: usize = 100;
 
 /// Most controls one frame holds; the ones after them draw nothing.
 pub const MAX_CONTROLS: usize = 16;
+
+/// Most rows a [`Markdown`] panel shows at once ([`Markdown::height`]): a
+/// frame's line limit.
+pub const MAX_PANEL_HEIGHT: usize = MAX_VIEW_LINES;
+
+/// Highest scroll offset sent for a [`Markdown`] panel (far past the most
+/// lines its text can draw: an offset past its end shows its end anyway).
+const MAX_SCROLL: usize = 1_000_000;
 
 /// Most characters of a control's id.
 const MAX_ID: usize = 64;
@@ -295,6 +307,91 @@ impl Input {
     }
 }
 
+/// pi-tui's `Markdown` in a frame, as a panel the component scrolls: the
+/// text drawn by pi-tui's own `Markdown` with pi's `getMarkdownTheme()`
+/// (headings, lists, quotes, tables, code blocks with pi's highlighting) at
+/// the frame's width, in pi's current theme, as [`super::View::markdown`]
+/// draws it, then only [`Markdown::height`] of its rows from row
+/// [`Markdown::scroll`].
+///
+/// It takes no keys: they reach [`super::Component::on_key`], and the
+/// component pages by changing the offset. The bridge tells it how many rows
+/// the text draws to at the frame's width ([`ControlEvent::Measured`], when
+/// the count changes), and holds an offset past the end to the last
+/// `height` rows, so the last page is always full.
+///
+/// The text is bounded as a Markdown view's is: cut to [`MAX_MARKDOWN`]
+/// bytes and [`MAX_MARKDOWN_LINES`] lines (then a dim last row says how much
+/// was left out), control characters dropped; the bridge also holds
+/// nesting to 8 and escapes the inline delimiters of a paragraph with more
+/// than 64, so that no text stalls pi. pi-tui parses it once per text and
+/// width: paging costs no parse.
+///
+/// ```
+/// use pi_ext::tui::{Frame, Markdown};
+/// let answer = "## Summary\n\n- **3** files changed\n\n```rust\nfn main() {}\n```";
+/// let mut frame = Frame::new(60);
+/// frame
+///     .line("Answer 2 of 5")
+///     .control(Markdown::new("answer", answer).height(10).scroll(0))
+///     .line("PgUp/PgDn scroll · Esc back");
+/// assert_eq!(frame.len(), 2);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Markdown {
+    id: String,
+    text: MarkdownText,
+    height: Option<usize>,
+    scroll: usize,
+}
+
+impl Markdown {
+    /// A panel named `id` (within its component) showing all of `text`.
+    pub fn new(id: impl Into<String>, text: impl AsRef<str>) -> Self {
+        Markdown {
+            id: id.into(),
+            text: MarkdownText::new(text.as_ref()),
+            height: None,
+            scroll: 0,
+        }
+    }
+
+    /// Show at most `rows` rows (1 to [`MAX_PANEL_HEIGHT`]); all of them
+    /// without it.
+    pub fn height(mut self, rows: usize) -> Self {
+        self.height = Some(rows.clamp(1, MAX_PANEL_HEIGHT));
+        self
+    }
+
+    /// Show the rows from row `row` (0 is the first). Past the last page,
+    /// the last page shows.
+    pub fn scroll(mut self, row: usize) -> Self {
+        self.scroll = row.min(MAX_SCROLL);
+        self
+    }
+
+    /// The text as it is sent: cut and without control characters.
+    pub fn text(&self) -> &str {
+        &self.text.text
+    }
+
+    fn wire(&self) -> Value {
+        let mut out = json!({
+            "id": bounded(&self.id, MAX_ID),
+            "kind": "markdown",
+            "markdown": &self.text.text,
+            "scroll": self.scroll,
+        });
+        if self.text.more > 0 {
+            out["more"] = json!(self.text.more);
+        }
+        if let Some(h) = self.height {
+            out["height"] = json!(h);
+        }
+        out
+    }
+}
+
 /// A control a [`super::Frame`] holds ([`super::Frame::control`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -303,6 +400,8 @@ pub enum Control {
     SelectList(SelectList),
     /// pi-tui's `Input`.
     Input(Input),
+    /// pi-tui's `Markdown`, as a panel the component scrolls.
+    Markdown(Markdown),
 }
 
 impl Control {
@@ -311,6 +410,7 @@ impl Control {
         match self {
             Control::SelectList(l) => &l.id,
             Control::Input(i) => &i.id,
+            Control::Markdown(m) => &m.id,
         }
     }
 
@@ -319,8 +419,15 @@ impl Control {
         let spec = match self {
             Control::SelectList(l) => l.wire(),
             Control::Input(i) => i.wire(),
+            Control::Markdown(m) => m.wire(),
         };
         json!({ "control": spec })
+    }
+}
+
+impl From<Markdown> for Control {
+    fn from(m: Markdown) -> Self {
+        Control::Markdown(m)
     }
 }
 
@@ -379,6 +486,16 @@ pub enum ControlEvent {
         /// Its text.
         text: String,
     },
+    /// A [`Markdown`] panel draws to `lines` rows at the frame's width (the
+    /// note included, if its text was cut): sent when a text is first drawn
+    /// and when the count changes (another width). Page within it: the last
+    /// page starts at `lines - height`.
+    Measured {
+        /// The panel's id.
+        control: String,
+        /// How many rows its whole text draws to.
+        lines: usize,
+    },
 }
 
 impl ControlEvent {
@@ -389,7 +506,8 @@ impl ControlEvent {
             | ControlEvent::Chosen { control, .. }
             | ControlEvent::Cancelled { control }
             | ControlEvent::Changed { control, .. }
-            | ControlEvent::Submitted { control, .. } => control,
+            | ControlEvent::Submitted { control, .. }
+            | ControlEvent::Measured { control, .. } => control,
         }
     }
 
@@ -427,6 +545,10 @@ impl ControlEvent {
             "submitted" => ControlEvent::Submitted {
                 control,
                 text: text()?,
+            },
+            "measured" => ControlEvent::Measured {
+                control,
+                lines: usize::try_from(p["lines"].as_u64()?).ok()?,
             },
             _ => return None,
         })
@@ -515,6 +637,64 @@ mod tests {
             f.control(Input::new(i.to_string()));
         }
         assert_eq!(f.wire()["blocks"].as_array().unwrap().len(), MAX_CONTROLS);
+    }
+
+    #[test]
+    fn a_markdown_panel_is_bounded_sanitized_and_windowed() {
+        let w = Control::from(Markdown::new("a", "# Hi\n\n- one")).wire();
+        assert_eq!(
+            w,
+            json!({"control": {"id": "a", "kind": "markdown", "markdown": "# Hi\n\n- one", "scroll": 0}})
+        );
+        // Escape sequences never go out; huge text is cut with the bytes it left out.
+        let hostile = format!(
+            "# a\x1b[2Jb\x1b]52;c;eA==\x07\n```\n{}```",
+            "x\u{9b}31m\n".repeat(100_000)
+        );
+        let m = Markdown::new("i".repeat(100), &hostile)
+            .height(1_000_000)
+            .scroll(usize::MAX);
+        assert!(m.text().len() <= crate::tui::MAX_MARKDOWN);
+        assert!(!m.text().contains(['\x1b', '\x07', '\u{9b}']));
+        assert!(m.text().starts_with("# a[2Jb]52;c;eA=="));
+        let spec = &Control::from(m.clone()).wire()["control"];
+        assert_eq!(spec["height"], MAX_PANEL_HEIGHT);
+        assert_eq!(spec["scroll"], MAX_SCROLL);
+        assert_eq!(spec["id"].as_str().unwrap().len(), MAX_ID);
+        // Cut at MAX_MARKDOWN_LINES lines, within MAX_MARKDOWN bytes.
+        let more = spec["more"].as_u64().unwrap() as usize;
+        assert!(more >= hostile.len() - crate::tui::MAX_MARKDOWN, "{more}");
+        assert_eq!(m.text().lines().count(), crate::tui::MAX_MARKDOWN_LINES);
+        assert_eq!(
+            Control::from(Markdown::new("a", "x").height(0)).wire()["control"]["height"],
+            1
+        );
+        // In a frame, between the lines; the bridge's count comes back as an event.
+        let mut f = Frame::new(40);
+        f.line("top")
+            .control(Markdown::new("md", "text").height(3).scroll(2))
+            .line("keys");
+        let w = f.wire();
+        assert_eq!(w["blocks"][1]["control"]["kind"], "markdown");
+        assert_eq!(w["blocks"][2]["text"], json!([["keys"]]));
+        let e =
+            ControlEvent::from_wire(&json!({"control": "md", "event": "measured", "lines": 42}));
+        assert_eq!(
+            e,
+            Some(ControlEvent::Measured {
+                control: "md".into(),
+                lines: 42
+            })
+        );
+        assert_eq!(e.unwrap().control(), "md");
+        for bad in [json!(-1), json!("3"), json!(null), json!(1.5)] {
+            assert_eq!(
+                ControlEvent::from_wire(
+                    &json!({"control": "md", "event": "measured", "lines": bad})
+                ),
+                None
+            );
+        }
     }
 
     /// A picker: the list's choice ends it, a typed `q` (a key the list

@@ -32,8 +32,9 @@ impl View {
     /// delimiters (`*` `_` `~` `` ` `` `$` `]`) of a paragraph that has more
     /// than 64 of them (fenced code keeps its own), so that no text can stall
     /// pi's thread.
-    /// [`View::plain_lines`] gives the Markdown's source lines. A component's
-    /// [`super::Frame`] cannot hold one (a frame is lines drawn for one width).
+    /// [`View::plain_lines`] gives the Markdown's source lines. In a
+    /// component's [`super::Frame`], the same Markdown is a
+    /// [`super::Markdown`] control (a panel the component scrolls).
     ///
     /// ```
     /// use pi_ext::tui::View;

@@ -172,8 +172,8 @@ pub use chrome::{Chrome, FooterData};
 pub(crate) use component::UpdateReceiver;
 pub use component::{Area, Component, Custom, Cx, Handle};
 pub use control::{
-    Control, ControlEvent, Input, SelectColors, SelectItem, SelectList, MAX_CONTROLS,
-    MAX_CONTROL_TEXT, MAX_INPUT, MAX_SELECT_ITEMS, MAX_VISIBLE,
+    Control, ControlEvent, Input, Markdown, SelectColors, SelectItem, SelectList, MAX_CONTROLS,
+    MAX_CONTROL_TEXT, MAX_INPUT, MAX_PANEL_HEIGHT, MAX_SELECT_ITEMS, MAX_VISIBLE,
 };
 pub use editor::{Act, Editor, EditorMode, EditorSpec};
 pub(crate) use entry::{entry_views, render_entry};
