@@ -477,3 +477,86 @@ fn parallel_mode_runs_children_together_like_the_original() {
             .is_some_and(|t| t.starts_with("Parallel: ") && t.ends_with("pending..."))));
     }
 }
+
+/// The whole screen, one styled row a line.
+fn styled_screen(screen: &pi_ext_e2e::Screen) -> String {
+    (0..screen.size().0)
+        .map(|r| screen.styled_row(r))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One side in pi's terminal: a single run and a chain, their rows
+/// collapsed, then expanded (Ctrl+O).
+fn terminal_side(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Vec<(String, String)> {
+    install_side(env, rust);
+    let (builder, _) = pi_ext_e2e::ports_side(env, &[("subagent/index.ts", "subagent")], rust);
+    let pi = builder.terminal(100, 70);
+    model.push(Reply::tool(
+        "call_1",
+        "subagent",
+        json!({"agent": "scout", "task": "find the read tool"}),
+    ));
+    model.push_for(
+        asks("Task: find the read tool"),
+        Reply::tool("call_ls", "ls", json!({"path": "."})),
+    );
+    model.push_for(
+        asks("Task: find the read tool"),
+        Reply::text("## Found\n\nThe read tool is in `read.ts`."),
+    );
+    model.push(Reply::text("The scout found it."));
+    pi.type_text("use the scout");
+    pi.press(pi_ext_e2e::Key::Enter);
+    let s = pi.wait_for_text("The scout found it.");
+    let mut steps = vec![("single".to_string(), styled_screen(&s))];
+    script_chain_only(model);
+    pi.type_text("scout then plan");
+    pi.press(pi_ext_e2e::Key::Enter);
+    let s = pi.wait_for_text("Planned.");
+    steps.push(("chain".into(), styled_screen(&s)));
+    pi.press(pi_ext_e2e::Key::Ctrl('o'));
+    let s = pi.wait_for("the rows expanded", |s| s.contains("─── Task ───"));
+    steps.push(("expanded".into(), styled_screen(&s)));
+    pi.exit();
+    assert_eq!(model.pending(), 0, "every scripted reply was used");
+    steps
+}
+
+/// The first chain of [`script_chain`].
+fn script_chain_only(model: &ScriptedModel) {
+    model.push(Reply::tool(
+        "call_2",
+        "subagent",
+        json!({"chain": [
+            {"agent": "scout", "task": "find the read tool"},
+            {"agent": "planner", "task": "plan with: {previous}"},
+        ]}),
+    ));
+    model.push_for(
+        asks("Task: find the read tool"),
+        Reply::text("Found `read.ts`."),
+    );
+    model.push_for(
+        asks("Task: plan with: Found `read.ts`."),
+        Reply::text("1. Edit `read.ts`.\n2. Test it."),
+    );
+    model.push(Reply::text("Planned."));
+}
+
+#[test]
+fn the_rows_in_pi_s_terminal_look_like_the_original_s() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    write_agents(&env);
+    let original = terminal_side(&env, &model, false);
+    let port = terminal_side(&env, &model, true);
+    for ((name, t), (_, r)) in original.iter().zip(&port) {
+        assert_eq!(t, r, "step {name:?}\nTypeScript:\n{t}\nRust:\n{r}");
+    }
+    let collapsed = &original[0].1;
+    for shown in ["«scout»", "« (user)»", "«→ ls »", "«2 turns ↑20"] {
+        assert!(collapsed.contains(shown), "{shown} in\n{collapsed}");
+    }
+    assert!(original[2].1.contains("─── Step 2: "), "{}", original[2].1);
+}
