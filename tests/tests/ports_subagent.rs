@@ -560,3 +560,54 @@ fn the_rows_in_pi_s_terminal_look_like_the_original_s() {
     }
     assert!(original[2].1.contains("─── Step 2: "), "{}", original[2].1);
 }
+
+/// An abort while a child waits on the model: what pi shows of the call,
+/// once the child's held connection closed (the child was stopped).
+fn abort_side(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Value {
+    install_side(env, rust);
+    let (builder, _) = pi_ext_e2e::ports_side(env, &[("subagent/index.ts", "subagent")], rust);
+    let pi = builder.start();
+    model.push(Reply::tool(
+        "call_1",
+        "subagent",
+        json!({"agent": "scout", "task": "wait"}),
+    ));
+    model.push_for(asks("Task: wait"), Reply::hold(["Looking"]));
+    let first = model.request_count();
+    let mark = pi.mark();
+    pi.send(json!({"type": "prompt", "message": "wait for the scout"}));
+    model.wait_requests(first + 2, DEFAULT_TIMEOUT);
+    pi.send(json!({"type": "abort"}));
+    pi.wait_event_since(mark, |e| e["type"] == "agent_end", DEFAULT_TIMEOUT);
+    model.wait_closed(first + 1, DEFAULT_TIMEOUT);
+    let events = pi.events_since(mark);
+    let ended: Vec<Value> = events
+        .iter()
+        .filter(|e| e["type"] == "tool_execution_end")
+        .map(|e| json!({"result": e["result"], "isError": e["isError"]}))
+        .collect();
+    pi.close_stdin();
+    pi.wait_exit(DEFAULT_TIMEOUT);
+    json!(ended)
+}
+
+#[test]
+fn an_abort_stops_the_child_like_the_original() {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    write_agents(&env);
+    // Both stopped the child: its held request's connection closed.
+    let original = abort_side(&env, &model, false);
+    let port = abort_side(&env, &model, true);
+    // The original's result says so; the port's call was settled by pi-ext
+    // as soon as pi aborted it (the child is stopped all the same).
+    let text = |v: &Value| v[0]["result"]["content"][0]["text"].clone();
+    assert_eq!(
+        text(&original),
+        "Agent aborted: Error: Subagent was aborted"
+    );
+    let child = &original[0]["result"]["details"]["results"][0];
+    assert_eq!(child["status"], "aborted");
+    assert_eq!(text(&port), "Tool call aborted");
+    assert_eq!(port[0]["isError"], true);
+}
