@@ -167,9 +167,14 @@ impl RecordedRequest {
     }
 }
 
+/// Which requests a [`ScriptedModel::push_for`] reply is for.
+type RequestMatcher = Box<dyn Fn(&Value) -> bool + Send>;
+
 #[derive(Default)]
 struct ModelState {
     queue: VecDeque<Reply>,
+    /// Replies for the first request whose body matches, tried before `queue`.
+    routed: Vec<(RequestMatcher, Reply)>,
     requests: Vec<RecordedRequest>,
     connections: Vec<TcpStream>,
     other_requests: Vec<String>,
@@ -276,9 +281,21 @@ impl ScriptedModel {
         self.shared.lock().queue.extend(replies);
     }
 
-    /// Number of queued replies not consumed yet.
+    /// Queues `reply` for the first request whose JSON body `matches`,
+    /// whatever its turn: requests are matched against these replies (in
+    /// the order they were pushed) before the FIFO queue of
+    /// [`ScriptedModel::push`]. For concurrent clients whose requests
+    /// arrive in any order, e.g. child pis told apart by their prompt
+    /// ([`crate::json::last_user_text`]).
+    pub fn push_for(&self, matches: impl Fn(&Value) -> bool + Send + 'static, reply: Reply) {
+        self.shared.lock().routed.push((Box::new(matches), reply));
+    }
+
+    /// Number of queued replies not consumed yet (those of
+    /// [`ScriptedModel::push_for`] included).
     pub fn pending(&self) -> usize {
-        self.shared.lock().queue.len()
+        let state = self.shared.lock();
+        state.queue.len() + state.routed.len()
     }
 
     /// The JSON bodies of all chat-completions requests received so far, in arrival order.
@@ -496,10 +513,12 @@ fn serve_connection(stream: TcpStream, index: usize, shared: &ModelShared) -> io
             });
             let model = body["model"].as_str().unwrap_or("fake-model").to_owned();
             let (reply, request_index) = shared.state.update(|state| {
-                let reply = state
-                    .queue
-                    .pop_front()
-                    .unwrap_or_else(|| Reply::Text(NO_SCRIPTED_REPLY.to_owned()));
+                let routed = state.routed.iter().position(|(matches, _)| matches(&body));
+                let reply = match routed {
+                    Some(at) => Some(state.routed.remove(at).1),
+                    None => state.queue.pop_front(),
+                }
+                .unwrap_or_else(|| Reply::Text(NO_SCRIPTED_REPLY.to_owned()));
                 state.requests.push(RecordedRequest {
                     method: request.method.clone(),
                     path: request.path.clone(),

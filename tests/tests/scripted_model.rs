@@ -373,3 +373,37 @@ fn the_anthropic_mode_answers_messages_with_anthropic_events() {
     assert_eq!(model.request_count(), 5);
     assert_eq!(model.recorded()[0].path, "/v1/messages");
 }
+
+#[test]
+fn routed_replies_go_to_the_matching_request_before_the_queue() {
+    let model = ScriptedModel::start();
+    model.push(Reply::text("queued"));
+    model.push_for(|body| body["n"] == 2, Reply::text("for two"));
+    model.push_for(|body| body["n"] == 1, Reply::text("for one"));
+    assert_eq!(model.pending(), 3);
+    let text = |r: &Response| {
+        r.sse()
+            .0
+            .iter()
+            .filter_map(|c| {
+                c["choices"][0]["delta"]["content"]
+                    .as_str()
+                    .map(str::to_owned)
+            })
+            .collect::<String>()
+    };
+    let mut conn = connect(&model);
+    let path = "/v1/chat/completions";
+    // Each matching request takes its own reply, whatever the order; a
+    // request that matches none takes the queue's next one.
+    assert_eq!(text(&post(&mut conn, path, &json!({"n": 1}))), "for one");
+    assert_eq!(text(&post(&mut conn, path, &json!({"n": 3}))), "queued");
+    assert_eq!(text(&post(&mut conn, path, &json!({"n": 2}))), "for two");
+    // A routed reply is used once.
+    assert_eq!(
+        text(&post(&mut conn, path, &json!({"n": 1}))),
+        NO_SCRIPTED_REPLY
+    );
+    assert_eq!(model.pending(), 0);
+    assert_eq!(model.recorded()[0].reply, Reply::text("for one"));
+}
