@@ -953,3 +953,83 @@ fn builtin_tools_re_registered_with_rust_rows_look_like_the_typescript_twin_and_
     pi.wait_for_text("the terminal did not answer");
     pi.exit();
 }
+
+/// What pi's `ls` and `find` answered, over a file system only the
+/// extension sees (`tests/extensions/virtual-fs`, or its TypeScript twin
+/// `tests/fixtures/virtual-fs.ts`): each call's `isError` and result.
+fn virtual_fs_run(rust: bool) -> Vec<(String, Value)> {
+    let model = ScriptedModel::start();
+    let env = PiEnv::new(&model);
+    let builder = if rust {
+        env.pi().installed(install_example(&env, "virtual-fs"))
+    } else {
+        env.pi()
+            .no_extensions()
+            .extension(pi_ext_e2e::fixture("virtual-fs.ts"))
+    };
+    let calls = [
+        ("root", "ls", json!({"path": "/vm"})),
+        ("sub", "ls", json!({"path": "/vm/src", "limit": 1})),
+        ("missing", "ls", json!({"path": "/vm/nowhere"})),
+        ("file", "ls", json!({"path": "/vm/b.txt"})),
+        ("rs", "find", json!({"pattern": "*.rs", "path": "/vm"})),
+        (
+            "limited",
+            "find",
+            json!({"pattern": "*", "path": "/vm", "limit": 2}),
+        ),
+        (
+            "in-src",
+            "find",
+            json!({"pattern": "m*", "path": "/vm/src"}),
+        ),
+        ("none", "find", json!({"pattern": "*.py", "path": "/vm"})),
+        ("failed", "find", json!({"pattern": "boom", "path": "/vm"})),
+        ("gone", "find", json!({"pattern": "*", "path": "/vm/gone"})),
+    ];
+    for (id, tool, args) in &calls {
+        model.push(Reply::tool(*id, *tool, args.clone()));
+    }
+    model.push(Reply::text("listed"));
+    let pi = builder.start();
+    let events = pi.prompt("look around the VM");
+    calls
+        .iter()
+        .map(|(id, _, _)| {
+            let end = end_of(&events, id);
+            (
+                id.to_string(),
+                json!({ "isError": end["isError"], "result": end["result"] }),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn ls_and_find_run_on_a_file_system_only_the_extension_sees_like_a_typescript_twin() {
+    let rust = virtual_fs_run(true);
+    let ts = virtual_fs_run(false);
+    assert_eq!(rust.len(), ts.len());
+    for ((id, r), (_, t)) in rust.iter().zip(&ts) {
+        assert_eq!(r, t, "call {id}: Rust, then TypeScript");
+    }
+    // The comparison saw the virtual files, pi's limits and the errors.
+    let text = |id: &str| text_of(&rust.iter().find(|(i, _)| i == id).unwrap().1);
+    // `denied` cannot be stat-ed: pi skips it, as it does on its own disk.
+    assert_eq!(text("root"), "b.txt\nREADME.md\nsrc/");
+    assert!(text("sub").contains("lib.rs"), "{}", text("sub"));
+    assert!(text("sub").contains("limit reached"), "{}", text("sub"));
+    assert!(text("missing").contains("not found"), "{}", text("missing"));
+    assert!(text("rs").contains("src/main.rs"), "{}", text("rs"));
+    assert!(
+        text("limited").contains("limit reached"),
+        "{}",
+        text("limited")
+    );
+    assert_eq!(text("in-src"), "main.rs");
+    assert!(
+        text("failed").contains("the VM's search failed"),
+        "{}",
+        text("failed")
+    );
+}

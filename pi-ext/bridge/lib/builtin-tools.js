@@ -2,9 +2,9 @@
 // pi's built-in tools re-registered by the extension: the tool definitions
 // are pi's own (createBashToolDefinition, createReadToolDefinition, …:
 // description, parameters, truncation, temp files, progress, error texts);
-// bash, read, write and edit may have their `operations` in the extension
-// (requests `ops/bash`, `ops/read`, `ops/write`, `ops/edit`,
-// `ops/spawn-hook`), any of them its rows (`render`, see tui.js). Bytes travel
+// bash, read, write, edit, ls and find may have their `operations` in the
+// extension (requests `ops/bash`, `ops/read`, `ops/write`, `ops/edit`,
+// `ops/ls`, `ops/find`, `ops/spawn-hook`), any of them its rows (`render`, see tui.js). Bytes travel
 // as base64. A command's environment travels as the difference from the
 // one the extension process was started with.
 
@@ -14,6 +14,8 @@
 /** @typedef {import("@mariozechner/pi-coding-agent").ReadOperations} ReadOperations */
 /** @typedef {import("@mariozechner/pi-coding-agent").WriteOperations} WriteOperations */
 /** @typedef {import("@mariozechner/pi-coding-agent").EditOperations} EditOperations */
+/** @typedef {import("@mariozechner/pi-coding-agent").LsOperations} LsOperations */
+/** @typedef {import("@mariozechner/pi-coding-agent").FindOperations} FindOperations */
 
 /**
  * A built-in tool with Rust operations, in the manifest.
@@ -21,7 +23,7 @@
  * @property {string} tool "bash", "read", "write", "edit", "grep", "find" or "ls"
  * @property {string} [label]
  * @property {string} [commandPrefix]
- * @property {boolean} [operations] the extension runs the operations (bash, read, write, edit)
+ * @property {boolean} [operations] the extension runs the operations (bash, read, write, edit, ls, find)
  * @property {boolean} [spawnHook] the extension adjusts bash commands first
  * @property {{ call: boolean, result: boolean }} [render] the extension draws the rows
  */
@@ -201,6 +203,52 @@ export function editOperations(host, call) {
 }
 
 /**
+ * pi's LsOperations in the extension.
+ * @param {OpsHost} host
+ * @param {OpsCall} call
+ * @returns {LsOperations}
+ */
+export function lsOperations(host, call) {
+  const ask = fileAsker(host, call, "ops/ls");
+  return {
+    exists: async (path) => (await ask("exists", path))?.exists === true,
+    stat: async (path) => {
+      const dir = (await ask("stat", path))?.isDirectory === true;
+      return { isDirectory: () => dir };
+    },
+    readdir: async (path) => {
+      const entries = (await ask("readdir", path))?.entries;
+      return Array.isArray(entries) ? entries.slice(0, MAX_LISTED).map(String) : [];
+    },
+  };
+}
+
+/** At most this many names or paths are taken from one answer (as the runtime sends). */
+const MAX_LISTED = 100_000;
+
+/**
+ * pi's FindOperations in the extension.
+ * @param {OpsHost} host
+ * @param {OpsCall} call
+ * @returns {FindOperations}
+ */
+export function findOperations(host, call) {
+  /** @param {Record<string, unknown>} params */
+  const ask = async (params) => {
+    const answer = await host.request("ops/find", { ...call.params, ...params }, { ctx: call.ctx });
+    throwIfError(answer);
+    return answer;
+  };
+  return {
+    exists: async (path) => (await ask({ op: "exists", path }))?.exists === true,
+    glob: async (pattern, cwd, { ignore, limit }) => {
+      const paths = (await ask({ op: "glob", path: cwd, pattern, ignore, limit }))?.paths;
+      return Array.isArray(paths) ? paths.slice(0, Math.min(limit, MAX_LISTED)).map(String) : [];
+    },
+  };
+}
+
+/**
  * pi's tool definition for `entry`: pi's own, its operations in the
  * extension. Each call builds the tool for the call's working directory.
  * @param {BuiltinToolManifest} entry
@@ -230,9 +278,9 @@ export function builtinToolDefinition(entry, pi, host) {
       case "grep":
         return pi.createGrepToolDefinition(cwd);
       case "find":
-        return pi.createFindToolDefinition(cwd);
+        return pi.createFindToolDefinition(cwd, ops && { operations: findOperations(host, call) });
       case "ls":
-        return pi.createLsToolDefinition(cwd);
+        return pi.createLsToolDefinition(cwd, ops && { operations: lsOperations(host, call) });
       default:
         throw new Error(`pi has no built-in tool ${entry.tool}`);
     }

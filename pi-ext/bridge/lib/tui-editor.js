@@ -29,6 +29,17 @@ import { cut, lineAnsi, styleAnsi, widthOf } from "./tui-render.js";
  * @property {Record<string, EditorMode>} [modes]
  * @property {import("./tui-render.js").WireStyle[]} [styles] style table of the decorations
  * @property {number} [paddingX] columns left and right of the text (pi-tui's option)
+ * @property {Highlight[]} [highlights] words styled wherever they show in the editor
+ */
+/**
+ * A word coloured character by character wherever it shows in the editor's
+ * rendered lines (rainbow-editor.ts), optionally with a shine sweeping over
+ * it: a literal, never a pattern, since it runs in pi's render.
+ * @typedef {object} Highlight
+ * @property {string} word
+ * @property {boolean} [ignoreCase]
+ * @property {[number, number, number][]} colors one per character, cycling
+ * @property {{ everyMs: number, steps: number, pause: number, falloff: number[] }} [shine]
  */
 
 /**
@@ -160,6 +171,99 @@ export function decorate(lines, width, spec, mode, theme, border = (t) => t) {
   return lines;
 }
 
+// Bounds on what an extension's spec can make pi do at every render.
+const MAX_HIGHLIGHTS = 16;
+const MAX_WORD = 200;
+const MAX_COLORS = 64;
+const MAX_FALLOFF = 16;
+const MIN_SHINE_MS = 16;
+
+/** @param {unknown} n @param {number} lo @param {number} hi @param {number} dflt */
+function clampInt(n, lo, hi, dflt) {
+  return typeof n === "number" && Number.isFinite(n) ? Math.min(hi, Math.max(lo, Math.floor(n))) : dflt;
+}
+
+/**
+ * The spec's highlights, checked and bounded, each with its matcher. A word
+ * that is empty, or holds a control character (it could never match a
+ * rendered character), is dropped; so is one without colours.
+ * @param {EditorSpec | undefined} spec
+ * @returns {{ re: RegExp, colors: [number, number, number][], shine?: { everyMs: number, steps: number, pause: number, falloff: number[] } }[]}
+ */
+export function highlightsOf(spec) {
+  const list = Array.isArray(spec?.highlights) ? spec.highlights.slice(0, MAX_HIGHLIGHTS) : [];
+  /** @type {ReturnType<typeof highlightsOf>} */
+  const out = [];
+  for (const h of list) {
+    if (!h || typeof h.word !== "string" || h.word === "" || h.word.length > MAX_WORD) continue;
+    if (/[\x00-\x1f\x7f-\x9f]/.test(h.word)) continue;
+    const colors = (Array.isArray(h.colors) ? h.colors.slice(0, MAX_COLORS) : [])
+      .filter((c) => Array.isArray(c) && c.length === 3)
+      .map((c) => /** @type {[number, number, number]} */ (c.map((v) => clampInt(v, 0, 255, 0))));
+    if (colors.length === 0) continue;
+    const escaped = h.word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const re = new RegExp(escaped, h.ignoreCase ? "gi" : "g");
+    const sh = h.shine;
+    const shine =
+      sh && typeof sh === "object"
+        ? {
+            everyMs: clampInt(sh.everyMs, MIN_SHINE_MS, 60_000, 60),
+            steps: clampInt(sh.steps, 1, 1000, 10),
+            pause: clampInt(sh.pause, 0, 1000, 0),
+            falloff: (Array.isArray(sh.falloff) ? sh.falloff.slice(0, MAX_FALLOFF) : []).map((f) =>
+              typeof f === "number" && Number.isFinite(f) ? Math.min(1, Math.max(0, f)) : 0,
+            ),
+          }
+        : undefined;
+    out.push({ re, colors, shine });
+  }
+  return out;
+}
+
+/**
+ * `text` with each character in its colour (brightened near the shine's
+ * position `pos`; -1 for none), then a reset: rainbow-editor.ts's
+ * `colorize`, byte for byte.
+ * @param {string} text
+ * @param {[number, number, number][]} colors
+ * @param {number} pos
+ * @param {number[]} falloff brightening at distance 0, 1, …
+ */
+export function colorize(text, colors, pos, falloff) {
+  return (
+    [...text]
+      .map((c, i) => {
+        const base = colors[i % colors.length];
+        const dist = Math.abs(i - pos);
+        const factor = pos >= 0 && dist < falloff.length ? falloff[dist] : 0;
+        const [r, g, b] = base.map((v) => Math.round(v + (255 - v) * factor));
+        return `\x1b[38;2;${r};${g};${b}m${c}`;
+      })
+      .join("") + "\x1b[0m"
+  );
+}
+
+/**
+ * The editor's lines with every highlight applied at animation frame `frame`.
+ * @param {string[]} lines
+ * @param {ReturnType<typeof highlightsOf>} highlights
+ * @param {number} frame
+ */
+export function highlight(lines, highlights, frame) {
+  if (highlights.length === 0) return lines;
+  return lines.map((line) => {
+    for (const h of highlights) {
+      let pos = -1;
+      if (h.shine) {
+        const cycle = frame % (h.shine.steps + h.shine.pause);
+        pos = cycle < h.shine.steps ? cycle : -1;
+      }
+      line = line.replace(h.re, (m) => colorize(m, h.colors, pos, h.shine?.falloff ?? []));
+    }
+    return line;
+  });
+}
+
 /**
  * pi-tui's editor options for a spec's padding (none: pi-tui's default).
  * @param {EditorSpec} spec
@@ -188,6 +292,32 @@ export function rustEditorClass(CustomEditor) {
       this.o = o;
       this.spec = o.spec;
       this.mode = typeof o.spec.mode === "string" ? o.spec.mode : Object.keys(o.spec.modes ?? {})[0] ?? "";
+      this.highlights = highlightsOf(o.spec);
+      this.frame = 0;
+      /** @type {ReturnType<typeof setInterval> | undefined} */
+      this.shineTimer = undefined;
+    }
+
+    /**
+     * Animate while a shining highlight's word is in the text, as
+     * rainbow-editor.ts does from its `handleInput`.
+     */
+    animate() {
+      const every = this.highlights.find((h) => h.shine && h.re.test(this.getText?.() ?? ""))?.shine?.everyMs;
+      for (const h of this.highlights) h.re.lastIndex = 0;
+      if (every === undefined) {
+        if (this.shineTimer) clearInterval(this.shineTimer);
+        this.shineTimer = undefined;
+      } else if (!this.shineTimer) {
+        this.shineTimer = setInterval(() => {
+          this.frame++;
+          try {
+            this.tui?.requestRender?.();
+          } catch {
+            // pi's terminal stopped.
+          }
+        }, every);
+      }
     }
 
     /** @param {EditorSpec} spec */
@@ -196,6 +326,10 @@ export function rustEditorClass(CustomEditor) {
       const padding = paddingOf(spec);
       if (padding) this.setPaddingX?.(padding.paddingX);
       if (typeof spec.mode === "string") this.mode = spec.mode;
+      this.highlights = highlightsOf(spec);
+      if (this.shineTimer) clearInterval(this.shineTimer);
+      this.shineTimer = undefined;
+      this.animate();
       this.tui?.requestRender?.();
     }
 
@@ -214,12 +348,14 @@ export function rustEditorClass(CustomEditor) {
           this.mode = mode;
         },
       });
+      if (this.highlights.length > 0) this.animate();
     }
 
     /** @param {number} width */
     render(width) {
-      const lines = super.render(width);
+      let lines = super.render(width);
       try {
+        lines = highlight(lines, this.highlights, this.frame);
         const border = typeof this.borderColor === "function" ? (/** @type {string} */ t) => this.borderColor(t) : undefined;
         return decorate(lines, width, this.spec, this.mode, this.o.getTheme(), border);
       } catch {
@@ -228,6 +364,8 @@ export function rustEditorClass(CustomEditor) {
     }
 
     dispose() {
+      if (this.shineTimer) clearInterval(this.shineTimer);
+      this.shineTimer = undefined;
       super.dispose?.();
       this.o.onDispose();
     }

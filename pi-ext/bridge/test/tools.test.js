@@ -298,3 +298,46 @@ test("a built-in tool's rows keep its definition's shell (edit: its own), or tak
   await box.startSession(fakeCtx().ctx);
   assert.equal(box.fake.tools.get("edit").renderShell, "default");
 });
+
+test("ls and find: pi's definitions over the extension's listing and search (a file system pi cannot see), and their errors", async () => {
+  // A file system that exists only in the extension.
+  /** @type {Record<string, string[]>} */
+  const dirs = { "/vm": ["src", "README.md", "b.txt"], "/vm/src": ["main.rs", "lib.rs"] };
+  const h = await startBridge(manifestWith({ builtinTools: [{ tool: "ls", operations: true }, { tool: "find", operations: true }] }), {
+    script: (ext) => {
+      ext.handle("ops/ls", (p) => {
+        if (p.op === "exists") return { exists: p.path in dirs || p.path === "/vm/b.txt" };
+        if (p.op === "stat") return p.path === "/vm/denied" ? { error: "VM said no", code: "EACCES" } : { isDirectory: p.path in dirs };
+        return p.path in dirs ? { entries: dirs[p.path] } : { error: `ENOTDIR: ${p.path}`, code: "ENOTDIR" };
+      });
+      ext.handle("ops/find", (p) => {
+        if (p.op === "exists") return { exists: p.path in dirs };
+        if (p.pattern === "boom") return { error: "the VM's search failed" };
+        // Every file, relative to the search's directory; pi limits them.
+        return { paths: ["src/main.rs", "src/lib.rs", "README.md", "b.txt"].filter((f) => f.endsWith(p.pattern.replace("*", ""))).concat(Array(50_000).fill(7)) };
+      });
+    },
+  });
+  const f = fakeCtx();
+  f.ctx.cwd = "/vm";
+  await h.startSession(f.ctx);
+  const ls = h.fake.tools.get("ls");
+  const listed = await ls.execute("l1", {}, undefined, undefined, f.ctx);
+  assert.equal(listed.content[0].text, "b.txt\nREADME.md\nsrc/", "pi sorts (in any case) and marks the extension's entries");
+  const asked = h.ext().sent("ops/ls").map((m) => `${m.params.tool} ${m.params.op} ${m.params.path}`);
+  assert.deepEqual(asked.slice(0, 3), ["ls exists /vm", "ls stat /vm", "ls readdir /vm"]);
+  assert.deepEqual(asked.slice(3).sort(), ["ls stat /vm/README.md", "ls stat /vm/b.txt", "ls stat /vm/src"]);
+  await assert.rejects(ls.execute("l2", { path: "nowhere" }, undefined, undefined, f.ctx), /Path not found/);
+  await assert.rejects(ls.execute("l3", { path: "b.txt" }, undefined, undefined, f.ctx), /Not a directory/);
+
+  const find = h.fake.tools.get("find");
+  const found = await find.execute("f1", { pattern: "*.rs", limit: 1 }, undefined, undefined, f.ctx);
+  assert.match(found.content[0].text, /^src\/main\.rs\n/, "pi keeps the limit of the extension's paths");
+  assert.equal(found.details?.resultLimitReached, 1);
+  const glob = h.ext().sent("ops/find").find((m) => m.params.op === "glob");
+  assert.equal(glob.params.path, "/vm");
+  assert.equal(glob.params.limit, 2, "pi asks one past its limit, to tell \"exactly N\" from \"more\"");
+  assert.ok(Array.isArray(glob.params.ignore));
+  await assert.rejects(find.execute("f2", { pattern: "boom" }, undefined, undefined, f.ctx), /the VM's search failed/);
+  await assert.rejects(find.execute("f3", { pattern: "*", path: "gone" }, undefined, undefined, f.ctx), /Path not found/);
+});

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { applyActions, decorate, editorActions, rustEditorClass } from "../lib/tui-editor.js";
+import { applyActions, decorate, editorActions, highlight, highlightsOf, rustEditorClass } from "../lib/tui-editor.js";
 
 const spec = {
   mode: "insert",
@@ -88,4 +88,99 @@ test("a spec's paddingX is pi-tui's option when the editor is made, and set agai
   editor.setSpec({ paddingX: 2, modes: {} });
   editor.setSpec({ modes: {} });
   assert.deepEqual(editor.paddings, [2]);
+});
+
+test("a highlight colours its word as rainbow-editor.ts does, byte for byte, with the shine where the frame puts it", () => {
+  // rainbow-editor.ts's own colorize, for the expected bytes.
+  const COLORS = /** @type {[number, number, number][]} */ ([
+    [233, 137, 115],
+    [228, 186, 103],
+    [141, 192, 122],
+  ]);
+  /** @param {string} text @param {number} shinePos */
+  const original = (text, shinePos) =>
+    [...text]
+      .map((c, i) => {
+        const base = COLORS[i % COLORS.length];
+        let factor = 0;
+        if (shinePos >= 0) {
+          const dist = Math.abs(i - shinePos);
+          if (dist === 0) factor = 0.7;
+          else if (dist === 1) factor = 0.35;
+        }
+        const [r, g, b] = base.map((c) => Math.round(c + (255 - c) * factor));
+        return `\x1b[38;2;${r};${g};${b}m${c}`;
+      })
+      .join("") + "\x1b[0m";
+  const hs = highlightsOf({
+    highlights: [{ word: "ultrathink", ignoreCase: true, colors: COLORS, shine: { everyMs: 60, steps: 10, pause: 10, falloff: [0.7, 0.35] } }],
+  });
+  const line = "│ say UltraThink and ultrathink │";
+  for (const frame of [0, 3, 9, 10, 19, 20, 23]) {
+    const cycle = frame % 20;
+    const pos = cycle < 10 ? cycle : -1;
+    const want = line.replace(/ultrathink/gi, (m) => original(m, pos));
+    assert.deepEqual(highlight([line, "no match"], hs, frame), [want, "no match"], `frame ${frame}`);
+  }
+  assert.deepEqual(highlight([line], [], 3), [line], "no highlights: the lines as they were");
+});
+
+test("highlights are literal, bounded, and dropped when they cannot match or have no colours", () => {
+  const hs = highlightsOf(/** @type {any} */ ({
+    highlights: [
+      { word: "a.c(", colors: [[1, 2, 3]] },
+      { word: "", colors: [[1, 2, 3]] },
+      { word: "x\x1b[31m", colors: [[1, 2, 3]] },
+      { word: "nocolour", colors: [] },
+      { word: "w", colors: [[999, -5, 1.5]], shine: { everyMs: 0, steps: 1e9, pause: -3, falloff: [2, -1, "x"] } },
+      ...Array.from({ length: 40 }, () => ({ word: "many", colors: [[0, 0, 0]] })),
+    ],
+  }));
+  assert.equal(hs.length, 16 - 3, "at most 16 looked at, three dropped");
+  assert.deepEqual(highlight(["abc( a.c("], [hs[0]], 0), ["abc( \x1b[38;2;1;2;3ma\x1b[38;2;1;2;3m.\x1b[38;2;1;2;3mc\x1b[38;2;1;2;3m(\x1b[0m"], "a dot is a dot");
+  assert.deepEqual(hs[1].colors, [[255, 0, 1]]);
+  assert.deepEqual(hs[1].shine, { everyMs: 16, steps: 1000, pause: 0, falloff: [1, 0, 0] });
+  assert.deepEqual(highlightsOf(/** @type {any} */ ({ highlights: "nope" })), []);
+  assert.deepEqual(highlightsOf(undefined), []);
+});
+
+test("the editor animates only while a shining word is in its text, and stops when it is disposed", () => {
+  /** @type {string[]} */
+  let typed = [];
+  class FakeEditor {
+    constructor(/** @type {any} */ tui) {
+      this.tui = tui;
+    }
+    getText() {
+      return typed.join("");
+    }
+    handleInput(/** @type {string} */ d) {
+      typed.push(d);
+    }
+    render() {
+      return [this.getText()];
+    }
+    dispose() {}
+  }
+  let renders = 0;
+  const Editor = rustEditorClass(FakeEditor);
+  const shine = { everyMs: 60, steps: 2, pause: 0, falloff: [1] };
+  const ed = new Editor({ requestRender: () => renders++ }, {}, {}, {
+    spec: { highlights: [{ word: "go", colors: [[0, 0, 0]], shine }] },
+    getTheme: () => undefined,
+    onDispose: () => {},
+  });
+  ed.handleInput("g");
+  assert.equal(ed.shineTimer, undefined, "no word yet: no timer");
+  ed.handleInput("o");
+  assert.notEqual(ed.shineTimer, undefined, "the word typed: a timer");
+  typed = ["g"];
+  ed.handleInput("");
+  typed = ["g"];
+  assert.equal(ed.shineTimer, undefined, "the word gone: the timer stopped");
+  ed.handleInput("o");
+  assert.notEqual(ed.shineTimer, undefined);
+  ed.dispose();
+  assert.equal(ed.shineTimer, undefined, "disposed: the timer stopped");
+  assert.equal(renders, 0, "no frame requested in this synchronous test");
 });

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::pin::Pin;
 
 use super::operations::{
-    BashError, BashOperations, BashRun, EditOperations, OutputSink, ReadOperations, WriteOperations,
+    BashError, BashOperations, BashRun, EditOperations, FindOperations, FindOptions, LsOperations,
+    OutputSink, ReadOperations, WriteOperations,
 };
 use crate::context::Ctx;
 
@@ -100,5 +101,57 @@ impl<T: EditOperations> ErasedEdit for T {
     }
     fn access<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(EditOperations::access(self, ctx, path))
+    }
+}
+
+pub(crate) trait ErasedLs: Send + Sync {
+    fn exists<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, bool>;
+    fn is_directory<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<bool>>;
+    fn read_dir<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+    ) -> BoxFuture<'a, io::Result<Vec<String>>>;
+}
+
+impl<T: LsOperations> ErasedLs for T {
+    fn exists<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, bool> {
+        Box::pin(LsOperations::exists(self, ctx, path))
+    }
+    fn is_directory<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, io::Result<bool>> {
+        Box::pin(LsOperations::is_directory(self, ctx, path))
+    }
+    fn read_dir<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        path: &'a Path,
+    ) -> BoxFuture<'a, io::Result<Vec<String>>> {
+        Box::pin(LsOperations::read_dir(self, ctx, path))
+    }
+}
+
+pub(crate) trait ErasedFind: Send + Sync {
+    fn exists<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, bool>;
+    fn glob<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        pattern: &'a str,
+        cwd: &'a Path,
+        options: FindOptions,
+    ) -> BoxFuture<'a, io::Result<Vec<String>>>;
+}
+
+impl<T: FindOperations> ErasedFind for T {
+    fn exists<'a>(&'a self, ctx: &'a Ctx, path: &'a Path) -> BoxFuture<'a, bool> {
+        Box::pin(FindOperations::exists(self, ctx, path))
+    }
+    fn glob<'a>(
+        &'a self,
+        ctx: &'a Ctx,
+        pattern: &'a str,
+        cwd: &'a Path,
+        options: FindOptions,
+    ) -> BoxFuture<'a, io::Result<Vec<String>>> {
+        Box::pin(FindOperations::glob(self, ctx, pattern, cwd, options))
     }
 }

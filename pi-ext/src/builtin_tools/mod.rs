@@ -1,5 +1,5 @@
-//! pi's built-in tools re-registered from Rust: `bash`, `read`, `write` and
-//! `edit` with their operations in Rust (commands run, and files are read,
+//! pi's built-in tools re-registered from Rust: `bash`, `read`, `write`,
+//! `edit`, `ls` and `find` with their operations in Rust (commands run, and files are read,
 //! wherever your code says: over ssh, in a sandbox, in a container), and any
 //! of them (`ls`, `find` and `grep` too) with Rust rows in pi's terminal
 //! ([`BuiltinTool::render`]), while the tool stays pi's own: its
@@ -37,6 +37,12 @@
 //!   (pi's `WriteOperations`).
 //! - **edit**: [`EditOperations`] reads, checks and writes the file pi
 //!   edits (pi's `EditOperations`); pi finds and replaces the text.
+//! - **ls**: [`LsOperations`] lists directories (pi's `LsOperations`), with
+//!   [`BuiltinTool::ls_with`]; pi sorts, marks and limits.
+//! - **find**: [`FindOperations`] runs the glob search (pi's
+//!   `FindOperations`), with [`BuiltinTool::find_with`]; pi relativizes,
+//!   limits and truncates. pi's `grep` always runs the local ripgrep (pi
+//!   has no operations for the search itself), so it has no Rust operations.
 //! - **rows**: [`BuiltinTool::render`] draws the tool's call and result rows
 //!   with a [`crate::tui::ToolRender`] (pi's `renderCall`/`renderResult`,
 //!   pi ≥ 0.73.1), with pi's operations ([`BuiltinTool::ls`],
@@ -67,9 +73,12 @@ pub use crate::events::{BashResult, OpsHandle, UserBashAction};
 pub use local_shell::LocalShell;
 pub use operations::{
     shell_quote, sniff_image_mime_type, BashError, BashOperations, BashRun, EditOperations,
-    NodeError, OutputSink, ReadOperations, SpawnContext, SpawnHook, WriteOperations,
+    FindOperations, FindOptions, LsOperations, NodeError, OutputSink, ReadOperations, SpawnContext,
+    SpawnHook, WriteOperations,
 };
-pub(crate) use requests::{BashParams, FileParams, ReadParams, SpawnParams};
-pub(crate) use serving::{serve_bash, serve_edit, serve_read, serve_spawn_hook, serve_write};
+pub(crate) use requests::{BashParams, FileParams, ListParams, ReadParams, SpawnParams};
+pub(crate) use serving::{
+    serve_bash, serve_edit, serve_find, serve_ls, serve_read, serve_spawn_hook, serve_write,
+};
 pub use tool::{BashToolBuilder, BuiltinTool, Shell};
 pub(crate) use user_bash::user_bash_ops;

@@ -1,5 +1,5 @@
 //! The operations a built-in tool runs in Rust: the traits (bash, read,
-//! write, edit, the spawn hook) and the values they take and give.
+//! write, edit, ls, find, the spawn hook) and the values they take and give.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -211,6 +211,53 @@ pub trait EditOperations: Send + Sync + 'static {
 
     /// Whether the file can be read and written (`Err` says why not; pi shows it).
     fn access(&self, ctx: &Ctx, path: &Path) -> impl Future<Output = io::Result<()>> + Send;
+}
+
+/// Lists directories for the `ls` tool (pi's `LsOperations`): pi sorts,
+/// marks directories with `/`, limits and truncates.
+pub trait LsOperations: Send + Sync + 'static {
+    /// Whether the path exists.
+    fn exists(&self, ctx: &Ctx, path: &Path) -> impl Future<Output = bool> + Send;
+
+    /// Whether the path is a directory (`Err` when it does not exist or
+    /// cannot be read; pi shows the message).
+    fn is_directory(&self, ctx: &Ctx, path: &Path)
+        -> impl Future<Output = io::Result<bool>> + Send;
+
+    /// The names of the directory's entries (not paths; `.` and `..` left out).
+    fn read_dir(
+        &self,
+        ctx: &Ctx,
+        path: &Path,
+    ) -> impl Future<Output = io::Result<Vec<String>>> + Send;
+}
+
+/// What [`FindOperations::glob`] should leave out and how many paths pi
+/// keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FindOptions {
+    /// Glob patterns to skip (pi's: `**/node_modules/**`, `**/.git/**`).
+    pub ignore: Vec<String>,
+    /// At most this many paths are used; more are dropped.
+    pub limit: usize,
+}
+
+/// Finds files for the `find` tool (pi's `FindOperations`): pi relativizes,
+/// sorts, limits and truncates what the search returns.
+pub trait FindOperations: Send + Sync + 'static {
+    /// Whether the path exists.
+    fn exists(&self, ctx: &Ctx, path: &Path) -> impl Future<Output = bool> + Send;
+
+    /// The files under `cwd` that match the glob `pattern`, as paths
+    /// relative to `cwd` or absolute.
+    fn glob(
+        &self,
+        ctx: &Ctx,
+        pattern: &str,
+        cwd: &Path,
+        options: FindOptions,
+    ) -> impl Future<Output = io::Result<Vec<String>>> + Send;
 }
 
 /// The image type of `bytes` by their signature: png, jpeg, gif or webp

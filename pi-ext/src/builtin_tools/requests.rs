@@ -44,6 +44,20 @@ pub(crate) struct FileParams {
     pub(crate) content: Option<String>,
 }
 
+/// `ops/ls` and `ops/find` params (`pattern`, `ignore` and `limit` for a
+/// glob, whose `path` is its working directory).
+#[derive(Deserialize)]
+pub(crate) struct ListParams {
+    pub(crate) op: String,
+    pub(crate) path: PathBuf,
+    #[serde(default)]
+    pub(crate) pattern: Option<String>,
+    #[serde(default)]
+    pub(crate) ignore: Vec<String>,
+    #[serde(default)]
+    pub(crate) limit: Option<usize>,
+}
+
 /// How pi's environment differs from the one this process started with.
 #[derive(Debug, Default, Clone, Deserialize, Serialize, PartialEq, Eq)]
 pub(crate) struct EnvDelta {

@@ -7,9 +7,11 @@ use std::sync::Arc;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
-use super::erased::{ErasedBash, ErasedEdit, ErasedRead, ErasedWrite};
-use super::operations::{BashError, BashRun, NodeError, OutputSink, SpawnContext, SpawnHook};
-use super::requests::{BashParams, EnvDelta, FileParams, ReadParams, SpawnParams};
+use super::erased::{ErasedBash, ErasedEdit, ErasedFind, ErasedLs, ErasedRead, ErasedWrite};
+use super::operations::{
+    BashError, BashRun, FindOptions, NodeError, OutputSink, SpawnContext, SpawnHook,
+};
+use super::requests::{BashParams, EnvDelta, FileParams, ListParams, ReadParams, SpawnParams};
 use crate::context::Ctx;
 
 /// Serve `ops/bash` with `ops`: the answer pi's bridge turns into pi's
@@ -150,6 +152,53 @@ pub(crate) async fn serve_edit(ops: Arc<dyn ErasedEdit>, ctx: Ctx, p: FileParams
         ),
         "access" => done(ops.access(&ctx, &p.path).await),
         other => json!({ "error": format!("unknown edit operation `{other}`") }),
+    }
+}
+
+/// At most this many names or paths go back to pi in one answer: pi keeps
+/// 500 entries of a listing and 1,000 paths of a search by default, and a
+/// line of the protocol is bounded.
+pub(crate) const MAX_LISTED: usize = 100_000;
+
+/// Serve `ops/ls`: `{exists}`, `{isDirectory}`, `{entries}`, or `{error}`.
+pub(crate) async fn serve_ls(ops: Arc<dyn ErasedLs>, ctx: Ctx, p: ListParams) -> Value {
+    match p.op.as_str() {
+        "exists" => json!({ "exists": ops.exists(&ctx, &p.path).await }),
+        "stat" => match ops.is_directory(&ctx, &p.path).await {
+            Ok(dir) => json!({ "isDirectory": dir }),
+            Err(e) => error_answer(&e),
+        },
+        "readdir" => match ops.read_dir(&ctx, &p.path).await {
+            Ok(mut entries) => {
+                entries.truncate(MAX_LISTED);
+                json!({ "entries": entries })
+            }
+            Err(e) => error_answer(&e),
+        },
+        other => json!({ "error": format!("unknown ls operation `{other}`") }),
+    }
+}
+
+/// Serve `ops/find`: `{exists}`, `{paths}`, or `{error}`.
+pub(crate) async fn serve_find(ops: Arc<dyn ErasedFind>, ctx: Ctx, p: ListParams) -> Value {
+    match p.op.as_str() {
+        "exists" => json!({ "exists": ops.exists(&ctx, &p.path).await }),
+        "glob" => {
+            let limit = p.limit.unwrap_or(MAX_LISTED).min(MAX_LISTED);
+            let options = FindOptions {
+                ignore: p.ignore,
+                limit,
+            };
+            let pattern = p.pattern.unwrap_or_default();
+            match ops.glob(&ctx, &pattern, &p.path, options).await {
+                Ok(mut paths) => {
+                    paths.truncate(limit);
+                    json!({ "paths": paths })
+                }
+                Err(e) => error_answer(&e),
+            }
+        }
+        other => json!({ "error": format!("unknown find operation `{other}`") }),
     }
 }
 

@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
-use super::erased::{ErasedBash, ErasedEdit, ErasedRead, ErasedWrite};
+use super::erased::{ErasedBash, ErasedEdit, ErasedFind, ErasedLs, ErasedRead, ErasedWrite};
 use super::operations::{
-    BashOperations, EditOperations, ReadOperations, SpawnHook, WriteOperations,
+    BashOperations, EditOperations, FindOperations, LsOperations, ReadOperations, SpawnHook,
+    WriteOperations,
 };
 
 /// Which built-in tool.
@@ -84,6 +85,8 @@ pub struct BuiltinTool {
     pub(crate) read: Option<Arc<dyn ErasedRead>>,
     pub(crate) write: Option<Arc<dyn ErasedWrite>>,
     pub(crate) edit: Option<Arc<dyn ErasedEdit>>,
+    pub(crate) ls: Option<Arc<dyn ErasedLs>>,
+    pub(crate) find: Option<Arc<dyn ErasedFind>>,
     pub(crate) spawn_hook: Option<Arc<dyn SpawnHook>>,
 }
 
@@ -130,10 +133,26 @@ impl BuiltinTool {
         Self::new(Kind::Ls)
     }
 
+    /// pi's `ls` tool with these operations (a listing somewhere else than
+    /// pi's file system: over ssh, in a VM).
+    pub fn ls_with(operations: impl LsOperations) -> Self {
+        let mut tool = Self::new(Kind::Ls);
+        tool.ls = Some(Arc::new(operations));
+        tool
+    }
+
     /// pi's `find` tool, with pi's operations (give it a
     /// [`BuiltinTool::render`] or a [`BuiltinTool::label`]).
     pub fn find() -> Self {
         Self::new(Kind::Find)
+    }
+
+    /// pi's `find` tool with these operations (the glob search runs where
+    /// they say, instead of pi's local `fd`).
+    pub fn find_with(operations: impl FindOperations) -> Self {
+        let mut tool = Self::new(Kind::Find);
+        tool.find = Some(Arc::new(operations));
+        tool
     }
 
     /// pi's `grep` tool, with pi's operations (give it a
@@ -187,6 +206,8 @@ impl BuiltinTool {
             read: None,
             write: None,
             edit: None,
+            ls: None,
+            find: None,
             spawn_hook: None,
         }
     }
@@ -205,7 +226,12 @@ impl BuiltinTool {
 
     /// Whether its operations are Rust's.
     fn rust_operations(&self) -> bool {
-        self.bash.is_some() || self.read.is_some() || self.write.is_some() || self.edit.is_some()
+        self.bash.is_some()
+            || self.read.is_some()
+            || self.write.is_some()
+            || self.edit.is_some()
+            || self.ls.is_some()
+            || self.find.is_some()
     }
 
     /// What is wrong with it, if anything.

@@ -16,7 +16,7 @@ pub(super) struct OpsCallParams {
 }
 
 impl Dispatcher {
-    /// `ops/bash`, `ops/read`, `ops/write`, `ops/edit`, `ops/spawn-hook`: the operations of pi's
+    /// `ops/bash`, `ops/read`, `ops/write`, `ops/edit`, `ops/ls`, `ops/find`, `ops/spawn-hook`: the operations of pi's
     /// built-in tools (and of `user_bash` answers), run in Rust.
     pub(super) fn start_ops_call(self: &Arc<Self>, id: u64, method: &str, params: Value) {
         use crate::builtin_tools as ops;
@@ -87,6 +87,23 @@ impl Dispatcher {
                     return self.respond::<Value>(id, missing("edit operations"));
                 };
                 Box::pin(ops::serve_edit(edit, ctx, p))
+            }
+            "ops/ls" | "ops/find" => {
+                let p: ops::ListParams = match serde_json::from_value(params) {
+                    Ok(p) => p,
+                    Err(e) => return self.respond::<Value>(id, Err(bad_params(method, e))),
+                };
+                if method == "ops/ls" {
+                    let Some(ls) = builtin("ls").and_then(|t| t.ls.clone()) else {
+                        return self.respond::<Value>(id, missing("ls operations"));
+                    };
+                    Box::pin(ops::serve_ls(ls, ctx, p))
+                } else {
+                    let Some(find) = builtin("find").and_then(|t| t.find.clone()) else {
+                        return self.respond::<Value>(id, missing("find operations"));
+                    };
+                    Box::pin(ops::serve_find(find, ctx, p))
+                }
             }
             _ => {
                 let p: ops::SpawnParams = match serde_json::from_value(params) {

@@ -281,7 +281,8 @@ impl Dispatcher {
                 Err(e) => self.respond::<Value>(id, Err(bad_params(m, e))),
             },
             #[cfg(feature = "builtin-tools")]
-            "ops/bash" | "ops/read" | "ops/write" | "ops/edit" | "ops/spawn-hook" => {
+            "ops/bash" | "ops/read" | "ops/write" | "ops/edit" | "ops/ls" | "ops/find"
+            | "ops/spawn-hook" => {
                 match from_raw::<Value>(&params) {
                     Ok(params) => self.start_ops_call(id, method, params),
                     Err(e) => self.respond::<Value>(id, Err(bad_params(method, e))),

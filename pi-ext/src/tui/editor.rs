@@ -1,12 +1,14 @@
 //! A custom editor described as a table ([`EditorSpec`]), set with
-//! [`Ui::set_editor`]: per-mode keymaps and border labels, applied by the
-//! bridge on pi's own editor (a `CustomEditor`), so that pi's text,
-//! history, submit and app keys stay pi's.
+//! [`Ui::set_editor`]: per-mode keymaps, border labels and highlighted
+//! words, applied by the bridge on pi's own editor (a `CustomEditor`), so
+//! that pi's text, history, submit and app keys stay pi's.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::style::Rgb;
 use super::text::{sanitize, Keep, Line};
 use super::view::lines_wire;
 use crate::host::ui::{Ui, UiError};
@@ -111,8 +113,128 @@ impl EditorMode {
     }
 }
 
+/// A word coloured character by character wherever it shows in pi's
+/// editor (rainbow-editor.ts's "ultrathink"), set with
+/// [`EditorSpec::highlight`].
+///
+/// The word is plain text, not a pattern: the bridge applies it in pi's
+/// render, which cannot wait, so a pattern that backtracks could stall pi.
+/// pi draws it as it draws the rest of the editor: the cursor's cell
+/// splits a word, which then is not coloured.
+///
+/// ```
+/// use pi_ext::tui::{Highlight, Rgb, Shine};
+/// use std::time::Duration;
+/// let rainbow = Highlight::word("ultrathink")
+///     .ignore_case()
+///     .colors([Rgb(233, 137, 115), Rgb(228, 186, 103), Rgb(141, 192, 122)])
+///     .shine(Shine::every(Duration::from_millis(60)).steps(10).pause(10).falloff([0.7, 0.35]));
+/// # let _ = rainbow;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub struct Highlight {
+    word: String,
+    ignore_case: bool,
+    colors: Vec<Rgb>,
+    shine: Option<Shine>,
+}
+
+impl Highlight {
+    /// Highlight `word` (at most 200 UTF-16 units; an empty word, or one
+    /// holding a control character, matches nothing).
+    pub fn word(word: impl Into<String>) -> Self {
+        Highlight {
+            word: word.into(),
+            ignore_case: false,
+            colors: Vec::new(),
+            shine: None,
+        }
+    }
+    /// Match the word in any case ("UltraThink" too).
+    pub fn ignore_case(mut self) -> Self {
+        self.ignore_case = true;
+        self
+    }
+    /// The colours of the word's characters, in turn (the first character
+    /// gets the first colour, and so on, starting over after the last; at
+    /// most 64). Without colours the word is not highlighted.
+    pub fn colors(mut self, colors: impl IntoIterator<Item = Rgb>) -> Self {
+        self.colors = colors.into_iter().collect();
+        self
+    }
+    /// A shine sweeping over the word while it is in the editor's text.
+    pub fn shine(mut self, shine: Shine) -> Self {
+        self.shine = Some(shine);
+        self
+    }
+
+    fn wire(&self) -> Value {
+        let mut h = json!({
+            "word": self.word,
+            "colors": self.colors.iter().map(|c| [c.0, c.1, c.2]).collect::<Vec<_>>(),
+        });
+        if self.ignore_case {
+            h["ignoreCase"] = json!(true);
+        }
+        if let Some(s) = &self.shine {
+            h["shine"] = json!({
+                "everyMs": u64::try_from(s.every.as_millis()).unwrap_or(u64::MAX),
+                "steps": s.steps,
+                "pause": s.pause,
+                "falloff": s.falloff,
+            });
+        }
+        h
+    }
+}
+
+/// A highlight's animation: every `every`, the bright spot moves one
+/// character on, over `steps` characters, then rests for `pause` frames.
+/// A character `d` characters from the spot is brightened towards white
+/// by `falloff[d]` (0 to 1). The bridge animates only while the word is in
+/// the editor's text (checked as keys arrive), as rainbow-editor.ts does.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub struct Shine {
+    every: Duration,
+    steps: u16,
+    pause: u16,
+    falloff: Vec<f64>,
+}
+
+impl Shine {
+    /// A frame every `every` (at least 16 ms: the bridge raises shorter
+    /// ones), over 10 steps without a pause, brightening only the spot's
+    /// character by half.
+    pub fn every(every: Duration) -> Self {
+        Shine {
+            every,
+            steps: 10,
+            pause: 0,
+            falloff: vec![0.5],
+        }
+    }
+    /// Positions the spot visits (1 to 1000).
+    pub fn steps(mut self, steps: u16) -> Self {
+        self.steps = steps;
+        self
+    }
+    /// Frames without a spot after each sweep (up to 1000).
+    pub fn pause(mut self, frames: u16) -> Self {
+        self.pause = frames;
+        self
+    }
+    /// How much a character is brightened at distance 0, 1, … from the
+    /// spot (at most 16 entries, each 0 to 1).
+    pub fn falloff(mut self, falloff: impl IntoIterator<Item = f64>) -> Self {
+        self.falloff = falloff.into_iter().collect();
+        self
+    }
+}
+
 /// pi's editor with modes: a keymap per mode, decided by the bridge as
-/// keys arrive (no round trip), and border labels.
+/// keys arrive (no round trip), border labels and highlighted words.
 ///
 /// ```
 /// use pi_ext::tui::{span, Act, EditorMode, EditorSpec};
@@ -128,12 +250,13 @@ impl EditorMode {
 ///         .bottom_right(span(" NORMAL ")));
 /// # let _ = vim;
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 #[must_use]
 pub struct EditorSpec {
     start: String,
     modes: BTreeMap<String, EditorMode>,
     padding_x: Option<u16>,
+    highlights: Vec<Highlight>,
 }
 
 impl EditorSpec {
@@ -143,6 +266,7 @@ impl EditorSpec {
             start: start.into(),
             modes: BTreeMap::new(),
             padding_x: None,
+            highlights: Vec::new(),
         }
     }
     /// Columns of padding left and right of the text (pi-tui's `paddingX`,
@@ -151,6 +275,12 @@ impl EditorSpec {
     /// that setting changes; [`Editor::set_spec`] applies it again.
     pub fn padding_x(mut self, columns: u16) -> Self {
         self.padding_x = Some(columns);
+        self
+    }
+    /// Colour `highlight`'s word wherever it shows in the editor (in every
+    /// mode; at most 16 highlights, applied in order).
+    pub fn highlight(mut self, highlight: Highlight) -> Self {
+        self.highlights.push(highlight);
         self
     }
     /// Add (or replace) mode `name`.
@@ -205,6 +335,9 @@ impl EditorSpec {
         let mut spec = json!({ "mode": self.start, "modes": modes, "styles": styles });
         if let Some(p) = self.padding_x {
             spec["paddingX"] = json!(p);
+        }
+        if !self.highlights.is_empty() {
+            spec["highlights"] = self.highlights.iter().map(Highlight::wire).collect();
         }
         spec
     }
@@ -334,6 +467,33 @@ mod tests {
         assert!(decor.get("topRight").is_none());
         assert_eq!(w["styles"], json!([{"fg": "muted"}, {"fg": "accent"}]));
         assert!(EditorSpec::new("m").wire().get("paddingX").is_none());
+    }
+
+    #[test]
+    fn highlights_go_on_the_wire_with_their_shine() {
+        let spec = EditorSpec::new("m")
+            .highlight(
+                Highlight::word("ultrathink")
+                    .ignore_case()
+                    .colors([Rgb(233, 137, 115), Rgb(1, 2, 3)])
+                    .shine(
+                        Shine::every(Duration::from_millis(60))
+                            .steps(10)
+                            .pause(10)
+                            .falloff([0.5, 0.25]),
+                    ),
+            )
+            .highlight(Highlight::word("plain").colors([Rgb(0, 0, 0)]));
+        let w = spec.wire();
+        assert_eq!(
+            w["highlights"],
+            json!([
+                {"word": "ultrathink", "ignoreCase": true, "colors": [[233, 137, 115], [1, 2, 3]],
+                 "shine": {"everyMs": 60, "steps": 10, "pause": 10, "falloff": [0.5, 0.25]}},
+                {"word": "plain", "colors": [[0, 0, 0]]}
+            ])
+        );
+        assert!(EditorSpec::new("m").wire().get("highlights").is_none());
     }
 
     #[test]

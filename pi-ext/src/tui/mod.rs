@@ -175,7 +175,7 @@ pub use control::{
     Control, ControlEvent, Input, Markdown, SelectColors, SelectItem, SelectList, MAX_CONTROLS,
     MAX_CONTROL_TEXT, MAX_INPUT, MAX_PANEL_HEIGHT, MAX_SELECT_ITEMS, MAX_VISIBLE,
 };
-pub use editor::{Act, Editor, EditorMode, EditorSpec};
+pub use editor::{Act, Editor, EditorMode, EditorSpec, Highlight, Shine};
 pub(crate) use entry::{entry_views, render_entry};
 pub use entry::{EntryOpts, RenderedEntry};
 pub use frame::Frame;
