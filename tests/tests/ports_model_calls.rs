@@ -165,6 +165,9 @@ fn in_rpc_mode_summarize_qna_and_handoff_call_pis_models_through_dialogs() {
 struct TerminalRun {
     /// The summary panel, row by row.
     panel: Vec<String>,
+    /// The same rows with their styles (pi-tui's Markdown: headings,
+    /// emphasis, list bullets, code highlighting).
+    panel_styled: Vec<String>,
     /// The loader while the model extracts questions (the spinner as `*`).
     loader: Vec<String>,
     /// The editor's question rows after /qna.
@@ -273,11 +276,24 @@ fn terminal_run(rust: bool) -> TerminalRun {
     pi.wait_for_text("Should we use Rust?");
 
     // /summarize: the panel, closed with Enter.
-    model.push(Reply::text("## Summary\nPostgres was chosen."));
+    model.push(Reply::text(
+        "## Summary\nPostgres was **chosen**.\n\n- one\n- `two`\n\n```rust\nfn main() {}\n```",
+    ));
     pi.type_text("/summarize");
     pi.press(Key::Enter);
-    let shown = pi.wait_for_text("Press Enter or Esc to close");
+    // The code highlighted: the port's first frame may come before the bridge
+    // has pi's Markdown theme (it loads pi's module the first time Markdown
+    // is drawn), then pi repaints it with the theme.
+    let shown = pi.wait_for("the summary, its code highlighted", |s| {
+        s.contains("Press Enter or Esc to close")
+            && s.find("fn main")
+                .is_some_and(|(r, c)| s.style_at(r, c) != s.style_at(r, c + 3))
+    });
     let panel = rows_between(&shown, "Conversation Summary", 1, "Press Enter or Esc", 1);
+    let top = shown.find("Conversation Summary").unwrap().0 - 1;
+    let panel_styled = (top..top + panel.len() as u16)
+        .map(|r| shown.styled_row(r))
+        .collect();
     pi.press(Key::Enter);
     pi.wait_gone("Press Enter or Esc to close");
 
@@ -348,6 +364,7 @@ fn terminal_run(rust: bool) -> TerminalRun {
         .is_some_and(|p| old_sessions.iter().any(|f| f.to_str() == Some(p)));
     TerminalRun {
         panel,
+        panel_styled,
         loader,
         questions,
         handoff_dialog,

@@ -3,14 +3,14 @@
 //! providers and credentials) and shows it. The model is
 //! `--summary_model provider/id` (default `openai/gpt-5.2`, the TypeScript
 //! example's). In pi's terminal the summary shows in a bordered panel like
-//! the original's (Enter or Esc closes it); its Markdown is drawn with
-//! headings styled and the rest as text (pi-ext has no Markdown view). Where
+//! the original's (Enter or Esc closes it), its Markdown drawn by pi-tui's
+//! own `Markdown` with pi's Markdown theme (a panel in the frame). Where
 //! pi has no terminal (RPC mode) it shows in pi's editor dialog instead.
 use pi_ext::messages::AgentMessage;
 use pi_ext::models::{CompletionRequest, ModelError, ModelRef};
 use pi_ext::prelude::*;
 use pi_ext::session::Entry;
-use pi_ext::tui::{span, width, Area, Component, Cx, Fg, Frame, Key, Line};
+use pi_ext::tui::{span, Area, Component, Cx, Fg, Frame, Key, Line, Markdown};
 
 pi_ext::flag!(summary_model: string = "openai/gpt-5.2", "The model that writes /summarize's summary (provider/id)");
 
@@ -117,53 +117,9 @@ async fn summarize(ctx: &CommandCtx) -> Result<(), Error> {
     Ok(())
 }
 
-/// `text` in lines of at most `columns` cells, broken between words
-/// (a word longer than a line is cut by pi).
-fn wrap(text: &str, columns: usize) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in text.split(' ') {
-        let last = lines.last_mut().expect("one line at least");
-        if last.is_empty() || width(last) + 1 + width(word) <= columns {
-            if !last.is_empty() {
-                last.push(' ');
-            }
-            last.push_str(word);
-        } else {
-            lines.push(word.to_string());
-        }
-    }
-    lines
-}
-
-/// The summary between two borders, closed by Enter or Esc (summarize.ts's panel).
+/// The summary between two borders, closed by Enter or Esc (summarize.ts's
+/// panel: its Markdown is pi-tui's own, with pi's Markdown theme).
 struct SummaryPanel(String);
-
-impl SummaryPanel {
-    /// The summary's lines: Markdown headings styled as pi-tui draws them
-    /// (`#`/`##` without their marks, then a blank line), the rest as text.
-    fn body(&self, columns: usize) -> Vec<Line> {
-        let mut lines = Vec::new();
-        let mut source = self.0.lines().peekable();
-        while let Some(line) = source.next() {
-            let marks = line.len() - line.trim_start_matches('#').len();
-            let heading = (1..=6).contains(&marks) && line[marks..].starts_with(' ');
-            if !heading {
-                lines.extend(wrap(line, columns).into_iter().map(|l| Line::from(span(l))));
-                continue;
-            }
-            let text = if marks >= 3 { line } else { &line[marks + 1..] };
-            let mut styled = span(text).fg(Fg::MdHeading).bold();
-            if marks == 1 {
-                styled = styled.underline();
-            }
-            lines.push(Line::from(styled));
-            if source.peek().is_some_and(|next| !next.trim().is_empty()) {
-                lines.push(Line::new());
-            }
-        }
-        lines
-    }
-}
 
 impl Component for SummaryPanel {
     type Output = ();
@@ -183,11 +139,8 @@ impl Component for SummaryPanel {
         f.line(pad(Line::from(
             span("Conversation Summary").fg(Fg::Accent).bold(),
         )));
-        f.line(Line::new());
-        for line in self.body(width.saturating_sub(2)) {
-            f.line(pad(line));
-        }
-        f.line(Line::new());
+        // The original's `new Markdown(summary, 1, 1, getMarkdownTheme())`.
+        f.control(Markdown::new("summary", &self.0).padding(1, 1));
         f.line(pad(Line::from(
             span("Press Enter or Esc to close").fg(Fg::Dim),
         )));

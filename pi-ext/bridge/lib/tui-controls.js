@@ -38,13 +38,16 @@ export const MAX_PANEL_HEIGHT = 2000;
 /** Highest scroll offset a Markdown panel takes (more than its text can draw: it shows its end). */
 const MAX_SCROLL = 1_000_000;
 
+/** Most padding of a Markdown panel, in columns or rows (the runtime's `MAX_PADDING`). */
+const MAX_PADDING = 16;
+
 /**
  * @typedef {{ value: string, label: string, description?: string }} Item
  * @typedef {{ id: string, kind: "select", items: Item[], maxVisible: number, filter: string,
  *   selected: number | undefined, colors: Record<string, unknown>, focused: boolean }} SelectSpec
  * @typedef {{ id: string, kind: "input", value: string | undefined, focused: boolean }} InputSpec
  * @typedef {{ id: string, kind: "markdown", markdown: string, more: number, height: number | undefined,
- *   scroll: number, focused: false }} MarkdownSpec
+ *   scroll: number, paddingX: number, paddingY: number, focused: false }} MarkdownSpec
  * @typedef {SelectSpec | InputSpec | MarkdownSpec} ControlSpec
  * @typedef {{ event: string, index?: number, value?: string, text?: string, lines?: number }} ControlEvent
  */
@@ -95,8 +98,13 @@ export function controlSpec(raw) {
     const height = Number.isFinite(h) ? Math.max(1, Math.min(h, MAX_PANEL_HEIGHT)) : undefined;
     const s = Math.floor(Number(w.scroll));
     const scroll = Number.isFinite(s) ? Math.max(0, Math.min(s, MAX_SCROLL)) : 0;
+    /** @param {unknown} v */
+    const pad = (v) => {
+      const n = Math.floor(Number(v));
+      return Number.isFinite(n) ? Math.max(0, Math.min(n, MAX_PADDING)) : 0;
+    };
     // A panel takes no keys: the component scrolls it.
-    return { id, kind: "markdown", markdown, more, height, scroll, focused: false };
+    return { id, kind: "markdown", markdown, more, height, scroll, paddingX: pad(w.paddingX), paddingY: pad(w.paddingY), focused: false };
   }
   return undefined;
 }
@@ -174,7 +182,7 @@ class LiveControl {
     this.control = undefined;
     this.itemsKey = "";
     /** A panel's Markdown drawn for: its text, pi's Markdown theme and pi's theme (a switch draws it anew). */
-    this.mdKey = /** @type {[string, number, number, unknown] | undefined} */ (undefined);
+    this.mdKey = /** @type {[string, number, number, unknown, number, number] | undefined} */ (undefined);
     /** The line count last reported for a panel (`measured`). */
     this.measured = -1;
     this.build(spec);
@@ -321,11 +329,11 @@ class LiveControl {
    * @returns {string[]}
    */
   panel(spec, width, theme) {
-    /** @type {[string, number, number, unknown]} */
-    const key = [spec.markdown, spec.more, markdownGeneration(), theme];
+    /** @type {[string, number, number, unknown, number, number]} */
+    const key = [spec.markdown, spec.more, markdownGeneration(), theme, spec.paddingX, spec.paddingY];
     if (!this.mdKey || key.some((k, i) => k !== this.mdKey?.[i])) {
       // pi-tui's Markdown keeps its lines per width: paging costs no parse.
-      this.control = markdownComponent(spec.markdown, spec.more, theme);
+      this.control = markdownComponent(spec.markdown, spec.more, theme, spec.paddingX, spec.paddingY);
       // Another text with as many rows is reported too: the component pages a new text.
       if (this.mdKey?.[0] !== spec.markdown || this.mdKey?.[1] !== spec.more) this.measured = -1;
       this.mdKey = key;

@@ -364,11 +364,13 @@ export function markdownLines(source, cut, width, theme, note) {
  * @param {unknown} source
  * @param {unknown} cut
  * @param {ThemeLike | undefined} theme
+ * @param {number} [paddingX] columns left and right (pi-tui's option)
+ * @param {number} [paddingY] empty rows above and below
  * @returns {{ md: Markdown | undefined, more: number }}
  */
-export function markdownComponent(source, cut, theme) {
+export function markdownComponent(source, cut, theme, paddingX = 0, paddingY = 0) {
   const { text, more } = boundMarkdown(source, cut);
-  return { md: text.trim() === "" ? undefined : new Markdown(text, 0, 0, markdownTheme(theme)), more };
+  return { md: text.trim() === "" ? undefined : new Markdown(text, paddingX, paddingY, markdownTheme(theme)), more };
 }
 
 /**

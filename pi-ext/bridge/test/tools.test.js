@@ -335,6 +335,7 @@ test("ls and find: pi's definitions over the extension's listing and search (a f
   assert.match(found.content[0].text, /^src\/main\.rs\n/, "pi keeps the limit of the extension's paths");
   assert.equal(found.details?.resultLimitReached, 1);
   const glob = h.ext().sent("ops/find").find((m) => m.params.op === "glob");
+  assert.ok(glob, "the search was asked of the extension");
   assert.equal(glob.params.path, "/vm");
   assert.equal(glob.params.limit, 2, "pi asks one past its limit, to tell \"exactly N\" from \"more\"");
   assert.ok(Array.isArray(glob.params.ignore));

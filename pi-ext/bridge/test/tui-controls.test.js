@@ -232,6 +232,11 @@ test("a Markdown panel is pi-tui's Markdown with pi's theme, shown from its scro
     { control: "a", event: "measured", lines: 3 },
   ]);
   assert.deepEqual(controlPlain(panel("a", ANSWER, { height: 2, scroll: 4 }).control), ["- one", "- two"]);
+  // Padding is pi-tui's (summarize.ts's `new Markdown(summary, 1, 1, theme)`), and bounded.
+  w.sync([panel("a", ANSWER, { paddingX: 1, paddingY: 1 })]);
+  assert.deepEqual(w.render({ id: "a" }, 40, true), new Markdown(ANSWER, 1, 1, markdownTheme(theme)).render(40));
+  w.sync([panel("a", ANSWER, { paddingX: 1e9, paddingY: -4 })]);
+  assert.deepEqual(w.render({ id: "a" }, 60, true), new Markdown(ANSWER, 16, 0, markdownTheme(theme)).render(60));
 });
 
 test("a hostile Markdown panel draws bounded and sanitized: escapes dropped, huge text and code cut with a note, nesting held", () => {
@@ -251,8 +256,8 @@ test("a hostile Markdown panel draws bounded and sanitized: escapes dropped, hug
     if (text.length > MAX_MARKDOWN) assert.match(plain(lines.at(-1) ?? ""), /more bytes \(pi-ext caps a Markdown view at 4,096\)$/);
     for (const l of lines) assert.doesNotMatch(l.replace(/\x1b\[[0-9;]*m|<[a-zA-Z]+>/g, ""), /[\x00-\x08\x0b-\x1f\x7f\x9b]/);
   }
-  const spec = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: 5, more: -3, height: 1e9, scroll: Infinity, focused: true }));
-  assert.deepEqual(spec, { id: "h", kind: "markdown", markdown: "", more: 0, height: MAX_PANEL_HEIGHT, scroll: 0, focused: false });
+  const spec = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: 5, more: -3, height: 1e9, scroll: Infinity, focused: true, paddingX: "x", paddingY: NaN }));
+  assert.deepEqual(spec, { id: "h", kind: "markdown", markdown: "", more: 0, height: MAX_PANEL_HEIGHT, scroll: 0, paddingX: 0, paddingY: 0, focused: false });
   const huge = /** @type {any} */ (controlSpec({ id: "h", kind: "markdown", markdown: "é".repeat(1 << 20), more: 5 }));
   assert.equal(Buffer.byteLength(huge.markdown), MAX_MARKDOWN);
   assert.equal(huge.more, 5 + 2 * (1 << 20) - MAX_MARKDOWN);

@@ -36,6 +36,9 @@ pub const MAX_PANEL_HEIGHT: usize = MAX_VIEW_LINES;
 /// lines its text can draw: an offset past its end shows its end anyway).
 const MAX_SCROLL: usize = 1_000_000;
 
+/// Most padding of a [`Markdown`] panel, in columns or rows.
+const MAX_PADDING: u16 = 16;
+
 /// Most characters of a control's id.
 const MAX_ID: usize = 64;
 
@@ -343,6 +346,7 @@ pub struct Markdown {
     text: MarkdownText,
     height: Option<usize>,
     scroll: usize,
+    padding: (u16, u16),
 }
 
 impl Markdown {
@@ -353,7 +357,17 @@ impl Markdown {
             text: MarkdownText::new(text.as_ref()),
             height: None,
             scroll: 0,
+            padding: (0, 0),
         }
+    }
+
+    /// Pad the text with `columns` blank columns left and right and `rows`
+    /// empty rows above and below (pi-tui's `new Markdown(text, paddingX,
+    /// paddingY, theme)`; at most 16 each). The padding rows are rows of
+    /// the panel: they count in [`Markdown::height`] and are scrolled.
+    pub fn padding(mut self, columns: u16, rows: u16) -> Self {
+        self.padding = (columns.min(MAX_PADDING), rows.min(MAX_PADDING));
+        self
     }
 
     /// Show at most `rows` rows (1 to [`MAX_PANEL_HEIGHT`]); all of them
@@ -387,6 +401,10 @@ impl Markdown {
         }
         if let Some(h) = self.height {
             out["height"] = json!(h);
+        }
+        if self.padding != (0, 0) {
+            out["paddingX"] = json!(self.padding.0);
+            out["paddingY"] = json!(self.padding.1);
         }
         out
     }
@@ -668,6 +686,14 @@ mod tests {
         assert_eq!(
             Control::from(Markdown::new("a", "x").height(0)).wire()["control"]["height"],
             1
+        );
+        let padded = Control::from(Markdown::new("a", "x").padding(1, 200)).wire();
+        assert_eq!(
+            (
+                &padded["control"]["paddingX"],
+                &padded["control"]["paddingY"]
+            ),
+            (&json!(1), &json!(MAX_PADDING))
         );
         // In a frame, between the lines; the bridge's count comes back as an event.
         let mut f = Frame::new(40);
