@@ -11,11 +11,16 @@ use crate::{install_binary, repo_root, PiEnv};
 /// workspace binary at once, the first time a test binary asks (`cargo build
 /// --workspace --bins`, as `scripts/test.sh` builds them before the tests:
 /// one feature resolution for all, so no test rebuilds what another built);
-/// in release (the benchmark), `cargo build --release -p <package>`.
+/// in release (the benchmark), `cargo build --release -p <package>`. One of
+/// [`LEAN_PACKAGES`] is built on its own ([`lean_binary`]).
 ///
 /// Cargo's own lock serialises parallel test binaries building at once; when
 /// everything is up to date the build is a no-op of about a second.
 pub fn example_binary(package: &str) -> PathBuf {
+    // A lean package is left out of the workspace build below: built on its own.
+    if LEAN_PACKAGES.contains(&package) {
+        return lean_binary(package);
+    }
     // Whether this test binary built the workspace's binaries (debug).
     static BUILT: Mutex<bool> = Mutex::new(false);
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
