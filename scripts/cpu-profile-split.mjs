@@ -2,14 +2,16 @@
 // Prints where pi's thread spent its time, from the `.cpuprofile` files that
 // `node --cpu-prof` wrote (scripts/profile-pi.sh makes them for benchmark rows).
 //
-//   node scripts/cpu-profile-split.mjs DIR [--events N] [--top K]
+//   node scripts/cpu-profile-split.mjs DIR [--events N] [--top K] [--under F1,F2]
 //
 // One block per profile (one pi process), named by the extensions it ran: a
 // pi-ext bridge is an `index.js` outside node_modules, a TypeScript extension
 // a `.ts` file. Self time is split into the bridge, pi's packages, jiti (pi's
 // extension loader), JSON (the native `JSON.stringify`/`parse`), other native
 // code, Node's own JavaScript, garbage collection and the rest; `--events N`
-// adds µs per event (N: the events the pi handled, e.g. deltas × answers).
+// adds µs per event (N: the events the pi handled, e.g. deltas × answers);
+// `--under F1,F2` adds the time with a function of that name anywhere on the
+// stack (e.g. `emitContext`, `structuredClone`), by the leaf's category.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -39,6 +41,9 @@ const numberArg = (name, fallback) => {
 };
 const events = numberArg("--events", 0);
 const top = numberArg("--top", 12);
+const underAt = args.indexOf("--under");
+/** Function names whose inclusive time is printed. */
+const underNames = underAt < 0 ? [] : String(args[underAt + 1] ?? "").split(",").filter(Boolean);
 
 /** Natives that are JSON's. */
 const JSON_NATIVES = new Set(["stringify", "parse", "JSONSerialize", "JSONParse"]);
@@ -58,7 +63,8 @@ function category(f) {
   if (/@(earendil-works|mariozechner)\/pi-/.test(url)) return "pi";
   if (/\/pi-ext\/bridge\/lib\//.test(url)) return "bridge";
   if (url.endsWith(".ts")) return "TS extension";
-  if (!url.includes("/node_modules/") && /\/index\.js$/.test(url)) return "bridge";
+  // An installed extension's entry (`index.js`) and the shared bridge beside it (`bridge.js`).
+  if (!url.includes("/node_modules/") && /\/(index|bridge)\.js$/.test(url)) return "bridge";
   return "other packages";
 }
 
@@ -146,6 +152,27 @@ for (const file of files) {
     if (sum === 0) continue;
     const parts = [...under].sort((a, b) => b[1] - a[1]).map(([c, us]) => `${c} ${ms(us)}`);
     console.log(`   with ${kind} on the stack: ${ms(sum)} ms${per(sum)} (by leaf: ${parts.join(", ")})`);
+  }
+  for (const name of underNames) {
+    /** @type {Map<string, number>} */
+    const under = new Map();
+    let sum = 0;
+    for (const [id, us] of self) {
+      let at = /** @type {number | undefined} */ (id);
+      let found = false;
+      while (at !== undefined && !found) {
+        const n = byId.get(at);
+        if (n && n.callFrame.functionName === name) found = true;
+        at = parent.get(at);
+      }
+      if (!found) continue;
+      const leaf = byId.get(id)?.callFrame;
+      const key = leaf ? `${category(leaf)} ${leaf.functionName || "(anonymous)"}` : "?";
+      under.set(key, (under.get(key) ?? 0) + us);
+      sum += us;
+    }
+    const parts = [...under].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([c, us]) => `${c} ${ms(us)}`);
+    console.log(`   under ${name}: ${ms(sum)} ms${per(sum)} (by leaf: ${parts.join(", ") || "none"})`);
   }
   console.log(`   top ${top} functions by self time:`);
   const fns = [...byFunction]

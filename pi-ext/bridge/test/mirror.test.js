@@ -58,6 +58,57 @@ test("deepEqual is JSON equality, conservative where JSON hides things", () => {
   assert.equal(deepEqual({ a: "same length" }, { a: "SAME length" }), false);
 });
 
+test("deepEqual without allocating: nested objects, key order at every depth, a polluted Object.prototype, a throwing getter", () => {
+  const deep = () => ({ role: "toolResult", content: [{ type: "text", text: "x".repeat(300) }, [1, [2, { a: null }]]], details: { d: { e: [true, "f"] } } });
+  assert.equal(deepEqual(deep(), deep()), true);
+  const reordered = deep();
+  reordered.details.d = /** @type {any} */ ({ ...{ z: 1 }, e: [true, "f"] });
+  assert.equal(deepEqual(deep(), reordered), false, "an extra key deep down");
+  const swapped = deep();
+  /** @type {any} */ (swapped.content[1])[1][1] = { a: undefined };
+  assert.equal(deepEqual(deep(), swapped), false, "null is not undefined");
+  assert.equal(deepEqual({ a: { x: 1, y: 2 } }, { a: { y: 2, x: 1 } }), false, "key order below the top");
+  assert.equal(deepEqual({ a: [1, 2] }, { a: { 0: 1, 1: 2 } }), false, "an array is not an object with the same entries");
+  assert.equal(deepEqual([{}], [[]]), false);
+  // An enumerable key on Object.prototype: own keys only, as JSON.
+  /** @type {any} */ (Object.prototype).polluted = 1;
+  try {
+    assert.equal(deepEqual({ a: 1 }, { a: 1 }), true);
+    assert.equal(deepEqual({ a: 1 }, { a: 1, polluted: 1 }), false, "an own key is not an inherited one");
+    assert.equal(deepEqual({ a: { b: 1 } }, { a: { b: 2 } }), false);
+  } finally {
+    delete (/** @type {any} */ (Object.prototype).polluted);
+  }
+  // A getter that throws mid-comparison leaves nothing behind for the next one.
+  const bad = { a: { b: 1 }, get c() { throw new Error("getter"); } };
+  assert.throws(() => deepEqual(bad, { a: { b: 1 }, c: 1 }), /getter/);
+  assert.equal(deepEqual({ a: { b: 1 }, c: 2 }, { a: { b: 1 }, c: 2 }), true);
+  assert.equal(deepEqual({ a: { b: 1 }, c: 2 }, { a: { b: 1 }, c: 3 }), false);
+});
+
+test("a long conversation with a message in the middle changed in place (same length) and one new at the end", () => {
+  const mirror = new ListMirror();
+  const first = Array.from({ length: 5000 }, (_, i) => message(i, `output of step ${i} `.repeat(20)));
+  mirror.diff(first).commit();
+  let texts = first.map((m) => JSON.stringify(m));
+  for (const at of [2500, 0, 4999]) {
+    /** @type {any[]} */
+    const cur = structuredClone(first);
+    const m = cur[at];
+    m.content[0].text = m.content[0].text.replace("output", "OUTPUT"); // same length, other content
+    cur.push(message(9000 + at));
+    const { update, commit } = mirror.diff(cur);
+    const rebuilt = applyUpdate(texts, update);
+    assert.deepEqual(rebuilt, cur.map((x) => JSON.stringify(x)), `the extension's copy is pi's list (changed at ${at})`);
+    const literals = update.ops.filter((op) => op[0] === 1).map((op) => op[1]);
+    assert.deepEqual(literals, [m, cur[5000]], "only the changed message and the new one are sent");
+    commit();
+    texts = rebuilt;
+    mirror.diff(structuredClone(first)).commit(); // back to the first list for the next round
+    texts = first.map((x) => JSON.stringify(x));
+  }
+});
+
 test("random edits between calls: the ops always rebuild pi's list, and unchanged messages are keeps", () => {
   const next = rng(7);
   for (let round = 0; round < 300; round++) {

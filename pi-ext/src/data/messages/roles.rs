@@ -269,10 +269,17 @@ impl ToolResultMessage {
     /// The same result with `text` as its only content and no `details`
     /// (e.g. to prune old tool output from the context).
     pub fn with_text(&self, text: impl Into<String>) -> Self {
+        // Field by field: `..self.clone()` would copy the output it drops
+        // (a pruning hook calls this for every old result, per request).
         Self {
+            tag: self.tag,
+            tool_call_id: self.tool_call_id.clone(),
+            tool_name: self.tool_name.clone(),
             content: vec![ContentBlock::text(text)],
             details: None,
-            ..self.clone()
+            is_error: self.is_error,
+            timestamp: self.timestamp,
+            extra: self.extra.clone(),
         }
     }
 }

@@ -153,3 +153,18 @@ fn a_message_keeps_pis_text_and_parses_once() {
     let text = serde_json::to_string(&list).unwrap();
     assert!(text.starts_with(&format!("[{},", PI_MESSAGES[3])), "{text}");
 }
+
+#[test]
+fn with_text_keeps_every_field_but_the_output() {
+    let r: ToolResultMessage = serde_json::from_str(
+        r#"{"role":"toolResult","toolCallId":"c9","toolName":"bash","content":[{"type":"text","text":"long output"}],"details":{"diff":"x"},"isError":true,"timestamp":9,"later":{"a":1}}"#,
+    )
+    .unwrap();
+    let pruned = r.with_text("[pruned]");
+    assert_eq!(
+        serde_json::to_value(&pruned).unwrap(),
+        json!({"role": "toolResult", "toolCallId": "c9", "toolName": "bash",
+               "content": [{"type": "text", "text": "[pruned]"}], "isError": true, "timestamp": 9,
+               "later": {"a": 1}})
+    );
+}
