@@ -197,23 +197,49 @@ fn last_save(dir: &Path) -> (std::path::PathBuf, Value) {
     let save = std::fs::read_to_string(&files[0])
         .unwrap()
         .lines()
+        .rev()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|e| e["customType"] == "space-invaders-save")
-        .last()
+        .find(|e| e["customType"] == "space-invaders-save")
         .expect("a save in the session");
     (files[0].clone(), save["data"].clone())
 }
 
 /// A JSON value's shape: its keys and the types of its values, recursively
-/// (arrays by their first element).
+/// (an array by its elements' distinct shapes).
 fn shape(value: &Value) -> Value {
     match value {
         Value::Object(map) => map.iter().map(|(k, v)| (k.clone(), shape(v))).collect(),
-        Value::Array(items) => Value::Array(items.first().map(shape).into_iter().collect()),
+        Value::Array(items) => {
+            let mut shapes: Vec<Value> = Vec::new();
+            for item in items.iter().map(shape) {
+                if !shapes.contains(&item) {
+                    shapes.push(item);
+                }
+            }
+            Value::Array(shapes)
+        }
         Value::Number(_) => "number".into(),
         Value::Bool(_) => "bool".into(),
         Value::String(_) => "string".into(),
         Value::Null => "null".into(),
+    }
+}
+
+/// Whether two shapes agree: the same keys, and the elements of both
+/// sides' arrays all alike (an empty array, like no bullets in flight,
+/// agrees with any).
+fn same_shape(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_shape(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            let all: Vec<&Value> = x.iter().chain(y).collect();
+            all.iter().all(|e| all.iter().all(|f| same_shape(e, f)))
+        }
+        _ => a == b,
     }
 }
 
@@ -277,15 +303,16 @@ fn play(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Played {
     }
 }
 
-/// Both sides continue a copy of the original's session: the save resumed
-/// paused (the whole board), a key to go on, Q (the save cleared), and
-/// `/invaders` starts a new game.
-fn resume(env: &PiEnv, original: &Path, rust: bool) -> Vec<(&'static str, String)> {
-    let sessions = env
-        .root()
-        .join(if rust { "resume-rust" } else { "resume-ts" });
+/// Both sides continue a copy of session file `saved` (`from` names whose):
+/// the save resumed paused (the whole board), a key to go on, Q (the save
+/// cleared), and `/invaders` starts a new game.
+fn resume(env: &PiEnv, saved: &Path, from: &str, rust: bool) -> Vec<(&'static str, String)> {
+    let sessions = env.root().join(format!(
+        "resume-{from}-in-{}",
+        if rust { "rust" } else { "ts" }
+    ));
     std::fs::create_dir_all(&sessions).unwrap();
-    std::fs::copy(original, sessions.join(original.file_name().unwrap())).unwrap();
+    std::fs::copy(saved, sessions.join(saved.file_name().unwrap())).unwrap();
     let pi = start(env, rust, &sessions, true);
     pi.wait_for_text("Hello.");
     let mut steps = Vec::new();
@@ -343,15 +370,22 @@ fn space_invaders_plays_pauses_and_resumes_like_the_original() {
     assert_eq!(first.matches("formation:").count(), 5, "{first}");
     assert!(first.contains("♥♥♥"), "{first}");
     // The port saves what the original saves, in the same shape.
-    assert_eq!(shape(&ts.save), shape(&rust.save));
+    let (ts_shape, rust_shape) = (shape(&ts.save), shape(&rust.save));
+    assert!(
+        same_shape(&ts_shape, &rust_shape),
+        "the saves differ in shape:\n  ts:   {ts_shape}\n  rust: {rust_shape}"
+    );
     for save in [&ts.save, &rust.save] {
         assert_eq!(save["player"]["x"], 57, "{save}");
         assert_eq!(save["score"], 0, "{save}");
     }
 
-    let ts_resumed = resume(&env, &ts.session, false);
-    let rust_resumed = resume(&env, &ts.session, true);
-    assert_same_steps(&ts_resumed, &rust_resumed);
-    let paused = &ts_resumed[0].1;
-    assert!(paused.contains("PAUSED"), "{paused}");
+    // Each reads the other's save: the original's, then the port's.
+    for (from, session) in [("ts", &ts.session), ("rust", &rust.session)] {
+        let ts_resumed = resume(&env, session, from, false);
+        let rust_resumed = resume(&env, session, from, true);
+        assert_same_steps(&ts_resumed, &rust_resumed);
+        let paused = &ts_resumed[0].1;
+        assert!(paused.contains("PAUSED"), "{paused}");
+    }
 }
