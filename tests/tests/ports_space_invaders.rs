@@ -20,7 +20,8 @@
 //! compared by column, not row. Whole boards are compared where the game
 //! is deterministic: a game saved by the original (Escape), resumed paused
 //! by `/invaders` on both sides (both pis continue a copy of the
-//! original's session, so the port reads the original's save).
+//! original's session, so the port reads the original's save), and the
+//! same with the port's save, which the original reads.
 
 use std::path::Path;
 
