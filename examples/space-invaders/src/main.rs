@@ -88,6 +88,37 @@ struct GameState {
     alien_shoot_counter: i32,
 }
 
+/// The largest coordinate, counter, list or number of lives a save may
+/// hold: a save is the session's data, and a hostile one must neither
+/// overflow the game's arithmetic nor make each frame's work unbounded.
+const SANE: i32 = 1000;
+
+impl GameState {
+    /// Whether every number and list of a save is within [`SANE`].
+    fn is_sane(&self) -> bool {
+        let small = |n: i32| (-SANE..=SANE).contains(&n);
+        let few = |n: usize| n <= SANE as usize;
+        small(self.player.x)
+            && small(self.player.lives)
+            && small(self.alien_direction)
+            && small(self.alien_move_counter)
+            && small(self.alien_move_delay)
+            && small(self.alien_shoot_counter)
+            && self.level <= SANE as u32
+            && few(self.aliens.len())
+            && few(self.bullets.len())
+            && few(self.shields.len())
+            && self.aliens.iter().all(|a| small(a.x) && small(a.y))
+            && self
+                .bullets
+                .iter()
+                .all(|b| small(b.x) && small(b.y) && small(b.direction))
+            && self.shields.iter().all(|s| {
+                small(s.x) && few(s.segments.len()) && few(s.segments.iter().map(Vec::len).sum())
+            })
+    }
+}
+
 fn create_shields() -> Vec<Shield> {
     [8, 22, 36, 50]
         .into_iter()
@@ -579,7 +610,8 @@ async fn invaders(ctx: &CommandCtx) -> Result<(), Error> {
             SessionEntry::Custom(c) if c.custom_type == SAVE_TYPE => Some(c),
             _ => None,
         })
-        .and_then(|c| c.data.as_ref()?.parse::<GameState>().ok());
+        .and_then(|c| c.data.as_ref()?.parse::<GameState>().ok())
+        .filter(GameState::is_sane);
     match ctx.ui().custom(Invaders::new(saved, ctx.api())).await {
         Ok(()) => Ok(()),
         Err(UiError::NoUi | UiError::NoTerminal) => {
@@ -596,3 +628,41 @@ async fn invaders(ctx: &CommandCtx) -> Result<(), Error> {
 struct SpaceInvaders;
 
 pi_ext::main!();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_game_is_sane_and_a_hostile_save_is_not() {
+        assert!(initial_state(0, 1).is_sane());
+        let mut huge = initial_state(0, 1);
+        huge.aliens[0].y = i32::MAX; // would overflow when the formation drops
+        assert!(!huge.is_sane());
+        let mut long = initial_state(0, 1);
+        long.bullets = vec![
+            Bullet {
+                x: 0,
+                y: 0,
+                direction: 1
+            };
+            SANE as usize + 1
+        ];
+        assert!(!long.is_sane());
+    }
+
+    #[test]
+    fn the_originals_save_parses() {
+        // The shape space-invaders.ts saves (`pi.appendEntry(type, state)`).
+        let json = r#"{"player":{"x":57,"lives":3},"aliens":[{"x":4,"y":2,"type":2,"alive":true}],
+            "alienDirection":-1,"alienMoveCounter":3,"alienMoveDelay":18,"alienDropping":false,
+            "bullets":[{"x":9,"y":12,"direction":1}],"shields":[{"x":8,"segments":[[true,false,true,true]]}],
+            "score":0,"highScore":40,"level":1,"gameOver":false,"victory":false,"alienShootCounter":7}"#;
+        let state: GameState = serde_json::from_str(json).unwrap();
+        assert!(state.is_sane());
+        assert_eq!(
+            (state.player.x, state.high_score, state.aliens[0].kind),
+            (57, 40, 2)
+        );
+    }
+}
