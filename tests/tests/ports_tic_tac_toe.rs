@@ -109,7 +109,21 @@ struct Run {
     requests: Vec<Value>,
 }
 
-fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
+/// One side's run; `original` (the TypeScript run's steps) makes the
+/// port's side wait, after a resize or Ctrl+O, until it shows what the
+/// original showed: the port's rows come from its process, so a frame may
+/// show the rows drawn for the old width until the new ones arrive.
+fn run(env: &PiEnv, model: &ScriptedModel, original: Option<&[(String, String)]>) -> Run {
+    let rust = original.is_some();
+    // The original's screen at step `name`, for the port's side to wait for.
+    let shown_by_original = |name: &str| {
+        original.map(|steps| {
+            let shown = steps.iter().find(|(n, _)| n == name).unwrap().1.clone();
+            // Shown when the port's side never gets there.
+            eprintln!("the original at {name:?}:\n{shown}");
+            shown
+        })
+    };
     let (builder, sessions) = pi_ext_e2e::ports_side(env, &PORTS, rust);
     let pi = builder.terminal(WIDE, ROWS);
     let mut steps = Vec::new();
@@ -203,11 +217,17 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     // Narrower: the banners' fill, the rules and the centred boards follow.
     pi.resize(NARROW, ROWS);
     let rule = "─".repeat(usize::from(NARROW));
-    let s = pi.wait_for("the chat at the narrow width", |s| s.rows().contains(&rule));
+    let want = shown_by_original("expanded, narrow");
+    let s = pi.wait_for("the chat at the narrow width", |s| {
+        s.rows().contains(&rule) && want.as_ref().is_none_or(|w| styled_screen(s) == *w)
+    });
     keep("expanded, narrow", styled_screen(&s));
     pi.press(Key::Ctrl('o'));
     // The game-over message shows its board collapsed too.
-    let s = pi.wait_for("the chat collapsed", |s| s.find_all("┌").len() == 1);
+    let want = shown_by_original("collapsed, narrow");
+    let s = pi.wait_for("the chat collapsed", |s| {
+        s.find_all("┌").len() == 1 && want.as_ref().is_none_or(|w| styled_screen(s) == *w)
+    });
     keep("collapsed, narrow", styled_screen(&s));
 
     pi.exit();
@@ -222,8 +242,8 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
 fn tic_tac_toe_plays_draws_and_records_like_the_original() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
-    let mut ts = run(&env, &model, false);
-    let mut rust = run(&env, &model, true);
+    let mut ts = run(&env, &model, None);
+    let mut rust = run(&env, &model, Some(&ts.steps));
     // Each run's entry ids count from its own first one.
     for run in [&mut ts, &mut rust] {
         mask_ids_and_times(run.session.iter_mut());

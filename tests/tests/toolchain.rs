@@ -487,7 +487,11 @@ fn the_crates_package_cleanly_for_crates_io() {
     for name in crates {
         let file = target.join(format!("package/{name}-0.1.0.crate"));
         let unpack = Command::new("tar")
-            .arg("-xzf")
+            // `-m`: the files get the time they are unpacked, not the
+            // archive's (cargo package writes one fixed time), so cargo
+            // sees them as newer than an earlier build in this target
+            // directory and compiles them again.
+            .arg("-xzmf")
             .arg(&file)
             .arg("-C")
             .arg(dir.path())
