@@ -258,11 +258,24 @@ export function highlight(lines, highlights, frame) {
         const cycle = frame % (h.shine.steps + h.shine.pause);
         pos = cycle < h.shine.steps ? cycle : -1;
       }
-      line = line.replace(h.re, (m) => colorize(m, h.colors, pos, h.shine?.falloff ?? []));
+      const paint = (/** @type {string} */ m) => colorize(m, h.colors, pos, h.shine?.falloff ?? []);
+      // Only the text between escape sequences: a word such as "2" must not
+      // match inside pi's own "\x1b[2m" and break it.
+      line = line
+        .split(ESCAPE_SEQUENCES)
+        .map((part, i) => (i % 2 === 1 ? part : part.replace(h.re, paint)))
+        .join("");
     }
     return line;
   });
 }
+
+/**
+ * The escape sequences in a rendered line (CSI; OSC, APC, DCS strings such as
+ * OSC 8 links and pi-tui's cursor marker; two-byte escapes), captured, so
+ * that `split` puts them at the odd indices.
+ */
+const ESCAPE_SEQUENCES = /(\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\]_P^][\s\S]*?(?:\x07|\x1b\\)|\x1b[\x40-\x5f])/;
 
 /**
  * pi-tui's editor options for a spec's padding (none: pi-tui's default).

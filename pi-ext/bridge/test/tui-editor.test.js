@@ -184,3 +184,12 @@ test("the editor animates only while a shining word is in its text, and stops wh
   assert.equal(ed.shineTimer, undefined, "disposed: the timer stopped");
   assert.equal(renders, 0, "no frame requested in this synchronous test");
 });
+
+test("a highlight colours text only, never inside the escape sequences pi's editor draws", () => {
+  const [h] = highlightsOf({ highlights: [{ word: "2", colors: [[1, 2, 3]] }] });
+  const link = "\x1b]8;;http://x/2\x07";
+  const line = `\x1b[2mdim\x1b[22m a2 ${link}l2\x1b]8;;\x07\x1b_pi:c\x07`;
+  const out = highlight([line], [h], 0)[0];
+  const two = "\x1b[38;2;1;2;3m2\x1b[0m";
+  assert.equal(out, `\x1b[2mdim\x1b[22m a${two} ${link}l${two}\x1b]8;;\x07\x1b_pi:c\x07`);
+});
