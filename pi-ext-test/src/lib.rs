@@ -122,7 +122,7 @@ pub use keys::Key;
 pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};
 pub use print::PrintOutput;
 pub use rpc::{PiBuilder, PiRpc};
-pub use screen::{Cell, Color, Screen, Style};
+pub use screen::{assert_screen_steps_same, Cell, Color, Screen, Style};
 pub use terminal::PiTerminal;
 pub use theme::theme_color;
 

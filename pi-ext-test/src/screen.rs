@@ -370,3 +370,37 @@ impl fmt::Debug for Screen {
         fmt::Display::fmt(self, f)
     }
 }
+
+/// Two runs' named steps of screen text (a TypeScript original's and its
+/// port's, e.g. [`Screen::styled_row`]s joined by newlines) are the same:
+/// step by step, a difference shown as the rows that differ, the
+/// original's above the port's; then in number.
+#[track_caller]
+pub fn assert_screen_steps_same<S: AsRef<str>, T: AsRef<str>>(
+    original: &[(S, T)],
+    port: &[(S, T)],
+) {
+    for ((name, ts), (_, rust)) in original.iter().zip(port) {
+        let (ts, rust) = (ts.as_ref(), rust.as_ref());
+        assert!(
+            ts == rust,
+            "step {:?} differs:\n{}",
+            name.as_ref(),
+            differing_rows(ts, rust)
+        );
+    }
+    assert_eq!(original.len(), port.len(), "the number of steps");
+}
+
+/// The rows of two screens' text that differ, the original's above the port's.
+fn differing_rows(ts: &str, rust: &str) -> String {
+    let (t, r): (Vec<&str>, Vec<&str>) = (ts.lines().collect(), rust.lines().collect());
+    (0..t.len().max(r.len()))
+        .filter(|&i| t.get(i) != r.get(i))
+        .map(|i| {
+            let row = |rows: &[&str]| rows.get(i).copied().unwrap_or("(none)").to_string();
+            format!("row {i}:\n  ts:   {}\n  rust: {}", row(&t), row(&r))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -9,7 +9,7 @@
 //! for every character of both words); there the editor's rows, with
 //! their colours, must be the same.
 
-use pi_ext_e2e::{Color, Key, PiEnv, Screen, ScriptedModel};
+use pi_ext_e2e::{assert_screen_steps_same, Color, Key, PiEnv, Screen, ScriptedModel};
 
 /// rainbow-editor.ts's `COLORS`.
 const COLORS: [(u8, u8, u8); 7] = [
@@ -113,10 +113,7 @@ fn rainbow_editor_colours_and_shines_ultrathink_in_pis_editor_like_the_original(
     let env = PiEnv::new(&model);
     let original = run(&env, false);
     let port = run(&env, true);
-    assert_eq!(original.len(), port.len());
-    for ((name, t), (_, r)) in original.iter().zip(&port) {
-        assert_eq!(t, r, "step {name:?}\nTypeScript:\n{t}\nRust:\n{r}");
-    }
+    assert_screen_steps_same(&original, &port);
     // The comparison saw colours: the plain step has none of the rainbow's.
     let at = |name: &str| &original.iter().find(|(n, _)| n == name).unwrap().1;
     assert!(at("resting").contains("#e98973"), "{}", at("resting"));

@@ -26,7 +26,9 @@
 use std::path::Path;
 
 use pi_ext_e2e::session::session_files;
-use pi_ext_e2e::{Color, PiEnv, PiTerminal, Reply, Screen, ScriptedModel};
+use pi_ext_e2e::{
+    assert_screen_steps_same, Color, PiEnv, PiTerminal, Reply, Screen, ScriptedModel,
+};
 use serde_json::Value;
 
 const PORTS: [(&str, &str); 1] = [("space-invaders.ts", "space-invaders")];
@@ -339,33 +341,13 @@ fn resume(env: &PiEnv, saved: &Path, from: &str, rust: bool) -> Vec<(&'static st
     steps
 }
 
-/// The rows of two steps that differ, the original's above the port's.
-fn differing_rows(ts: &str, rust: &str) -> String {
-    let (t, r): (Vec<&str>, Vec<&str>) = (ts.lines().collect(), rust.lines().collect());
-    (0..t.len().max(r.len()))
-        .filter(|&i| t.get(i) != r.get(i))
-        .map(|i| {
-            let row = |rows: &[&str]| rows.get(i).copied().unwrap_or("(none)").to_string();
-            format!("row {i}:\n  ts:   {}\n  rust: {}", row(&t), row(&r))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn assert_same_steps(ts: &[(&str, String)], rust: &[(&str, String)]) {
-    assert_eq!(ts.len(), rust.len());
-    for ((name, t), (_, r)) in ts.iter().zip(rust) {
-        assert!(t == r, "step {name:?} differs:\n{}", differing_rows(t, r));
-    }
-}
-
 #[test]
 fn space_invaders_plays_pauses_and_resumes_like_the_original() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let ts = play(&env, &model, false);
     let rust = play(&env, &model, true);
-    assert_same_steps(&ts.steps, &rust.steps);
+    assert_screen_steps_same(&ts.steps, &rust.steps);
     // The first frame: 55 aliens in 5 rows, 4 shields, 3 lives.
     let first = &ts.steps[0].1;
     assert_eq!(first.matches("formation:").count(), 5, "{first}");
@@ -385,7 +367,7 @@ fn space_invaders_plays_pauses_and_resumes_like_the_original() {
     for (from, session) in [("ts", &ts.session), ("rust", &rust.session)] {
         let ts_resumed = resume(&env, session, from, false);
         let rust_resumed = resume(&env, session, from, true);
-        assert_same_steps(&ts_resumed, &rust_resumed);
+        assert_screen_steps_same(&ts_resumed, &rust_resumed);
         let paused = &ts_resumed[0].1;
         assert!(paused.contains("PAUSED"), "{paused}");
     }

@@ -18,7 +18,10 @@
 
 use pi_ext_e2e::json::{assert_same, mask_ids_and_times};
 use pi_ext_e2e::session::session_files;
-use pi_ext_e2e::{theme_color, Color, Key, PiEnv, Reply, Screen, ScriptedModel, ToolCall};
+use pi_ext_e2e::{
+    assert_screen_steps_same, theme_color, Color, Key, PiEnv, Reply, Screen, ScriptedModel,
+    ToolCall,
+};
 use serde_json::{json, Value};
 
 const PORTS: [(&str, &str); 1] = [("tic-tac-toe.ts", "tic-tac-toe")];
@@ -88,19 +91,6 @@ fn agent_turn(model: &ScriptedModel, turn: usize, actions: &[&str], said: &str) 
 /// Whether a screen row is a row of a board (its grid's lines).
 fn is_board_row(text: &str) -> bool {
     text.contains(['│', '┌', '├', '└'])
-}
-
-/// The rows of two steps that differ, the original's above the port's.
-fn differing_rows(ts: &str, rust: &str) -> String {
-    let (t, r): (Vec<&str>, Vec<&str>) = (ts.lines().collect(), rust.lines().collect());
-    (0..t.len().max(r.len()))
-        .filter(|&i| t.get(i) != r.get(i))
-        .map(|i| {
-            let row = |rows: &[&str]| rows.get(i).copied().unwrap_or("(none)").to_string();
-            format!("row {i}:\n  ts:   {}\n  rust: {}", row(&t), row(&r))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 struct Run {
@@ -250,10 +240,7 @@ fn tic_tac_toe_plays_draws_and_records_like_the_original() {
         mask_ids_and_times(run.requests.iter_mut());
     }
 
-    for ((name, t), (_, r)) in ts.steps.iter().zip(&rust.steps) {
-        assert!(t == r, "step {name:?} differs:\n{}", differing_rows(t, r));
-    }
-    assert_eq!(ts.steps.len(), rust.steps.len());
+    assert_screen_steps_same(&ts.steps, &rust.steps);
     // The game as the original plays it: X's diagonal, O's two cells.
     let last = &ts.steps.iter().find(|(n, _)| n == "X wins").unwrap().1;
     assert!(last.contains("╳") && last.contains("◯"), "{last}");
