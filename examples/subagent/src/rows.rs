@@ -381,6 +381,23 @@ fn expanded_child(view: View, heading: Line, r: &SingleResult) -> View {
 }
 
 /// The `Total: …` usage of several children, if any.
+/// A chain's or parallel run's expanded rows: `header`, each child under its
+/// `heading`, then the total usage.
+fn expanded_children(
+    header: Line,
+    results: &[SingleResult],
+    heading: impl Fn(&SingleResult) -> Line,
+) -> View {
+    let mut view = View::text(header);
+    for r in results {
+        view = expanded_child(view, heading(r), r);
+    }
+    if let Some(total) = total(results) {
+        view = view.spacer(1).then(View::text(span(total).fg(Fg::Dim)));
+    }
+    view
+}
+
 fn total(results: &[SingleResult]) -> Option<String> {
     let usage = format_usage(&aggregate_usage(results), None);
     (!usage.is_empty()).then(|| format!("Total: {usage}"))
@@ -485,14 +502,7 @@ fn chain(results: &[SingleResult], expanded: bool) -> View {
             + span(&*r.agent).fg(Fg::Accent)
     };
     if expanded {
-        let mut view = View::text(header);
-        for r in results {
-            view = expanded_child(view, step_heading(r), r);
-        }
-        if let Some(total) = total(results) {
-            view = view.spacer(1).then(View::text(span(total).fg(Fg::Dim)));
-        }
-        return view;
+        return expanded_children(header, results, step_heading);
     }
     let mut out = Lines::new();
     out.line(header);
@@ -541,14 +551,7 @@ fn parallel(results: &[SingleResult], expanded: bool) -> View {
     let heading =
         |r: &SingleResult| Line::from(span("─── ").fg(Fg::Muted)) + span(&*r.agent).fg(Fg::Accent);
     if expanded && !active {
-        let mut view = View::text(header);
-        for r in results {
-            view = expanded_child(view, heading(r), r);
-        }
-        if let Some(total) = total(results) {
-            view = view.spacer(1).then(View::text(span(total).fg(Fg::Dim)));
-        }
-        return view;
+        return expanded_children(header, results, heading);
     }
     let mut out = Lines::new();
     out.line(header);
