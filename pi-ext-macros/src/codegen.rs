@@ -293,6 +293,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
         None => quote!(::core::env!("CARGO_PKG_DESCRIPTION")),
     };
     let dependencies = &model.dependencies;
+    let has_on_load = model.on_load.is_some();
     let load = match &model.on_load {
         Some(f) => {
             quote_spanned!(f.span()=> #private::load_with::<#ty, _, _>(__ctx, |__ctx| #f(__ctx)))
@@ -387,6 +388,7 @@ pub fn extension(model: &ExtensionModel, item: &syn::Item) -> TokenStream {
                 load: __pi_ext_load,
                 unload: #unload,
                 settings: #settings,
+                on_load: #has_on_load,
             }
         };
         #private::inventory::submit! { #entry }

@@ -192,7 +192,11 @@ export async function activate(pi, options) {
     // schema) at once; a lazy start adds those of loading (a failed
     // on_load, invalid settings) when the process has started.
     warn(manifest);
-    if (!lazy) return;
+    // An extension that only answers pi (`onDemand`: tools and commands, no
+    // hook, on_load or renderer) starts at its first call: a session that
+    // never uses it pays neither the spawn (a synchronous fork in pi's
+    // thread) nor the process's memory.
+    if (!lazy || manifest?.onDemand) return;
     bridge.start().then(warn, (err) => show([startFailed(err)], "error"));
   });
   pi.on("session_shutdown", () => {

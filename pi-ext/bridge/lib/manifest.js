@@ -68,6 +68,7 @@ import { sanitize } from "./sanitize.js";
  * @property {import("./virtual-models.js").VirtualModelManifest[]} [virtualModels] routed in the extension (pi ≥ 0.99)
  * @property {import("./builtin-tools.js").BuiltinToolManifest[]} [builtinTools]
  * @property {string[]} [problems]
+ * @property {boolean} [onDemand] nothing runs unless pi calls it: start the process at the first call
  */
 
 /**

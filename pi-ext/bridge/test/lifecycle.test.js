@@ -38,6 +38,28 @@ test("with the recorded manifest, tools register at once and the process starts 
   assert.equal(h.ext().sent("tool/call").length, 0, "the process was not asked");
 });
 
+test("an extension that only answers pi (onDemand) starts at its first call, not at session_start", async () => {
+  const dir = tempDir();
+  const binary = path.join(dir, "ext");
+  fs.writeFileSync(binary, "12345");
+  const stat = fs.statSync(binary);
+  const recorded = manifestWith({ tools: [toolManifest("echo")], onDemand: true });
+  const h = await startBridge(recorded, {
+    config: { binary, cache: { size: 5, mtimeMs: Math.floor(stat.mtimeMs), manifest: recorded } },
+    script: (ext) => ext.handle("tool/call", echo),
+  });
+  const { ctx } = fakeCtx();
+  await h.startSession(ctx);
+  await settle();
+  assert.equal(h.extensions.length, 0, "nothing spawned at session_start");
+  const [first, second] = await Promise.all([
+    h.fake.tools.get("echo").execute("c1", { n: 1 }, undefined, undefined, ctx),
+    h.fake.tools.get("echo").execute("c2", { n: 2 }, undefined, undefined, ctx),
+  ]);
+  assert.equal(h.extensions.length, 1, "two calls at once start one process");
+  assert.deepEqual([first.content[0].text, second.content[0].text], ['echo {"n":1}', 'echo {"n":2}']);
+});
+
 test("a binary changed since install is asked for its manifest while pi loads", async () => {
   const dir = tempDir();
   const binary = path.join(dir, "ext");

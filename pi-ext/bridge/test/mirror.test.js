@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { applyChanges, applyOps, deepEqual, ListMirror, PayloadMirror } from "../lib/mirror.js";
-import { fakeCtx, manifestWith, settle, startBridge } from "./helpers.js";
+import { fakeCtx, manifestWith, startBridge, until } from "./helpers.js";
 
 /** xorshift32, for reproducible random lists. */
 /** @param {number} seed */
@@ -263,7 +263,7 @@ test("PI_EXT_MIRROR_CHECK=1 sends the whole list along", async () => {
   assert.equal(h.ext().sent("hook/call")[0].params.context.check, JSON.stringify(messages));
 });
 
-test("streamed message_updates: one hook/updates line per turn for all hooks, deltas as tuples, metadata when it changes", async () => {
+test("streamed message_updates: one hook/updates line per batch for all hooks, deltas as tuples, metadata when it changes", async () => {
   const hooks = [
     { id: "x::a", event: "message_update" },
     { id: "x::b", event: "message_update" },
@@ -285,7 +285,7 @@ test("streamed message_updates: one hook/updates line per turn for all hooks, de
   for (const delta of ["a", "b", "c"]) await h.fake.emit("message_update", update({ type: "text_delta", contentIndex: 0, delta }), ctx);
   const done = { ...partial, usage: { input: 5 } };
   await h.fake.emit("message_update", update({ type: "text_end", contentIndex: 0, content: "abc" }, done), ctx);
-  await settle();
+  await until(() => h.ext().sent("hook/updates").length === 2, "the two lines");
   const lines = h.ext().sent("hook/updates");
   assert.equal(lines.length, 2, "a new metadata starts a new line");
   assert.deepEqual(lines[0].params.hooks, ["x::a", "x::b"]);

@@ -145,6 +145,12 @@ pub struct Manifest {
     /// Registration problems to show the user.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+    /// Nothing in the extension runs unless pi asks (no hook, `on_load`,
+    /// settings, renderer or provider): the bridge starts its process at
+    /// the first call instead of at session start, so a session that never
+    /// uses it pays neither the spawn nor the memory.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_demand: bool,
 }
 
 /// One tool in the manifest, in the shape of pi's `registerTool` argument.

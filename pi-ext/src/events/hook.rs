@@ -20,7 +20,7 @@ pub trait Event: serde::de::DeserializeOwned + Send + 'static {
     const NAME: &'static str;
     /// What a hook may return.
     type Output: HookOutput;
-    /// Hooks on it get the streamed updates of one turn of pi's event loop
+    /// Hooks on it get the streamed updates of one batch (up to 2 ms)
     /// at once. Not a public API.
     #[doc(hidden)]
     const BATCH: bool = false;

@@ -41,7 +41,7 @@ pub enum HookInput {
         /// The streamed event.
         event: AssistantMessageEvent,
     },
-    /// The streamed `message_update`s of one turn of pi's event loop.
+    /// The streamed `message_update`s of one batch (up to 2 ms).
     Batch {
         /// The message's metadata (without its content).
         message: Arc<AssistantMessage>,

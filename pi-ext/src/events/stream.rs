@@ -1,11 +1,12 @@
 //! The hooks on a streamed answer: [`MessageUpdateEvent`] (one call per
 //! streamed event, as in TypeScript) and [`MessageUpdateBatch`] (one call
-//! per turn of pi's event loop, with the events of that turn). Both are
+//! per batch: the events of up to 2 ms). Both are
 //! re-exported from [`crate::events`].
 //!
 //! pi emits a `message_update` per token. The bridge does not write a line
 //! per token: it queues each event as a short tuple (`[0, contentIndex,
-//! "delta"]`) and writes the queue once per turn of pi's event loop, with the
+//! "delta"]`) and writes the queue once every 2 ms at most (one write and one
+//! wake-up of this process per burst of tokens, not per token), with the
 //! message's metadata only when it changed. This process rebuilds the events
 //! and runs the hooks in order, in the task that reads pi's messages.
 
@@ -32,7 +33,7 @@ use crate::events::io::{AnswerShape, HookInput};
 /// They run one after another, in the order of the tokens, on the task that
 /// reads pi's messages, up to their first `.await`: keep them quick and hand
 /// heavy work to [`crate::task::spawn`], or other calls wait for it. To get
-/// the tokens of one turn of pi's event loop in one call, take a
+/// the tokens of one batch (the bridge's, up to 2 ms) in one call, take a
 /// [`MessageUpdateBatch`] instead.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -107,8 +108,8 @@ impl Event for MessageUpdateEvent {
     }
 }
 
-/// The streamed updates of one message that arrived in one turn of pi's
-/// event loop, for a hook that wants them at once (one call per burst of
+/// The streamed updates of one message that arrived within one batch (the
+/// bridge writes them at most every 2 ms), for a hook that wants them at once (one call per burst of
 /// tokens instead of one per token):
 ///
 /// ```no_run

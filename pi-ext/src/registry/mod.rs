@@ -85,6 +85,9 @@ pub struct ExtensionEntry {
     pub load: fn(LoadCtx) -> LoadFuture,
     pub unload: Option<fn(AnyState) -> UnloadFuture>,
     pub settings: Option<SettingsDecl>,
+    /// Whether the declaration names an `on_load` (code that runs when the
+    /// process starts, so the process starts with the session).
+    pub on_load: bool,
 }
 
 /// An extension's settings type. Not for direct use.
@@ -665,6 +668,7 @@ impl Registry {
             virtual_models: Vec::new(),
             builtin_tools: Vec::new(),
             problems,
+            on_demand: false,
         };
         #[cfg(feature = "tui")]
         self.renderers_manifest(&out, &mut manifest);
@@ -672,7 +676,27 @@ impl Registry {
         self.models_manifest(&out, &mut manifest);
         #[cfg(feature = "builtin-tools")]
         self.builtins_manifest(&out, &mut manifest);
+        manifest.on_demand = self.runs_only_when_asked(&manifest);
         manifest
+    }
+
+    /// Whether nothing in `manifest` runs before pi calls the extension: no
+    /// hook, no `on_load` or settings (their problems belong at session
+    /// start), no renderer (pi draws a resumed session's rows as it starts), no provider.
+    fn runs_only_when_asked(&self, manifest: &Manifest) -> bool {
+        manifest.hooks.is_empty()
+            && self
+                .extensions
+                .iter()
+                .all(|e| !e.on_load && e.settings.is_none())
+            && manifest.message_renderers.is_empty()
+            && manifest.entry_renderers.is_empty()
+            && manifest.tool_renderers.is_empty()
+            && manifest.markdown_transformer.is_none()
+            && manifest.providers.is_empty()
+            && manifest.virtual_models.is_empty()
+            && manifest.tools.iter().all(|t| t.render.is_none())
+            && manifest.builtin_tools.iter().all(|t| t.render.is_none())
     }
 }
 
@@ -691,6 +715,31 @@ mod tests {
         ToolDef::builder(name)
             .description("d")
             .handler(|_c, a: Args| async move { Ok::<_, Error>(a.n.to_string()) })
+    }
+
+    #[test]
+    fn only_an_extension_that_runs_nothing_unasked_starts_on_demand() {
+        let registry = Registry::new("x", "1").tool(tool("a"));
+        let manifest = registry.manifest();
+        assert!(manifest.on_demand, "tools only");
+        let mut hooked = manifest.clone();
+        hooked.hooks.push(HookManifest {
+            id: "h".into(),
+            event: "session_start".into(),
+            timeout_ms: None,
+        });
+        hooked.on_demand = registry.runs_only_when_asked(&hooked);
+        assert!(!hooked.on_demand);
+        let mut drawing = manifest.clone();
+        drawing.message_renderers.push("note".into());
+        assert!(!registry.runs_only_when_asked(&drawing));
+        let json = serde_json::to_value(&manifest).unwrap();
+        assert_eq!(json["onDemand"], true);
+        let json = serde_json::to_value(&hooked).unwrap();
+        assert!(
+            json.get("onDemand").is_none(),
+            "true only: an old manifest reads as eager"
+        );
     }
 
     #[test]

@@ -133,6 +133,7 @@ mod tests {
             load: |_| Box::pin(async { Ok(std::sync::Arc::new(()) as AnyState) }),
             unload: None,
             settings: None,
+            on_load: false,
         }))
     }
 

@@ -19,7 +19,7 @@ pub(super) struct HookCallParams {
     provider: Option<PayloadUpdate>,
 }
 
-/// `hook/updates`: the streamed `message_update`s of one turn of pi's event loop.
+/// `hook/updates`: the streamed `message_update`s of one batch (up to 2 ms).
 #[derive(Deserialize)]
 pub(super) struct UpdatesParams {
     /// The `message_update` hooks to run, in order.

@@ -108,6 +108,7 @@ impl TestHost {
                 virtual_models: Vec::new(),
                 builtin_tools: Vec::new(),
                 problems: Vec::new(),
+                on_demand: false,
             },
         };
         let init = host
