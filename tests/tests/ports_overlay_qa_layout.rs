@@ -447,6 +447,15 @@ fn run(env: &PiEnv, rust: bool, original: Option<&[(String, String)]>) -> Vec<(S
     let count = |i: u32| format!("Streaming Output ({} lines)", overflow_lines(i));
     let first = count(1);
     side.step("overflow, 1 iteration", |s| s.contains(&first));
+    // The path is a link (OSC 8) on both sides, which a screen does not show.
+    let link = "\x1b]8;;file:///Users/nicobailon/Documents/development/pi-mono/packages/\
+                coding-agent/src/modes/interactive/components/\
+                very-long-component-name-that-exceeds-width-1.ts";
+    let output = String::from_utf8_lossy(&side.pi.output()).into_owned();
+    assert!(
+        output.contains(link),
+        "no link to the first path in pi's output"
+    );
     side.allow(20);
     let held = count(21);
     side.step("overflow, 21 iterations", |s| s.contains(&held));
