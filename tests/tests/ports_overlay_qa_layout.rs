@@ -87,11 +87,18 @@ impl Side<'_> {
         s
     }
 
-    /// [`Side::step`] after a resize: on the port's side, also until the
-    /// screen is the original's (a frame can still hold the rows its
-    /// process drew for the old width).
+    /// [`Side::step`] after resizing to `cols` columns, once pi has
+    /// repainted at that width (the footer's model name ends at its right
+    /// edge: the terminal shows the old rows cut or extended until then);
+    /// on the port's side, also until the screen is the original's (a frame
+    /// can still hold the rows its process drew for the old width).
     #[track_caller]
-    fn resized(&mut self, name: &str, check: impl Fn(&Screen) -> bool) -> Screen {
+    fn resized(&mut self, name: &str, cols: u16, check: impl Fn(&Screen) -> bool) -> Screen {
+        self.pi.resize(cols, ROWS);
+        let model = "fake-model";
+        let check = |s: &Screen| {
+            s.find(model).map(|(_, c)| c + model.len() as u16) == Some(cols) && check(s)
+        };
         let want = self.original.map(|steps| {
             let shown = steps.iter().find(|(n, _)| n == name).unwrap().1.clone();
             // Shown when the port's side never gets there.
@@ -360,13 +367,11 @@ fn run(env: &PiEnv, rust: bool, original: Option<&[(String, String)]>) -> Vec<(S
         }
         side.step(&format!("percent {name}"), |s| s.contains(name));
     }
-    side.pi.resize(90, ROWS);
-    let s = side.resized("percent right, 90 columns", |s| {
-        s.size().1 == 90 && box_right(s, "Percent Test") == Some(89)
+    let s = side.resized("percent right, 90 columns", 90, |s| {
+        box_right(s, "Percent Test") == Some(89)
     });
     assert!(s.contains("colPercent: 100 (right)"), "{s}");
-    side.pi.resize(COLS, ROWS);
-    side.resized("percent right, 120 columns again", |s| {
+    side.resized("percent right, 120 columns again", COLS, |s| {
         box_right(s, "Percent Test") == Some(COLS - 1)
     });
     side.pi.press(Key::Escape);
@@ -375,12 +380,10 @@ fn run(env: &PiEnv, rust: bool, original: Option<&[(String, String)]>) -> Vec<(S
     // The right edge, at two widths.
     side.command("overlay-edge");
     side.step("edge", |s| box_right(s, "Edge Test") == Some(COLS - 1));
-    side.pi.resize(90, ROWS);
-    side.resized("edge, 90 columns", |s| {
+    side.resized("edge, 90 columns", 90, |s| {
         box_right(s, "Edge Test") == Some(89)
     });
-    side.pi.resize(COLS, ROWS);
-    side.resized("edge, 120 columns again", |s| {
+    side.resized("edge, 120 columns again", COLS, |s| {
         box_right(s, "Edge Test") == Some(COLS - 1)
     });
     side.pi.press(Key::Escape);
@@ -401,26 +404,20 @@ fn run(env: &PiEnv, rust: bool, original: Option<&[(String, String)]>) -> Vec<(S
     side.step("sidepanel down", |s| s.contains("→ Messages"));
     side.pi.press(Key::Down);
     side.step("sidepanel down twice", |s| s.contains("→ Settings"));
-    side.pi.resize(160, ROWS);
-    side.resized("sidepanel, 160 columns", |s| {
-        s.size().1 == 160 && box_right(s, "Responsive Sidepanel") == Some(158)
+    side.resized("sidepanel, 160 columns", 160, |s| {
+        box_right(s, "Responsive Sidepanel") == Some(158)
     });
-    side.pi.resize(99, ROWS);
-    side.resized("sidepanel, 99 columns: hidden", |s| {
-        s.size().1 == 99 && !s.contains("Responsive Sidepanel")
+    side.resized("sidepanel, 99 columns: hidden", 99, |s| {
+        !s.contains("Responsive Sidepanel")
     });
-    side.pi.resize(100, ROWS);
-    side.resized("sidepanel, 100 columns: shown", |s| {
-        s.size().1 == 100
-            && s.contains("Responsive Sidepanel")
-            && box_right(s, "Responsive Sidepanel") == Some(98)
+    side.resized("sidepanel, 100 columns: shown", 100, |s| {
+        box_right(s, "Responsive Sidepanel") == Some(98)
     });
     side.pi.press(Key::Up);
     side.step("sidepanel up", |s| s.contains("→ Messages"));
     side.pi.press(Key::Escape);
     side.step("sidepanel closed", |s| !s.contains("Responsive Sidepanel"));
-    side.pi.resize(COLS, ROWS);
-    side.resized("120 columns", |s| s.size().1 == COLS);
+    side.resized("120 columns", COLS, |_| true);
 
     // The animation, masked, at a frame past 40 with its FPS counted.
     side.command("overlay-animation");
