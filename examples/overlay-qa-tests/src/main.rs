@@ -6,6 +6,7 @@
 //! exercise one part of pi's overlay layout: anchors and margins, sizes in
 //! percent, overflow, stacking, hiding and focus.
 
+mod boxes;
 mod handles;
 mod layout;
 
