@@ -34,6 +34,9 @@ pub struct Area {
     /// Whether keys go to this component (the frame's cursor is shown
     /// only then).
     pub focused: bool,
+    /// Which of its child overlays ([`Cx::open_child`]) keys go to, if
+    /// one does (pi's `handle.isFocused()` of each, read in `render`).
+    pub focused_child: Option<ChildId>,
 }
 
 impl Area {
@@ -43,6 +46,7 @@ impl Area {
             width,
             rows,
             focused: true,
+            focused_child: None,
         }
     }
 }
@@ -245,7 +249,10 @@ impl<C: Component> Cx<C> {
 
     /// Where the component is drawn now.
     pub fn area(&self) -> Area {
-        self.area
+        Area {
+            focused_child: self.overlays.focused_child(),
+            ..self.area
+        }
     }
 
     /// The component's own overlay (pi's `OverlayHandle`, which
@@ -544,6 +551,7 @@ async fn run<C: Component>(custom: Custom<C>) -> Result<C::Output, UiError> {
             width: 0,
             rows: 0,
             focused: true,
+            focused_child: None,
         },
         overlays: Overlays::default(),
         updates: updates_tx,
@@ -655,6 +663,7 @@ async fn drive<C: Component>(
             ui.peer
                 .notify("ui/overlay", json!({"component": open.component, "ops": ops}));
         }
+        cx.area.focused_child = cx.overlays.focused_child();
         // Render when pi has said where; send only what changed.
         if cx.area.width > 0 {
             let frame = guarded("render", || component.render(&cx.area)).map_err(here)?;
@@ -679,6 +688,7 @@ async fn drive<C: Component>(
                     width: c.width,
                     rows: cx.area.rows,
                     focused: c.focused,
+                    focused_child: None,
                 };
                 (*id, area)
             })

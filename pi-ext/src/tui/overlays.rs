@@ -66,6 +66,14 @@ impl Overlays {
         Ok(ChildId(id))
     }
 
+    /// The child keys go to, if one does.
+    pub(crate) fn focused_child(&self) -> Option<ChildId> {
+        self.children
+            .iter()
+            .find(|(_, c)| c.focused)
+            .map(|(id, _)| ChildId(*id))
+    }
+
     pub(crate) fn close(&mut self, id: ChildId) -> bool {
         if self.children.remove(&id.0).is_none() {
             return false;
