@@ -53,9 +53,8 @@ fn streamed(row: &str) -> Option<std::ops::Range<u16>> {
     let at = text.find("] Streaming line ")?;
     let at = text[..at].chars().count();
     let start = chars[..at].iter().rposition(|c| *c == '[')?;
-    let end = (at..chars.len().saturating_sub(2))
-        .find(|&i| chars[i..i + 3] == ['.', '.', '.'])?
-        + 3;
+    let end =
+        (at..chars.len().saturating_sub(2)).find(|&i| chars[i..i + 3] == ['.', '.', '.'])? + 3;
     Some(start as u16..end as u16)
 }
 
@@ -108,8 +107,7 @@ fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {
     // /overlay-stack: three overlays 400 ms apart, closed front to back.
     command(&pi, "/overlay-stack");
     let s = pi.wait_for("three stacked overlays", |s| {
-        s.contains("front (blue border)")
-            && s.contains("Showing overlay 3 (front)...")
+        s.contains("front (blue border)") && s.contains("Showing overlay 3 (front)...")
     });
     keep("stack: three open", &s);
     pi.press(Key::Enter);
@@ -176,7 +174,9 @@ fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {
     keep("focus: cursor left", &s);
     pi.press(Key::Tab);
     let s = pi.wait_for("Beta focused", |s| {
-        s.contains("Current focus: Beta") && s.contains("Beta FOCUSED") && s.contains("Alpha visible")
+        s.contains("Current focus: Beta")
+            && s.contains("Beta FOCUSED")
+            && s.contains("Alpha visible")
     });
     keep("focus: Beta", &s);
     pi.press(Key::ShiftTab);

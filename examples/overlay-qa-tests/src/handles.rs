@@ -74,11 +74,16 @@ impl Component for StackOverlay {
         let row = |l: Line| border("│") + fit(l, inner) + border("│");
         let mut f = Frame::new(area.width);
         f.line(border(&format!("╭{}╮", "─".repeat(inner))));
-        f.line(row(span(" Overlay ") + span(format!("#{}", self.num)).fg(Fg::Accent)));
+        f.line(row(
+            span(" Overlay ") + span(format!("#{}", self.num)).fg(Fg::Accent)
+        ));
         f.line(row(span(" Layer: ") + span(self.position).fg(color)));
         f.line(row(Line::new()));
         for _ in 0..5 {
-            f.line(row(Line::from(format!(" {} ", "░".repeat(inner.saturating_sub(2))))));
+            f.line(row(Line::from(format!(
+                " {} ",
+                "░".repeat(inner.saturating_sub(2))
+            ))));
         }
         f.line(row(Line::new()));
         f.line(row(dim(" Press Enter/Esc to close")));
@@ -92,7 +97,12 @@ impl Component for StackOverlay {
 async fn overlay_stack(ctx: &CommandCtx) -> Result<(), Error> {
     let layers = [
         (-8, -4, "back (red border)", "Showing overlay 1 (back)..."),
-        (0, 0, "middle (green border)", "Showing overlay 2 (middle)..."),
+        (
+            0,
+            0,
+            "middle (green border)",
+            "Showing overlay 2 (middle)...",
+        ),
         (8, 4, "front (blue border)", "Showing overlay 3 (front)..."),
     ];
     let mut open = Vec::new();
@@ -114,7 +124,9 @@ async fn overlay_stack(ctx: &CommandCtx) -> Result<(), Error> {
             })
             .overlay(overlay);
         // Each runs on while the next opens (the original's promises in flight).
-        open.push(pi_ext::task::spawn(std::future::IntoFuture::into_future(shown)));
+        open.push(pi_ext::task::spawn(std::future::IntoFuture::into_future(
+            shown,
+        )));
     }
     let mut results = Vec::new();
     for shown in open {
@@ -124,8 +136,10 @@ async fn overlay_stack(ctx: &CommandCtx) -> Result<(), Error> {
             Err(e) => return Err(Error::new(format!("an overlay's task failed: {e}"))),
         }
     }
-    ctx.ui()
-        .notify(format!("Closed in order: {}", results.join(", ")), Level::Info);
+    ctx.ui().notify(
+        format!("Closed in order: {}", results.join(", ")),
+        Level::Info,
+    );
     Ok(())
 }
 
@@ -231,7 +245,10 @@ impl Component for PassiveDemo {
     fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
         self.inputs += 1;
         let data = key.data();
-        let c0 = data.encode_utf16().next().map_or("NaN".into(), |c| c.to_string());
+        let c0 = data
+            .encode_utf16()
+            .next()
+            .map_or("NaN".into(), |c| c.to_string());
         self.last_input = format!("len={} c0={c0}", data.encode_utf16().count());
         if key.is("escape") || key.is("ctrl+c") {
             if let Some(timer) = self.timer.take() {
@@ -363,7 +380,9 @@ impl TextInput {
         let visible = &self.text[start..start + shown];
         let before: String = visible[..cursor.min(shown)].iter().collect();
         let at = visible.get(cursor).map_or(" ".into(), |c| c.to_string());
-        let after: String = visible.get(cursor + 1..).map_or(String::new(), |s| s.iter().collect());
+        let after: String = visible
+            .get(cursor + 1..)
+            .map_or(String::new(), |s| s.iter().collect());
         (span("> ") + span(before) + span(at).inverse() + span(after)).pad_to(width, Style::new())
     }
 }
@@ -550,7 +569,10 @@ impl Component for FocusDemo {
         };
         let input = p.input.render(inner.saturating_sub(8).max(1));
         f.line(border(&format!("╭{}╮", "─".repeat(inner))));
-        f.line(row(span(" ") + span(p.label).fg(p.color) + span(" ") + state));
+        f.line(row(span(" ")
+            + span(p.label).fg(p.color)
+            + span(" ")
+            + state));
         f.line(row(Line::new()));
         f.line(row(Line::from(" Input: ") + input));
         f.line(row(Line::from(format!(" Keys: {recent}"))));
@@ -642,8 +664,11 @@ impl Component for StreamingDemo {
 
     fn on_tick(&mut self, _cx: &mut Cx<Self>) {
         self.count += 1;
-        self.lines
-            .push(format!("[{}] Streaming line {}...", clock_time(), self.count));
+        self.lines.push(format!(
+            "[{}] Streaming line {}...",
+            clock_time(),
+            self.count
+        ));
         if self.lines.len() > STREAM_LINES {
             self.lines.remove(0);
         }
@@ -696,7 +721,9 @@ impl Component for StreamingDemo {
         lines.extend([
             rule(),
             Line::new(),
-            span(" Three ") + span("nonCapturing").fg(Fg::Accent) + span(" input panels on the left."),
+            span(" Three ")
+                + span("nonCapturing").fg(Fg::Accent)
+                + span(" input panels on the left."),
             " Tab cycles: Controller → Panel A → B → C → Controller".into(),
             " Type in each panel to test input routing.".into(),
             Line::new(),

@@ -660,8 +660,10 @@ async fn drive<C: Component>(
         // What the overlay handles did, before the frames that show it.
         let ops = cx.overlays.take_ops();
         if !ops.is_empty() {
-            ui.peer
-                .notify("ui/overlay", json!({"component": open.component, "ops": ops}));
+            ui.peer.notify(
+                "ui/overlay",
+                json!({"component": open.component, "ops": ops}),
+            );
         }
         cx.area.focused_child = cx.overlays.focused_child();
         // Render when pi has said where; send only what changed.
@@ -694,8 +696,10 @@ async fn drive<C: Component>(
             })
             .collect();
         for (id, area) in children {
-            let frame = guarded("render_child", || component.render_child(ChildId(id), &area))
-                .map_err(here)?;
+            let frame = guarded("render_child", || {
+                component.render_child(ChildId(id), &area)
+            })
+            .map_err(here)?;
             if last_child.get(&id) != Some(&frame) {
                 let mut wire = frame.wire();
                 wire["component"] = json!(open.component);
@@ -804,13 +808,16 @@ fn handle<C: Component>(
         }
         "ui/resize" if p["child"].is_u64() => {
             let child = p["child"].as_u64().unwrap_or(0) as u32;
-            if let (Some(c), Some(w)) = (cx.overlays.children.get_mut(&child), p["width"].as_u64()) {
+            if let (Some(c), Some(w)) = (cx.overlays.children.get_mut(&child), p["width"].as_u64())
+            {
                 c.width = w.min(u16::MAX as u64) as u16;
             }
         }
         "ui/focus" if p["child"].is_u64() => {
             let child = p["child"].as_u64().unwrap_or(0) as u32;
-            if let (Some(c), Some(f)) = (cx.overlays.children.get_mut(&child), p["focused"].as_bool()) {
+            if let (Some(c), Some(f)) =
+                (cx.overlays.children.get_mut(&child), p["focused"].as_bool())
+            {
                 c.focused = f;
             }
         }
