@@ -841,6 +841,48 @@ mod tests {
     }
 
     #[test]
+    fn streaming_tab_cycles_the_panels_and_back_and_escape_closes_them() {
+        use pi_ext::testing::TestComponent;
+        let demo = StreamingDemo {
+            panels: Vec::new(),
+            focus: None,
+            lines: Vec::new(),
+            count: 0,
+        };
+        let mut c = TestComponent::new(demo);
+        let ids: Vec<ChildId> = c.cx().children().collect();
+        assert_eq!(ids.len(), 3);
+        c.key("tab");
+        assert!(c.cx().child(ids[0]).is_focused());
+        assert!(c.frame(60).to_string().contains("Current focus: Panel A"));
+        c.child_key(ids[0], "h");
+        assert!(c.child_frame(ids[0], 35).to_string().contains("● FOCUSED"));
+        assert!(c.child_frame(ids[0], 35).to_string().contains(" > h"));
+        c.child_key(ids[0], "tab");
+        assert!(!c.cx().child(ids[0]).is_focused());
+        assert!(c.cx().child(ids[1]).is_focused());
+        c.advance(Duration::from_millis(1000));
+        assert!(c.frame(60).to_string().contains("] Streaming line 2..."));
+        c.child_key(ids[1], "escape");
+        assert_eq!(c.result(), Some(&()));
+    }
+
+    #[test]
+    fn toggle_hides_its_overlay_for_a_second() {
+        use pi_ext::testing::TestComponent;
+        let mut c = TestComponent::new(ToggleDemo::default());
+        c.key("t");
+        assert!(c.cx().overlay().is_hidden());
+        c.key("t");
+        assert!(
+            c.frame(50).to_string().contains("Toggle count: 1"),
+            "once while hidden"
+        );
+        c.advance(Duration::from_secs(1));
+        assert!(!c.cx().overlay().is_hidden());
+    }
+
+    #[test]
     fn the_clock_reads_like_to_locale_time_string() {
         let t = clock_time();
         assert!(t.ends_with(" AM") || t.ends_with(" PM"), "{t}");

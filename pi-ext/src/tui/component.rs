@@ -576,10 +576,7 @@ async fn run<C: Component>(custom: Custom<C>) -> Result<C::Output, UiError> {
     // on_open runs before pi is asked to show it: overlays it opens there
     // open in pi before it, as pi's examples open theirs in the
     // constructor (so they stack below it and start unfocused).
-    if let Err(e) = guarded("on_open", || component.on_open(&mut cx)) {
-        ui.shared.ui_routes.close(id);
-        return Err(e);
-    }
+    let opened = guarded("on_open", || component.on_open(&mut cx));
     let ops = cx.overlays.take_ops();
     if !ops.is_empty() {
         params["ops"] = Value::Array(ops);
@@ -591,6 +588,13 @@ async fn run<C: Component>(custom: Custom<C>) -> Result<C::Output, UiError> {
         request,
         closed: false,
     };
+    if let Err(e) = opened {
+        // Closed as a panic anywhere else closes it: pi shows the error.
+        if let UiError::Failed(m) = &e {
+            open.close("failed", Some(m.clone()));
+        }
+        return Err(e);
+    }
     tokio::pin!(answer);
     let outcome = drive(
         &mut component,
