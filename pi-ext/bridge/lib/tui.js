@@ -17,6 +17,7 @@ import { loadMarkdownThemeWith } from "./tui-markdown.js";
 import { plainLines, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
 import { TerminalQueries, terminalQuery } from "./tui-query.js";
 import { ControlSet } from "./tui-controls.js";
+import { ComponentOverlays } from "./tui-overlays.js";
 
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
 /** @typedef {import("./tui-render.js").WireView} WireView */
@@ -57,6 +58,7 @@ const MESSAGE_VIEWS = 256;
  * @property {number} request the `ui/open` request's id
  * @property {ViewComponent} view
  * @property {ControlSet} controls pi-tui controls its frame holds
+ * @property {ComponentOverlays} overlays its own overlay's handle and the child overlays it opened
  * @property {((value?: unknown) => void) | undefined} done pi's `done`
  * @property {any} tui
  * @property {string | undefined} reason why it closed, if the bridge or pi closed it
@@ -158,7 +160,7 @@ export class TuiHost {
    * @param {string} method
    */
   handles(method) {
-    return /^(ui\/(open|frame|ack|close|set|view|theme|autocomplete|query-terminal)|editor\/spec)$/.test(method);
+    return /^(ui\/(open|frame|ack|close|overlay|set|view|theme|autocomplete|query-terminal)|editor\/spec)$/.test(method);
   }
 
   /**
@@ -189,6 +191,11 @@ export class TuiHost {
         }
         case "ui/close":
           return this.closeFromExtension(child, p);
+        case "ui/overlay": {
+          const c = this.components.get(child)?.get(p.component);
+          if (c && !c.reason) c.overlays.apply(p.ops);
+          return;
+        }
         case "ui/set":
           if (id === undefined) throw new RpcError(codes.INVALID_REQUEST, "ui/set must be a request");
           this.set(child, p).then((r) => child.respond(id, r ?? null), failed);
@@ -248,6 +255,12 @@ export class TuiHost {
         control: (w, width, focused) => controls.render(w, width, focused),
       }),
       controls,
+      overlays: new ComponentOverlays({
+        tui: () => c.tui,
+        makeChild: (childId, options) => this.childFor(c, childId, options),
+        overlayOptions: (o) => this.overlayOptions(o),
+        warn: (message) => this.b.log.line("warn", `component ${id}: ${message}`),
+      }),
       done: undefined,
       tui: undefined,
       reason: undefined,
@@ -274,11 +287,16 @@ export class TuiHost {
       c.tui = tui;
       c.done = done;
       this.tellSize(c, this.expectedWidth(tui, overlay, p.width));
-      return this.componentFor(c, p);
+      const component = this.componentFor(c, p);
+      // Overlays it opened in on_open: shown now, below it (pi's examples open them in the constructor).
+      c.overlays.apply(p.ops);
+      c.overlays.flush();
+      return component;
     };
     /** @type {any} */
     // No options: pi uses the component's `width` (as for a TypeScript component).
     const options = overlay ? (Object.keys(overlay).length > 0 ? { overlay: true, overlayOptions: overlay } : { overlay: true }) : {};
+    if (overlay) options.onHandle = (/** @type {any} */ handle) => c.overlays.setHandle(handle);
     Promise.resolve()
       .then(() => ctx.ui.custom(factory, options))
       .then(
@@ -326,16 +344,70 @@ export class TuiHost {
       },
       dispose() {
         host.b.clock.clearTimeout(c.escapeTimer);
+        c.overlays.closeAll();
       },
     };
   }
 
   /**
-   * Tell the extension where its component is drawn, once per size.
+   * The object pi-tui shows for child overlay `childId` of `c`.
+   * @param {OpenComponent} c
+   * @param {number} childId
+   * @param {any} options its overlay options
+   */
+  childFor(c, childId, options) {
+    const host = this;
+    const controls = new ControlSet(
+      () => this.currentTheme(),
+      (events) => {
+        if (c.reason) return;
+        for (const e of events) c.child.notify("ui/control", { component: c.id, child: childId, seq: c.seq, ...e });
+      },
+    );
+    const target = {
+      child: childId,
+      size: "",
+      controls,
+      view: new ViewComponent(() => this.currentTheme(), undefined, {
+        repaint: () => (c.tui ?? this.tui)?.requestRender(),
+        control: (/** @type {any} */ w, /** @type {number} */ width, /** @type {boolean} */ focused) => controls.render(w, width, focused),
+      }),
+    };
+    this.tellSize(c, this.expectedWidth(c.tui, options, undefined), target);
+    return {
+      target,
+      get focused() {
+        return target.view.focused;
+      },
+      set focused(value) {
+        const focused = value === true;
+        if (focused === target.view.focused) return;
+        target.view.setFocused(focused);
+        if (!c.reason) c.child.notify("ui/focus", { component: c.id, child: childId, focused });
+      },
+      /** @param {number} width */
+      render(width) {
+        c.paintedSinceKey = true;
+        if (target.view.view?.width !== width) host.tellSize(c, width, target);
+        return target.view.render(width);
+      },
+      invalidate() {
+        target.view.invalidate();
+      },
+      /** @param {string} data */
+      handleInput(data) {
+        host.key(c, data, target);
+      },
+    };
+  }
+
+  /**
+   * Tell the extension where its component (or one of its child overlays) is drawn, once per size.
    * @param {OpenComponent} c
    * @param {number} width
+   * @param {{ child: number, size: string }} [target] a child overlay
    */
-  tellSize(c, width) {
+  tellSize(c, width, target) {
     let rows = 24;
     try {
       rows = Number(c.tui?.terminal?.rows) || 24;
@@ -343,9 +415,10 @@ export class TuiHost {
       // A terminal without rows: a guess.
     }
     const size = `${width}x${rows}`;
-    if (size === c.size || !(width > 0)) return;
-    c.size = size;
-    c.child.notify("ui/resize", { component: c.id, width, rows });
+    const at = target ?? c;
+    if (size === at.size || !(width > 0) || c.reason) return;
+    at.size = size;
+    c.child.notify("ui/resize", target ? { component: c.id, child: target.child, width, rows } : { component: c.id, width, rows });
   }
 
   /**
@@ -383,20 +456,22 @@ export class TuiHost {
   }
 
   /**
-   * A key for a component: to the extension at once, not batched.
+   * A key for a component (or one of its child overlays): to the extension at once, not batched.
    * @param {OpenComponent} c
    * @param {string} data
+   * @param {{ child: number, controls: ControlSet, view: ViewComponent }} [target] the child overlay it went to
    */
-  key(c, data) {
+  key(c, data, target) {
     if (c.reason) return;
     const { key, aliases, text, kind } = decodeKey(data);
     c.seq++;
     c.paintedSinceKey = false;
+    const to = target ? { child: target.child } : {};
     // A key the frame's focused pi-tui control uses: handled here, its events to the extension.
-    const events = kind === "release" ? undefined : c.controls.key(data);
+    const events = kind === "release" ? undefined : (target ?? c).controls.key(data);
     if (events) {
-      c.view.invalidate();
-      for (const e of events) c.child.notify("ui/control", { component: c.id, seq: c.seq, ...e });
+      (target ?? c).view.invalidate();
+      for (const e of events) c.child.notify("ui/control", { component: c.id, ...to, seq: c.seq, ...e });
       try {
         c.tui?.requestRender();
       } catch {
@@ -405,6 +480,7 @@ export class TuiHost {
     } else
       c.child.notify("ui/key", {
         component: c.id,
+        ...to,
         seq: c.seq,
         key: key ?? null,
         aliases,
@@ -430,9 +506,13 @@ export class TuiHost {
   frame(child, p) {
     const c = this.components.get(child)?.get(p.component);
     if (!c || c.reason) return; // closed: dropped
-    const { component: _id, forKey, ...view } = p;
-    c.controls.sync(view.blocks);
-    c.view.setView(view);
+    const { component: _id, child: childId, forKey, ...view } = p;
+    // A child overlay's frame; one of a child that closed meanwhile only answers its key.
+    const target = childId === undefined ? c : c.overlays.child(childId)?.component.target;
+    if (target) {
+      target.controls.sync(view.blocks);
+      target.view.setView(view);
+    }
     if (typeof forKey === "number") {
       c.acked = Math.max(c.acked, forKey);
       // pi repainted for the key already: this frame need not wait out
@@ -469,6 +549,8 @@ export class TuiHost {
   close(c, reason) {
     if (c.reason) return;
     c.reason = reason ?? "done";
+    // Its child overlays close with it (before it, as pi's examples hide their panels first).
+    c.overlays.closeAll();
     try {
       c.done?.(undefined);
     } catch (err) {
@@ -483,6 +565,7 @@ export class TuiHost {
    */
   closed(c, answer) {
     this.b.clock.clearTimeout(c.escapeTimer);
+    c.overlays.closeAll();
     c.resume?.();
     c.resume = undefined;
     this.components.get(c.child)?.delete(c.id);

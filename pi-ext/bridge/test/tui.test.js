@@ -166,7 +166,9 @@ test("an answered Escape keeps the component; done closes it; a dead process clo
   const b = ext.request("ui/open", { component: 2, capturesViewportInput: true, overlay: { width: "50%" } });
   await until(() => t.shown.length === 2, "two components");
   assert.equal(t.shown[1].component.capturesViewportInput, true, "PageUp/PageDown to the component");
-  assert.deepEqual(t.shown[1].options, { overlay: true, overlayOptions: { width: "50%" } });
+  const { onHandle, ...options } = t.shown[1].options;
+  assert.deepEqual(options, { overlay: true, overlayOptions: { width: "50%" } });
+  assert.equal(typeof onHandle, "function", "the overlay's handle comes back through onHandle");
   assert.equal(ext.sent("ui/resize").find((m) => m.params.component === 2)?.params.width, 40, "half of 80 columns");
   t.shown[0].component.handleInput("\x1b");
   await settle();

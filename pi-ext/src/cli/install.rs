@@ -87,6 +87,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ),
     #[cfg(feature = "tui")]
     (
+        "tui-overlays.js",
+        include_str!("../../bridge/lib/tui-overlays.js"),
+    ),
+    #[cfg(feature = "tui")]
+    (
         "tui-render.js",
         include_str!("../../bridge/lib/tui-render.js"),
     ),

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::snapshot::Snapshot;
-use crate::tui::{Area, Component, ControlEvent, Cx, Handle, Key, UpdateReceiver};
+use crate::tui::{Area, ChildId, Component, ControlEvent, Cx, Handle, Key, UpdateReceiver};
 
 /// A [`Component`] under test: it is opened as pi opens it
 /// ([`Component::on_open`] first), then each call is one event, as the
@@ -144,6 +144,51 @@ impl<C: Component> TestComponent<C> {
         self.component.on_key(&key, &mut self.cx);
         self.settle();
         self
+    }
+
+    /// Press `key` while child overlay `child` ([`Cx::open_child`]) has the
+    /// focus: it reaches [`Component::on_child_key`].
+    ///
+    /// Panics when that child is not open.
+    pub fn child_key(&mut self, child: ChildId, key: impl Into<Key>) -> &mut Self {
+        let key = key.into();
+        self.run_updates();
+        self.expect_open(&format!("the key {:?}", key.name().unwrap_or(key.data())));
+        assert!(
+            self.cx.children().any(|c| c == child),
+            "child_key: the child overlay {child:?} is not open (the component closed it, or never opened it)"
+        );
+        self.component.on_child_key(child, &key, &mut self.cx);
+        self.settle();
+        self
+    }
+
+    /// What child overlay `child` draws at `width` columns
+    /// ([`Component::render_child`]), focused as its handle says.
+    ///
+    /// Panics when that child is not open.
+    pub fn child_frame(&mut self, child: ChildId, width: u16) -> Snapshot {
+        self.run_updates();
+        self.expect_open("child_frame");
+        assert!(
+            self.cx.children().any(|c| c == child),
+            "child_frame: the child overlay {child:?} is not open"
+        );
+        let area = Area {
+            width,
+            focused: self.cx.child(child).is_focused(),
+            focused_child: None,
+            ..self.cx.area()
+        };
+        let frame = self.component.render_child(child, &area);
+        Snapshot::of_wire(&frame.wire(), width)
+    }
+
+    /// Its context, to read what its overlay handles say
+    /// (`cx().overlay().is_hidden()`, `cx().child(id).is_focused()`,
+    /// `cx().children()`).
+    pub fn cx(&mut self) -> &mut Cx<C> {
+        &mut self.cx
     }
 
     /// A control of its frame reports `event`, as the bridge reports what

@@ -18,6 +18,7 @@ use super::control::ControlEvent;
 use super::frame::Frame;
 use super::key::Key;
 use super::overlay::Overlay;
+use super::overlays::{ChildId, OverlayCtl, Overlays, TooManyOverlays};
 use crate::host::connection::{Mode, UiMessage};
 use crate::host::ui::{ClosedBy, Ui, UiError};
 
@@ -33,6 +34,9 @@ pub struct Area {
     /// Whether keys go to this component (the frame's cursor is shown
     /// only then).
     pub focused: bool,
+    /// Which of its child overlays ([`Cx::open_child`]) keys go to, if
+    /// one does (pi's `handle.isFocused()` of each, read in `render`).
+    pub focused_child: Option<ChildId>,
 }
 
 impl Area {
@@ -42,6 +46,7 @@ impl Area {
             width,
             rows,
             focused: true,
+            focused_child: None,
         }
     }
 }
@@ -130,6 +135,19 @@ pub trait Component: Send + Sized + 'static {
     fn preferred_width(&self) -> Option<u16> {
         None
     }
+
+    /// Draw child overlay `child` ([`Cx::open_child`]) for `area` (its
+    /// width; `focused` while keys go to it). Called after every event,
+    /// like [`Component::render`]; only changed frames go to pi.
+    fn render_child(&mut self, child: ChildId, area: &Area) -> Frame {
+        let _ = child;
+        Frame::new(area.width)
+    }
+
+    /// A key was pressed while child overlay `child` had the focus.
+    fn on_child_key(&mut self, child: ChildId, key: &Key, cx: &mut Cx<Self>) {
+        let _ = (child, key, cx);
+    }
 }
 
 /// A component's side of its life: end it, time it, reach it from
@@ -138,6 +156,7 @@ pub struct Cx<C: Component> {
     done: Option<C::Output>,
     tick: Option<Option<Duration>>,
     area: Area,
+    overlays: Overlays,
     updates: mpsc::UnboundedSender<Update<C>>,
 }
 
@@ -171,6 +190,7 @@ impl<C: Component> Cx<C> {
             done: None,
             tick: None,
             area,
+            overlays: Overlays::default(),
             updates,
         }
     }
@@ -183,6 +203,7 @@ impl<C: Component> Cx<C> {
             done: None,
             tick: None,
             area,
+            overlays: Overlays::default(),
             updates,
         };
         (cx, UpdateReceiver(rx))
@@ -228,7 +249,98 @@ impl<C: Component> Cx<C> {
 
     /// Where the component is drawn now.
     pub fn area(&self) -> Area {
-        self.area
+        Area {
+            focused_child: self.overlays.focused_child(),
+            ..self.area
+        }
+    }
+
+    /// The component's own overlay (pi's `OverlayHandle`, which
+    /// TypeScript gets from `onHandle`): hide it and show it again, give
+    /// and take the focus, read both.
+    pub fn overlay(&mut self) -> OverlayCtl<'_> {
+        OverlayCtl {
+            overlays: &mut self.overlays,
+            own_focused: &mut self.area.focused,
+            child: None,
+        }
+    }
+
+    /// Open a child overlay (pi-tui's `tui.showOverlay(component, options)`
+    /// from inside a component): it shows what
+    /// [`Component::render_child`] draws for its id, and while it has the
+    /// focus its keys reach [`Component::on_child_key`]. A capturing one
+    /// takes the focus; one with [`Overlay::non_capturing`] gets it with
+    /// [`OverlayCtl::focus`]. It stays open until [`Cx::close_child`] or
+    /// until the component closes.
+    ///
+    /// A child is a view of the component, not a component of its own:
+    /// pi's examples keep the panels' state in the controller that opened
+    /// them (the panels call back into it to move the focus or close), and
+    /// in Rust one owner of that state needs no shared, locked handles
+    /// between tasks.
+    ///
+    /// ```
+    /// use pi_ext::tui::{Anchor, Area, ChildId, Component, Cx, Frame, Key, Overlay};
+    ///
+    /// /// A panel beside the dialog; Tab moves the focus into it and back.
+    /// struct Dialog { panel: Option<ChildId>, typed: String }
+    /// impl Component for Dialog {
+    ///     type Output = ();
+    ///     fn on_open(&mut self, cx: &mut Cx<Self>) {
+    ///         let panel = Overlay::new().non_capturing().anchor(Anchor::TopRight).width(22);
+    ///         self.panel = cx.open_child(panel).ok();
+    ///     }
+    ///     fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
+    ///         match (key.name(), self.panel) {
+    ///             (Some("tab"), Some(panel)) => cx.child(panel).focus(),
+    ///             (Some("escape"), _) => cx.done(()),
+    ///             _ => {}
+    ///         }
+    ///     }
+    ///     fn on_child_key(&mut self, child: ChildId, key: &Key, cx: &mut Cx<Self>) {
+    ///         if key.is("tab") { cx.child(child).unfocus() }
+    ///         else if let Some(t) = key.text() { self.typed.push_str(t) }
+    ///     }
+    ///     fn render_child(&mut self, _child: ChildId, area: &Area) -> Frame {
+    ///         let mut f = Frame::new(area.width);
+    ///         f.line(format!("> {}", self.typed));
+    ///         f
+    ///     }
+    ///     fn render(&mut self, area: &Area) -> Frame { Frame::new(area.width) }
+    /// }
+    /// # let mut d = Dialog { panel: None, typed: String::new() };
+    /// # let mut cx = Cx::detached(Area::new(40, 10));
+    /// # d.on_open(&mut cx);
+    /// # d.on_key(&Key::named("tab"), &mut cx);
+    /// # assert!(cx.child(d.panel.unwrap()).is_focused());
+    /// ```
+    ///
+    /// Fails with [`TooManyOverlays`] while [`super::MAX_CHILD_OVERLAYS`]
+    /// are open.
+    pub fn open_child(&mut self, overlay: Overlay) -> Result<ChildId, TooManyOverlays> {
+        self.overlays.open(&overlay)
+    }
+
+    /// A child overlay's handle (see [`OverlayCtl`]); one of a closed
+    /// child does nothing.
+    pub fn child(&mut self, child: ChildId) -> OverlayCtl<'_> {
+        OverlayCtl {
+            overlays: &mut self.overlays,
+            own_focused: &mut self.area.focused,
+            child: Some(child.0),
+        }
+    }
+
+    /// Close a child overlay (pi's `handle.hide()`); the focus goes back
+    /// as pi moves it. False if it was closed already.
+    pub fn close_child(&mut self, child: ChildId) -> bool {
+        self.overlays.close(child)
+    }
+
+    /// The open child overlays, oldest first.
+    pub fn children(&self) -> impl Iterator<Item = ChildId> + '_ {
+        self.overlays.children.keys().map(|id| ChildId(*id))
     }
 
     /// A handle to reach the component from another task.
@@ -439,7 +551,9 @@ async fn run<C: Component>(custom: Custom<C>) -> Result<C::Output, UiError> {
             width: 0,
             rows: 0,
             focused: true,
+            focused_child: None,
         },
+        overlays: Overlays::default(),
         updates: updates_tx,
     };
     let mut params = json!({
@@ -459,6 +573,14 @@ async fn run<C: Component>(custom: Custom<C>) -> Result<C::Output, UiError> {
     } else if let Some(w) = component.preferred_width() {
         params["width"] = json!(w);
     }
+    // on_open runs before pi is asked to show it: overlays it opens there
+    // open in pi before it, as pi's examples open theirs in the
+    // constructor (so they stack below it and start unfocused).
+    let opened = guarded("on_open", || component.on_open(&mut cx));
+    let ops = cx.overlays.take_ops();
+    if !ops.is_empty() {
+        params["ops"] = Value::Array(ops);
+    }
     let (request, answer) = ui.peer.start_request("ui/open", params);
     let mut open = Open {
         ui: ui.clone(),
@@ -466,6 +588,13 @@ async fn run<C: Component>(custom: Custom<C>) -> Result<C::Output, UiError> {
         request,
         closed: false,
     };
+    if let Err(e) = opened {
+        // Closed as a panic anywhere else closes it: pi shows the error.
+        if let UiError::Failed(m) = &e {
+            open.close("failed", Some(m.clone()));
+        }
+        return Err(e);
+    }
     tokio::pin!(answer);
     let outcome = drive(
         &mut component,
@@ -515,9 +644,10 @@ async fn drive<C: Component>(
 ) -> Result<C::Output, Ended> {
     let ui = &open.ui;
     let here = |e: UiError| Ended::Here(e, "failed");
-    guarded("on_open", || component.on_open(cx)).map_err(here)?;
     let mut ticker: Option<tokio::time::Interval> = None;
     let mut last: Option<Frame> = None;
+    // The last frame sent for each open child overlay.
+    let mut last_child: std::collections::BTreeMap<u32, Frame> = Default::default();
     // The last key handled since the last frame (the frame answers it).
     let mut key_seq: Option<u64> = None;
     loop {
@@ -531,6 +661,15 @@ async fn drive<C: Component>(
         if let Some(v) = cx.done.take() {
             return Ok(v);
         }
+        // What the overlay handles did, before the frames that show it.
+        let ops = cx.overlays.take_ops();
+        if !ops.is_empty() {
+            ui.peer.notify(
+                "ui/overlay",
+                json!({"component": open.component, "ops": ops}),
+            );
+        }
+        cx.area.focused_child = cx.overlays.focused_child();
         // Render when pi has said where; send only what changed.
         if cx.area.width > 0 {
             let frame = guarded("render", || component.render(&cx.area)).map_err(here)?;
@@ -542,7 +681,42 @@ async fn drive<C: Component>(
                 }
                 ui.peer.notify("ui/frame", wire);
                 last = Some(frame);
-            } else if let Some(seq) = key_seq.take() {
+            }
+        }
+        last_child.retain(|id, _| cx.overlays.children.contains_key(id));
+        let children: Vec<(u32, Area)> = cx
+            .overlays
+            .children
+            .iter()
+            .filter(|(_, c)| c.width > 0)
+            .map(|(id, c)| {
+                let area = Area {
+                    width: c.width,
+                    rows: cx.area.rows,
+                    focused: c.focused,
+                    focused_child: None,
+                };
+                (*id, area)
+            })
+            .collect();
+        for (id, area) in children {
+            let frame = guarded("render_child", || {
+                component.render_child(ChildId(id), &area)
+            })
+            .map_err(here)?;
+            if last_child.get(&id) != Some(&frame) {
+                let mut wire = frame.wire();
+                wire["component"] = json!(open.component);
+                wire["child"] = json!(id);
+                if let Some(seq) = key_seq.take() {
+                    wire["forKey"] = json!(seq);
+                }
+                ui.peer.notify("ui/frame", wire);
+                last_child.insert(id, frame);
+            }
+        }
+        if cx.area.width > 0 {
+            if let Some(seq) = key_seq.take() {
                 // Answered, though nothing changed: the bridge counts the
                 // key as heard, and a test host knows it was handled.
                 ui.peer
@@ -601,8 +775,17 @@ fn handle<C: Component>(
             if cx.done.is_some() {
                 return Ok(None);
             }
-            guarded("on_key", || component.on_key(&key, cx))
-                .map_err(|e| Ended::Here(e, "failed"))?;
+            match p["child"].as_u64() {
+                // A key for a child that closed meanwhile: answered, not delivered.
+                Some(child) if !cx.overlays.children.contains_key(&(child as u32)) => {}
+                Some(child) => {
+                    let child = ChildId(child as u32);
+                    guarded("on_child_key", || component.on_child_key(child, &key, cx))
+                        .map_err(|e| Ended::Here(e, "failed"))?
+                }
+                None => guarded("on_key", || component.on_key(&key, cx))
+                    .map_err(|e| Ended::Here(e, "failed"))?,
+            }
             // Tell the bridge an Escape was heard even if nothing changes:
             // it closes components that ignore Escape for a second. (One
             // that closed on it says so with `ui/close` instead.)
@@ -626,6 +809,21 @@ fn handle<C: Component>(
                 .map_err(|e| Ended::Here(e, "failed"))?;
             // The frame (or an ack) answers the key that caused it.
             return Ok(p["seq"].as_u64());
+        }
+        "ui/resize" if p["child"].is_u64() => {
+            let child = p["child"].as_u64().unwrap_or(0) as u32;
+            if let (Some(c), Some(w)) = (cx.overlays.children.get_mut(&child), p["width"].as_u64())
+            {
+                c.width = w.min(u16::MAX as u64) as u16;
+            }
+        }
+        "ui/focus" if p["child"].is_u64() => {
+            let child = p["child"].as_u64().unwrap_or(0) as u32;
+            if let (Some(c), Some(f)) =
+                (cx.overlays.children.get_mut(&child), p["focused"].as_bool())
+            {
+                c.focused = f;
+            }
         }
         "ui/resize" => {
             if let Some(w) = p["width"].as_u64() {

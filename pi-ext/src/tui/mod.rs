@@ -157,6 +157,7 @@ mod key;
 mod markdown;
 mod markdown_view;
 mod overlay;
+mod overlays;
 mod query;
 mod render;
 mod style;
@@ -184,6 +185,7 @@ pub(crate) use markdown::transform_markdown;
 pub use markdown::{MarkdownContext, MarkdownSurface};
 pub use markdown_view::{MAX_MARKDOWN, MAX_MARKDOWN_LINES};
 pub use overlay::{Anchor, Margin, Overlay, Size};
+pub use overlays::{ChildId, OverlayCtl, TooManyOverlays, MAX_CHILD_OVERLAYS};
 pub use query::TerminalQuery;
 pub(crate) use render::{message_views, render_message, RowInput};
 pub use render::{
