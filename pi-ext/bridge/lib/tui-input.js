@@ -26,7 +26,7 @@ const MODIFIERS = ["ctrl", "shift", "alt", "super"];
  * @param {unknown} id
  * @returns {string | undefined}
  */
-export function normalizeKeyId(id) {
+export function filterKeyId(id) {
   if (typeof id !== "string" || id.length === 0 || id.length > MAX_ID_LENGTH) return undefined;
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x20\x7f-\x9f]/.test(id)) return undefined;
@@ -65,7 +65,7 @@ export function inputFilter(p) {
     const list = p?.[field] ?? [];
     if (!Array.isArray(list)) throw new Error(`${field} must be a list of key ids`);
     return list.map((id) => {
-      const n = normalizeKeyId(id);
+      const n = filterKeyId(id);
       if (n === undefined) throw new Error(`${JSON.stringify(id)} in ${field} is not a key id (like "f2", "ctrl+shift+r", "q")`);
       return n;
     });
@@ -159,7 +159,7 @@ export class TerminalInputs {
     try {
       const key = inputKey(data);
       if (!key || key.kind === "release") return undefined;
-      const names = [key.key, ...key.aliases].flatMap((n) => normalizeKeyId(n) ?? []);
+      const names = [key.key, ...key.aliases].flatMap((n) => filterKeyId(n) ?? []);
       const consumed = names.some((n) => sub.filter.consume.has(n));
       if (consumed || sub.filter.all || names.some((n) => sub.filter.observe.has(n))) {
         try {
@@ -185,7 +185,7 @@ export class TerminalInputs {
     if (!byId || !sub) return;
     byId.delete(id);
     if (byId.size === 0) this.subs.delete(child);
-    stop(sub);
+    stopListening(sub);
   }
 
   /**
@@ -195,7 +195,7 @@ export class TerminalInputs {
   retire(child) {
     const byId = this.subs.get(child);
     this.subs.delete(child);
-    for (const sub of byId?.values() ?? []) stop(sub);
+    for (const sub of byId?.values() ?? []) stopListening(sub);
   }
 
   /** pi's session ended (pi dropped the listeners itself): every subscription ends, and says so. */
@@ -203,7 +203,7 @@ export class TerminalInputs {
     const all = [...this.subs.values()].flatMap((byId) => [...byId.values()]);
     this.subs.clear();
     for (const sub of all) {
-      stop(sub);
+      stopListening(sub);
       try {
         sub.end("session");
       } catch {
@@ -221,7 +221,7 @@ export class TerminalInputs {
 }
 
 /** @param {Subscription} sub */
-function stop(sub) {
+function stopListening(sub) {
   const unsubscribe = sub.unsubscribe;
   sub.unsubscribe = undefined;
   try {
