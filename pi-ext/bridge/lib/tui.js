@@ -1164,7 +1164,7 @@ export class TuiHost {
         end: (reason) => child.notify("ui/input-end", { subscription: id, reason }),
       });
     } catch (err) {
-      throw new RpcError(codes.BUSY, messageOf(err));
+      throw new RpcError(codes.INVALID_REQUEST, messageOf(err));
     }
   }
 
