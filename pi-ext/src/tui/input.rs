@@ -254,6 +254,15 @@ impl TerminalInputs {
         }
     }
 
+    /// Subscriptions that have not ended (an ended one kept unread holds
+    /// no listener in pi).
+    fn live(&self) -> usize {
+        self.lock()
+            .values()
+            .filter(|q| q.lock().unwrap_or_else(|e| e.into_inner()).ended.is_none())
+            .count()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<Queue>>>> {
         self.queues.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -396,7 +405,7 @@ impl Ui {
         }
         filter.check().map_err(UiError::Failed)?;
         let inputs = self.shared.slots.get::<TerminalInputs>();
-        if inputs.lock().len() >= MAX_INPUT_SUBSCRIPTIONS {
+        if inputs.live() >= MAX_INPUT_SUBSCRIPTIONS {
             return Err(UiError::Failed(format!(
                 "an extension holds at most {MAX_INPUT_SUBSCRIPTIONS} terminal input subscriptions"
             )));
