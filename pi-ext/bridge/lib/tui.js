@@ -16,6 +16,7 @@ import { UiCalls } from "./ui-calls.js";
 import { loadMarkdownThemeWith } from "./tui-markdown.js";
 import { plainLines, styledText, ViewComponent, wrapAnsi } from "./tui-render.js";
 import { TerminalQueries, terminalQuery } from "./tui-query.js";
+import { inputFilter, TerminalInputs } from "./tui-input.js";
 import { ControlSet } from "./tui-controls.js";
 import { ComponentOverlays } from "./tui-overlays.js";
 
@@ -127,6 +128,8 @@ export class TuiHost {
     this.ui = new UiCalls();
     /** Terminal queries waiting for their replies. */
     this.queries = new TerminalQueries(this.b.clock);
+    /** @type {TerminalInputs<ChildConnection>} the extension's key subscriptions */
+    this.inputs = new TerminalInputs();
   }
 
   /** The theme pi paints with. */
@@ -160,7 +163,7 @@ export class TuiHost {
    * @param {string} method
    */
   handles(method) {
-    return /^(ui\/(open|frame|ack|close|overlay|set|view|theme|autocomplete|query-terminal)|editor\/spec)$/.test(method);
+    return /^(ui\/(open|frame|ack|close|overlay|set|view|theme|autocomplete|query-terminal|input-subscribe|input-unsubscribe)|editor\/spec)$/.test(method);
   }
 
   /**
@@ -211,6 +214,12 @@ export class TuiHost {
           if (id === undefined) throw new RpcError(codes.INVALID_REQUEST, "ui/query-terminal must be a request");
           this.queryTerminal(child, p).then((reply) => child.respond(id, { reply }), failed);
           return;
+        case "ui/input-subscribe":
+          if (id === undefined) throw new RpcError(codes.INVALID_REQUEST, "ui/input-subscribe must be a request");
+          this.subscribeInput(child, p);
+          return child.respond(id, null);
+        case "ui/input-unsubscribe":
+          return this.inputs.remove(child, Number(p?.subscription));
         case "ui/autocomplete":
           if (id === undefined) throw new RpcError(codes.INVALID_REQUEST, "ui/autocomplete must be a request");
           this.addAutocomplete(child, p);
@@ -1148,6 +1157,7 @@ export class TuiHost {
     for (const c of open) this.close(c, "process");
     this.components.delete(child);
     this.providers.delete(child);
+    this.inputs.retire(child);
     let restored = 0;
     for (const [key, item] of [...this.items]) {
       if (item.child !== child) continue;
@@ -1212,6 +1222,36 @@ export class TuiHost {
   }
 
   /**
+   * `ui/input-subscribe`: a pi input listener that applies the extension's
+   * filter at once and reports the keys it matched (`ui/input`).
+   * @param {ChildConnection} child
+   * @param {any} p
+   */
+  subscribeInput(child, p) {
+    const ctx = this.b.ctxFor(child, p);
+    if (this.b.mode !== "interactive" || !ctx.hasUI) throw new RpcError(codes.NO_UI, "terminal input needs pi's terminal UI");
+    const id = p?.subscription;
+    if (typeof id !== "number" || !Number.isSafeInteger(id)) throw new RpcError(codes.INVALID_PARAMS, "subscription must be a number");
+    let filter;
+    try {
+      filter = inputFilter(p);
+    } catch (err) {
+      throw new RpcError(codes.INVALID_PARAMS, messageOf(err));
+    }
+    const ui = /** @type {any} */ (ctx.ui);
+    if (typeof ui.onTerminalInput !== "function") throw new Error("this pi has no terminal input for extensions");
+    try {
+      this.inputs.add(child, id, filter, {
+        listen: (handler) => ui.onTerminalInput(handler),
+        send: (key) => child.notify("ui/input", { subscription: id, ...key }),
+        end: (reason) => child.notify("ui/input-end", { subscription: id, reason }),
+      });
+    } catch (err) {
+      throw new RpcError(codes.INVALID_REQUEST, messageOf(err));
+    }
+  }
+
+  /**
    * pi's TUI, which pi hands only to factories: a widget factory pi calls at once gives it.
    * @param {any} ui ctx.ui
    */
@@ -1230,6 +1270,7 @@ export class TuiHost {
   /** pi's session ends: components close (pi would leave a non-overlay one's promise pending). */
   sessionEnded() {
     this.queries.stop();
+    this.inputs.sessionEnded();
     for (const byId of this.components.values()) for (const c of [...byId.values()]) this.close(c, "session");
     this.items.clear();
     this.ui.clear();

@@ -82,6 +82,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("tui-keys.js", include_str!("../../bridge/lib/tui-keys.js")),
     #[cfg(feature = "tui")]
     (
+        "tui-input.js",
+        include_str!("../../bridge/lib/tui-input.js"),
+    ),
+    #[cfg(feature = "tui")]
+    (
         "tui-query.js",
         include_str!("../../bridge/lib/tui-query.js"),
     ),

@@ -366,6 +366,15 @@ impl Dispatcher {
                 Err(e) => log(&format!("bad bus/event params: {e}")),
             },
             #[cfg(feature = "tui")]
+            "ui/input" | "ui/input-end" => match from_raw::<Value>(&params) {
+                Ok(p) => self
+                    .shared
+                    .slots
+                    .get::<crate::tui::TerminalInputs>()
+                    .deliver(method, p),
+                Err(e) => log(&format!("bad {method} params: {e}")),
+            },
+            #[cfg(feature = "tui")]
             m if Self::is_tui_notification(m) => match from_raw::<Value>(&params) {
                 Ok(params) => self.on_tui_notification(m, params),
                 Err(e) => log(&format!("bad {m} params: {e}")),

@@ -116,7 +116,10 @@ impl Key {
         self.text.as_deref()
     }
 
-    /// The raw bytes the terminal sent, as text.
+    /// The raw bytes the terminal sent, as text (for a component's key).
+    /// For a key of [`super::TerminalInput`], only the text it types or a
+    /// paste: never a key's escape sequence. Data to read, not to write to
+    /// a terminal.
     pub fn data(&self) -> &str {
         &self.data
     }

@@ -24,7 +24,9 @@
 //!   ([`Rgb`], [`Ansi`]), plus bold, dim, italic, underline, inverse and
 //!   strike. The bridge resolves tokens with the theme pi paints with, so a
 //!   theme switch repaints Rust text in the new theme's colours.
-//! - Keys arrive as pi names them ([`Key::is`]`("ctrl+c")`).
+//! - Keys arrive as pi names them ([`Key::is`]`("ctrl+c")`); keys of pi's
+//!   terminal outside any component come through a [`KeyFilter`]
+//!   subscription ([`Ui::on_terminal_input`](crate::host::ui::Ui::on_terminal_input)).
 //!
 //! Text is made safe on both sides, the runtime's and the bridge's: control
 //! characters (C0, DEL and C1, escape included) are dropped and tabs become
@@ -153,6 +155,7 @@ mod control;
 mod editor;
 mod entry;
 mod frame;
+mod input;
 mod key;
 mod markdown;
 mod markdown_view;
@@ -180,6 +183,11 @@ pub use editor::{Act, Editor, EditorMode, EditorSpec, Highlight, Shine};
 pub(crate) use entry::{entry_views, render_entry};
 pub use entry::{EntryOpts, RenderedEntry};
 pub use frame::Frame;
+pub(crate) use input::TerminalInputs;
+pub use input::{
+    InputEnd, InputKey, KeyFilter, TerminalInput, INPUT_QUEUE, MAX_FILTER_KEYS,
+    MAX_INPUT_SUBSCRIPTIONS, MAX_PASTE,
+};
 pub use key::{Key, KeyKind};
 pub(crate) use markdown::transform_markdown;
 pub use markdown::{MarkdownContext, MarkdownSurface};
