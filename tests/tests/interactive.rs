@@ -18,16 +18,23 @@ fn a_rust_tool_call_is_painted_with_the_reply_and_pi_quits_leaving_no_process() 
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "hello");
     let pi = env.pi().installed(&dir).terminal(COLS, ROWS);
-    // The extension runs in pi's session, so the check on quitting below means something.
-    let running = pi.processes();
+    // hello is tools only (its manifest says `onDemand`): pi ready, nothing spawned yet.
+    pi.wait_for_text("fake-model");
+    let idle = pi.processes();
     assert!(
-        running.iter().any(|(_, name)| name == "hello"),
-        "the hello extension is not running in pi's session: {running:?}"
+        !idle.iter().any(|(_, name)| name == "hello"),
+        "the on-demand hello extension started before its first call: {idle:?}"
     );
 
     pi.type_text("Please greet Ada");
     pi.press(Key::Enter);
     let screen = pi.wait_for_text("Greeted Ada for you.");
+    // The call started it, so the check on quitting below means something.
+    let running = pi.processes();
+    assert!(
+        running.iter().any(|(_, name)| name == "hello"),
+        "the hello extension is not running in pi's session: {running:?}"
+    );
 
     let rows = screen.rows();
     let row_of = |text: &str| {
