@@ -136,6 +136,9 @@ export async function activate(pi, options) {
   const recorded = located.size === undefined || !config.cache ? config : { ...config, cache: { ...config.cache, size: located.size } };
   let manifest = dev || located.problem ? undefined : cachedManifest(recorded, binary, log);
   const lazy = manifest !== undefined;
+  // Only a binary that speaks this bridge's protocol may wait for its first
+  // call: a mismatch is told at session start, not when the tool is used.
+  const onDemand = manifest?.onDemand === true && manifest.protocol === options.protocol;
   if (manifest) {
     bridge.cached = manifest;
     bridge.manifest = manifest;
@@ -196,7 +199,7 @@ export async function activate(pi, options) {
     // hook, on_load or renderer) starts at its first call: a session that
     // never uses it pays neither the spawn (a synchronous fork in pi's
     // thread) nor the process's memory.
-    if (!lazy || manifest?.onDemand) return;
+    if (!lazy || onDemand) return;
     bridge.start().then(warn, (err) => show([startFailed(err)], "error"));
   });
   pi.on("session_shutdown", () => {

@@ -56,6 +56,7 @@ import { sanitize } from "./sanitize.js";
 /**
  * @typedef {object} Manifest
  * @property {string} [name]
+ * @property {number} [protocol] the protocol the binary speaks
  * @property {ToolManifest[]} [tools]
  * @property {HookManifest[]} [hooks]
  * @property {CommandManifest[]} [commands]

@@ -60,6 +60,21 @@ test("an extension that only answers pi (onDemand) starts at its first call, not
   assert.deepEqual([first.content[0].text, second.content[0].text], ['echo {"n":1}', 'echo {"n":2}']);
 });
 
+test("an onDemand binary of another protocol starts at session_start, so that the mismatch is told then", async () => {
+  const dir = tempDir();
+  const binary = path.join(dir, "ext");
+  fs.writeFileSync(binary, "12345");
+  const stat = fs.statSync(binary);
+  const recorded = manifestWith({ tools: [toolManifest("echo")], onDemand: true, protocol: 1 });
+  const h = await startBridge(manifestWith({ tools: [toolManifest("echo")] }), {
+    config: { binary, cache: { size: 5, mtimeMs: Math.floor(stat.mtimeMs), manifest: recorded } },
+  });
+  assert.equal(h.extensions.length, 0, "nothing spawned while pi loads");
+  const { ctx } = fakeCtx();
+  await h.startSession(ctx);
+  await until(() => h.extensions.length === 1, "the start at session_start");
+});
+
 test("a binary changed since install is asked for its manifest while pi loads", async () => {
   const dir = tempDir();
   const binary = path.join(dir, "ext");
