@@ -452,6 +452,10 @@ fn abort_during_a_dialog_cancels_it_on_both_sides() {
 #[test]
 fn abort_of_a_tool_that_ignores_cancellation_ends_promptly() {
     let model = ScriptedModel::start();
+    // A first call starts the (on-demand) extension, so that the abort below
+    // reaches a running call rather than one still waiting for its process.
+    model.push(Reply::tool("w1", "crunch", json!({"steps": 1})));
+    model.push(Reply::text("warm"));
     model.push(Reply::tool("s1", "stubborn", json!({"seconds": 600})));
     model.push(Reply::tool(
         "s2",
@@ -461,6 +465,7 @@ fn abort_of_a_tool_that_ignores_cancellation_ends_promptly() {
     model.push(Reply::text("fine"));
     let env = PiEnv::new(&model);
     let pi = start(&env);
+    pi.prompt("warm up");
 
     let mark = pi.mark();
     pi.send(json!({"type": "prompt", "message": "sleep"}));
