@@ -102,12 +102,16 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     let mut keep = |name: &str, shown: String| steps.push((name.to_string(), shown));
 
     // custom-header, widget-placement and status-line from the start.
-    let s = pi.wait_for("the header, both widgets and the status", |s| {
-        s.contains("shitty coding agent")
-            && s.contains(ABOVE)
-            && s.contains("Below editor widget")
-            && s.contains("Ready")
-    });
+    let s = pi.wait_for(
+        "the header, both widgets, the status and the /quit clash",
+        |s| {
+            s.contains("shitty coding agent")
+                && s.contains(ABOVE)
+                && s.contains("Below editor widget")
+                && s.contains("Ready")
+                && s.contains("conflicts with built-in")
+        },
+    );
     keep(
         "header",
         styled_rows(&s, 0, row_of(&s, "shitty coding agent")),
