@@ -253,6 +253,16 @@ export class TuiHost {
         if (c.reason) return;
         for (const e of events) c.child.notify("ui/control", { component: c.id, seq: c.seq, ...e });
       },
+      // A loader's next frame: drawn anew (the view's lines are cached) without the extension.
+      () => {
+        if (c.reason) return;
+        c.view.invalidate();
+        try {
+          (c.tui ?? this.tui)?.requestRender();
+        } catch {
+          // pi's terminal stopped.
+        }
+      },
     );
     /** @type {OpenComponent} */
     const c = {
@@ -575,6 +585,7 @@ export class TuiHost {
   closed(c, answer) {
     this.b.clock.clearTimeout(c.escapeTimer);
     c.overlays.closeAll();
+    c.controls.dispose();
     c.resume?.();
     c.resume = undefined;
     this.components.get(c.child)?.delete(c.id);

@@ -1,9 +1,11 @@
 //! pi-tui's own controls in a component's [`super::Frame`]: [`SelectList`],
-//! [`Input`] and [`Markdown`], made by the bridge with pi-tui's classes, and
-//! what they report back ([`ControlEvent`]).
+//! [`Input`] and [`Markdown`] (and, in `control_more`, `SettingsList`,
+//! `DynamicBorder` and `Loader`), made by the bridge with pi-tui's classes,
+//! and what they report back ([`ControlEvent`]).
 
 use serde_json::{json, Value};
 
+use super::control_more::{DynamicBorder, Loader, SettingsList};
 use super::markdown_view::MarkdownText;
 use super::style::{Fg, FgColor};
 use super::MAX_VIEW_LINES;
@@ -40,10 +42,10 @@ const MAX_SCROLL: usize = 1_000_000;
 const MAX_PADDING: u16 = 16;
 
 /// Most characters of a control's id.
-const MAX_ID: usize = 64;
+pub(super) const MAX_ID: usize = 64;
 
 /// `text` without control characters, at most `max` characters.
-fn bounded(text: &str, max: usize) -> String {
+pub(super) fn bounded(text: &str, max: usize) -> String {
     let clean = sanitize(text, Keep::Line);
     match clean.char_indices().nth(max) {
         Some((at, _)) => clean[..at].to_string(),
@@ -420,15 +422,24 @@ pub enum Control {
     Input(Input),
     /// pi-tui's `Markdown`, as a panel the component scrolls.
     Markdown(Markdown),
+    /// pi-tui's `SettingsList`.
+    SettingsList(SettingsList),
+    /// pi's `DynamicBorder`: a rule across the width.
+    DynamicBorder(DynamicBorder),
+    /// pi-tui's `Loader`: a spinner and a message.
+    Loader(Loader),
 }
 
 impl Control {
-    /// Its id.
+    /// Its id ("" for a [`DynamicBorder`], which keeps no state).
     pub fn id(&self) -> &str {
         match self {
             Control::SelectList(l) => &l.id,
             Control::Input(i) => &i.id,
             Control::Markdown(m) => &m.id,
+            Control::SettingsList(l) => l.id(),
+            Control::DynamicBorder(_) => "",
+            Control::Loader(l) => l.id(),
         }
     }
 
@@ -438,6 +449,9 @@ impl Control {
             Control::SelectList(l) => l.wire(),
             Control::Input(i) => i.wire(),
             Control::Markdown(m) => m.wire(),
+            Control::SettingsList(l) => l.wire(),
+            Control::DynamicBorder(b) => b.wire(),
+            Control::Loader(l) => l.wire(),
         };
         json!({ "control": spec })
     }
@@ -485,7 +499,8 @@ pub enum ControlEvent {
         /// Its value.
         value: String,
     },
-    /// Escape (or Ctrl+C) on a select list, Escape on an input.
+    /// Escape (or Ctrl+C) on a select list or a settings list, Escape on
+    /// an input.
     Cancelled {
         /// The control's id.
         control: String,
@@ -503,6 +518,16 @@ pub enum ControlEvent {
         control: String,
         /// Its text.
         text: String,
+    },
+    /// A [`SettingsList`]'s item took another value: Enter or Space cycled
+    /// it to the next of its values.
+    SettingChanged {
+        /// The list's id.
+        control: String,
+        /// The item's id.
+        item: String,
+        /// Its value now.
+        value: String,
     },
     /// A [`Markdown`] panel draws to `lines` rows at the frame's width (the
     /// note included, if its text was cut): sent when a text is first drawn
@@ -525,7 +550,8 @@ impl ControlEvent {
             | ControlEvent::Cancelled { control }
             | ControlEvent::Changed { control, .. }
             | ControlEvent::Submitted { control, .. }
-            | ControlEvent::Measured { control, .. } => control,
+            | ControlEvent::Measured { control, .. }
+            | ControlEvent::SettingChanged { control, .. } => control,
         }
     }
 
@@ -563,6 +589,11 @@ impl ControlEvent {
             "submitted" => ControlEvent::Submitted {
                 control,
                 text: text()?,
+            },
+            "settingChanged" => ControlEvent::SettingChanged {
+                control,
+                item: bounded(p["item"].as_str()?, MAX_CONTROL_TEXT),
+                value: bounded(p["value"].as_str()?, MAX_CONTROL_TEXT),
             },
             "measured" => ControlEvent::Measured {
                 control,

@@ -1,0 +1,216 @@
+// @ts-check
+// pi-tui's SettingsList, pi's DynamicBorder and pi-tui's Loader in a frame:
+// drawn as pi's own, kept by id, keys handled in the bridge, events out;
+// hostile specs sanitized and bounded; a loader animates without the
+// extension and stops when dropped.
+import assert from "node:assert/strict";
+import { mock, test } from "node:test";
+
+import { Loader, SettingsList } from "@mariozechner/pi-tui";
+
+import { MAX_CONTROL_TEXT, MAX_SELECT_ITEMS, ControlSet, controlPlain, controlSpec } from "../lib/tui-controls.js";
+import { MAX_LOADER_FRAMES, MAX_SETTING_VALUES, settingsTheme } from "../lib/tui-controls-more.js";
+import { renderView } from "../lib/tui-render.js";
+
+/** A theme whose colours show as names. */
+const theme = {
+  /** @param {string} t */
+  getFgAnsi: (t) => `<${t}>`,
+  getBgAnsi: () => "",
+  getColorMode: () => "truecolor",
+};
+const fgOpen = (/** @type {unknown} */ c) => (typeof c === "string" ? `<${c}>` : "");
+
+const UP = "\x1b[A";
+const DOWN = "\x1b[B";
+
+/** @param {string} id @param {number} n @param {object} [more] */
+const settings = (id, n, more = {}) => ({
+  control: {
+    id,
+    kind: "settings",
+    items: Array.from({ length: n }, (_, i) => ({ id: `t${i}`, label: `tool${i}`, value: i % 2 ? "disabled" : "enabled", values: ["enabled", "disabled"] })),
+    maxVisible: 3,
+    search: false,
+    focused: true,
+    ...more,
+  },
+});
+
+/** What pi-tui's SettingsList with pi's settings theme draws for these items. */
+function piSettings(/** @type {any[]} */ items, /** @type {number} */ maxVisible, /** @type {number} */ width, setup = (/** @type {any} */ _l) => {}, search = false) {
+  const own = items.map((i) => ({ id: i.id, label: i.label, currentValue: i.value, values: i.values, description: i.description }));
+  const list = new SettingsList(own, maxVisible, settingsTheme(fgOpen), () => {}, () => {}, { enableSearch: search });
+  setup(list);
+  return list.render(width);
+}
+
+test("a settings list draws as pi-tui's with pi's theme, cycles values in the bridge and reports them", () => {
+  const w = new ControlSet(() => theme);
+  const block = settings("s", 5);
+  w.sync([block]);
+  const items = block.control.items;
+  assert.deepEqual(w.render({ id: "s" }, 60, true), piSettings(items, 3, 60));
+  const first = w.render({ id: "s" }, 60, true)[0];
+  assert.equal(first, "<accent>→ \x1b[39m<accent>tool0\x1b[39m  <accent>enabled\x1b[39m", "pi's getSettingsListTheme()");
+  assert.equal(w.key("a"), undefined, "a key it does not use is the component's");
+  assert.deepEqual(w.key(DOWN), [], "a move reports nothing (pi-tui has no callback for it)");
+  assert.deepEqual(w.key("\r"), [{ control: "s", event: "settingChanged", item: "t1", value: "enabled" }]);
+  assert.deepEqual(w.key(" "), [{ control: "s", event: "settingChanged", item: "t1", value: "disabled" }], "Space cycles, wrapping");
+  assert.deepEqual(w.key(UP), []);
+  assert.deepEqual(w.key(UP), [], "wraps to the last");
+  assert.ok(w.render({ id: "s" }, 60, true).some((l) => l.includes("(5/5)")));
+  // The next frame with the same values: the selection stays, the cycled value too.
+  w.sync([block]);
+  assert.ok(w.render({ id: "s" }, 60, true).some((l) => l.includes("(5/5)")));
+  // The extension sets a value: applied without losing the selection.
+  const changed = settings("s", 5);
+  changed.control.items[4].value = "disabled";
+  w.sync([changed]);
+  assert.ok(w.render({ id: "s" }, 60, true).some((l) => l.includes("tool4\x1b[39m  <accent>disabled")));
+  assert.deepEqual(w.key("\x1b"), [{ control: "s", event: "cancelled" }]);
+  // `selected` moves it when it changes; other items rebuild it, keeping the row.
+  w.sync([settings("s", 5, { selected: "t2" })]);
+  assert.deepEqual(w.key("\r"), [{ control: "s", event: "settingChanged", item: "t2", value: "disabled" }]);
+  w.sync([settings("s", 6, { selected: "t2" })]);
+  assert.deepEqual(w.key("\r"), [{ control: "s", event: "settingChanged", item: "t2", value: "disabled" }]);
+  // A description shows under the selected row; an item without values does not change.
+  const described = settings("s", 2, { selected: "a", items: [{ id: "a", label: "A", value: "x", description: "about A" }, { id: "b", label: "B", value: "y", values: [] }] });
+  w.sync([described]);
+  assert.deepEqual(w.render({ id: "s" }, 40, true), piSettings(described.control.items, 3, 40));
+  assert.ok(w.render({ id: "s" }, 40, true).includes("<dim>  about A\x1b[39m"));
+  assert.deepEqual(w.key("\r"), []);
+  // PageDown is its key.
+  w.sync([settings("s", 20)]);
+  assert.deepEqual(w.key("\x1b[6~"), []);
+  assert.ok(w.render({ id: "s" }, 60, true).some((l) => l.includes("(4/20)")), w.render({ id: "s" }, 60, true).join("\n"));
+});
+
+test("a settings list with search filters as the user types, leaving Tab to the component", () => {
+  const w = new ControlSet(() => theme);
+  const block = settings("s", 12, { search: true, maxVisible: 5 });
+  w.sync([block]);
+  assert.deepEqual(w.render({ id: "s" }, 60, false), piSettings(block.control.items, 5, 60, () => {}, true));
+  assert.deepEqual(w.key("1"), []);
+  assert.deepEqual(w.key("1"), []);
+  assert.deepEqual(
+    w.render({ id: "s" }, 60, false),
+    piSettings(block.control.items, 5, 60, (l) => {
+      l.handleInput("1");
+      l.handleInput("1");
+    }, true),
+  );
+  assert.deepEqual(w.key(" "), [], "Space types into the search once it has text");
+  assert.equal(w.key("\t"), undefined);
+  assert.deepEqual(w.key("\x7f"), []);
+  assert.deepEqual(w.key("\x7f"), []);
+  assert.deepEqual(w.key("\x7f"), []);
+  assert.deepEqual(w.key(" "), [{ control: "s", event: "settingChanged", item: "t0", value: "disabled" }]);
+});
+
+test("hostile settings, borders and loaders are sanitized and bounded", () => {
+  const items = Array.from({ length: MAX_SELECT_ITEMS + 9 }, (_, i) => ({
+    id: `t${i}\x07`,
+    label: "\x1b[2J" + "L".repeat(MAX_CONTROL_TEXT + 3),
+    value: "\x1b]52;c;eA==\x07on",
+    values: Array.from({ length: MAX_SETTING_VALUES + 4 }, (_, v) => `v${v}\x9b`),
+    description: 7,
+  }));
+  const spec = /** @type {any} */ (controlSpec({ id: "s", kind: "settings", items, maxVisible: 1e12, selected: 5, search: "yes" }));
+  assert.equal(spec.items.length, MAX_SELECT_ITEMS);
+  assert.equal(spec.items[0].id, "t0");
+  assert.equal(spec.items[0].label.length, MAX_CONTROL_TEXT);
+  assert.ok(!spec.items[0].label.includes("\x1b"));
+  assert.equal(spec.items[0].currentValue, "]52;c;eA==on");
+  assert.equal(spec.items[0].values.length, MAX_SETTING_VALUES);
+  assert.equal(spec.items[0].values[0], "v0");
+  assert.equal(spec.items[0].description, undefined);
+  assert.equal(spec.maxVisible, 100);
+  assert.equal(spec.selected, undefined);
+  assert.equal(spec.search, false);
+  const odd = /** @type {any} */ (controlSpec({ id: "s", kind: "settings", items: [null, { values: "x" }], maxVisible: "a" }));
+  assert.deepEqual(odd.items[0], { id: "", label: "", currentValue: "", values: [] });
+  assert.equal(odd.maxVisible, 10);
+  const loader = /** @type {any} */ (controlSpec({
+    id: "l",
+    kind: "loader",
+    message: "wait\x1b[?1049h",
+    frames: Array.from({ length: MAX_LOADER_FRAMES + 3 }, () => "\x1b[31m" + "x".repeat(40)),
+    intervalMs: -5,
+  }));
+  assert.equal(loader.message, "wait[?1049h");
+  assert.equal(loader.frames.length, MAX_LOADER_FRAMES);
+  assert.equal(loader.frames[0], "[31mxxxxxxxxxxxx");
+  assert.equal(loader.intervalMs, 16);
+  assert.equal(/** @type {any} */ (controlSpec({ id: "l", kind: "loader", intervalMs: 1e9 })).intervalMs, 10_000);
+  // A drawn settings list, border and loader hold no escape sequence but the theme's colours.
+  const w = new ControlSet(() => theme);
+  w.sync([{ control: { id: "s", kind: "settings", items: items.slice(0, 3), maxVisible: 3 } }, { control: { kind: "border", color: "\x1b[2J" } }, { control: { id: "l", kind: "loader", message: "a\x1b[2Jb", frames: ["\x1b]0;t\x07"] } }]);
+  const lines = renderView(
+    {
+      width: 30,
+      blocks: [{ control: { id: "s", kind: "settings" } }, { control: { kind: "border", color: "\x1b[2J" } }, { control: { id: "l", kind: "loader" } }],
+    },
+    30,
+    theme,
+    { control: (b, n) => w.render(b, n, true) },
+  );
+  for (const l of lines) assert.doesNotMatch(l.replace(/\x1b\[(39|0)m/g, ""), /[\x00-\x08\x0b-\x1f\x7f\x9b]/, JSON.stringify(l));
+  assert.ok(lines.every((l) => l.replace(/\x1b\[[0-9;]*m|<[a-zA-Z]+>/g, "").length <= 30), JSON.stringify(lines));
+  assert.deepEqual(controlPlain(settings("p", 4).control), ["  tool0  enabled", "  tool1  disabled", "  tool2  enabled"]);
+  assert.deepEqual(controlPlain({ id: "l", kind: "loader", message: "hi" }), ["", " hi"]);
+});
+
+test("a border is pi's DynamicBorder: a rule across any width in its colour, any number of them", () => {
+  const sgr = { ...theme, getFgAnsi: (/** @type {string} */ t) => (t === "accent" ? "\x1b[36m" : "\x1b[90m") };
+  const w = new ControlSet(() => sgr);
+  const blocks = [{ control: { kind: "border", color: "accent" } }, { text: [["Title"]], wrap: false }, { control: { kind: "border" } }];
+  w.sync(blocks);
+  const draw = (/** @type {number} */ n) => renderView({ width: n, blocks }, n, sgr, { control: (b, m) => w.render(b, m, true) });
+  assert.deepEqual(draw(12), [`\x1b[36m${"─".repeat(12)}\x1b[39m`, "Title", `\x1b[90m${"─".repeat(12)}\x1b[39m`]);
+  assert.deepEqual(draw(1)[0], "\x1b[36m─\x1b[39m");
+  w.sync([{ control: { kind: "border", color: 33 } }]);
+  assert.deepEqual(w.render({ kind: "border", color: 33 }, 3, true), ["\x1b[38;5;33m───\x1b[39m"]);
+  assert.equal(w.key(DOWN), undefined, "it takes no keys");
+});
+
+test("a loader animates in the bridge with pi-tui's frames, takes a new message, and stops when dropped or closed", () => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  try {
+    let repaints = 0;
+    const w = new ControlSet(() => theme, undefined, () => repaints++);
+    w.sync([{ control: { id: "l", kind: "loader", message: "Working" } }]);
+    const own = new Loader(/** @type {any} */ ({ requestRender() {} }), (s) => `<accent>${s}\x1b[39m`, (s) => `<muted>${s}\x1b[39m`, "Working");
+    assert.deepEqual(w.render({ id: "l" }, 40, true), own.render(40));
+    assert.match(w.render({ id: "l" }, 40, true)[1], /⠋/);
+    const before = repaints;
+    mock.timers.tick(80);
+    assert.equal(repaints, before + 1, "a frame repaints pi with no round trip");
+    assert.match(w.render({ id: "l" }, 40, true)[1], /⠙/);
+    // The same spec again: the animation goes on; a new message is shown.
+    w.sync([{ control: { id: "l", kind: "loader", message: "Working" } }]);
+    mock.timers.tick(80);
+    assert.match(w.render({ id: "l" }, 40, true)[1], /⠹.*Working/);
+    w.sync([{ control: { id: "l", kind: "loader", message: "Almost" } }]);
+    assert.match(w.render({ id: "l" }, 40, true)[1], /⠹.*Almost/);
+    // Its own indicator, drawn as given.
+    w.sync([{ control: { id: "l", kind: "loader", message: "m", frames: ["-", "+"], intervalMs: 200 } }]);
+    assert.equal(w.render({ id: "l" }, 40, true)[1].trimEnd(), " - <muted>m\x1b[39m");
+    mock.timers.tick(200);
+    assert.equal(w.render({ id: "l" }, 40, true)[1].trimEnd(), " + <muted>m\x1b[39m");
+    assert.equal(w.key("\x1b"), undefined, "it takes no keys");
+    // Dropped from the frame: no more repaints.
+    w.sync([]);
+    const after = repaints;
+    mock.timers.tick(1000);
+    assert.equal(repaints, after);
+    // Closed with the component: stopped too.
+    w.sync([{ control: { id: "l", kind: "loader", message: "m" } }]);
+    w.dispose();
+    const closed = repaints;
+    mock.timers.tick(1000);
+    assert.equal(repaints, closed);
+  } finally {
+    mock.timers.reset();
+  }
+});
