@@ -1,10 +1,10 @@
 // @ts-check
 // The specs and themes of more of pi's controls in a frame (PROTOCOL.md,
-// "Controls in frames"): pi-tui's SettingsList, pi's DynamicBorder and
-// pi-tui's Loader. tui-controls.js keeps them live; this file checks and
+// "Controls in frames"): pi-tui's SettingsList, pi's DynamicBorder,
+// pi-tui's Loader and its multi-line Editor. tui-controls.js keeps them live; this file checks and
 // bounds what the extension sends for them and builds their pi-tui objects.
 
-import { Loader, SettingsList } from "@mariozechner/pi-tui";
+import { Editor, Loader, SettingsList } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
 
@@ -17,6 +17,12 @@ export const MAX_LOADER_FRAMES = 64;
 /** Most characters of one indicator frame. */
 const MAX_FRAME_TEXT = 16;
 
+/** Most characters an editor holds (the runtime's `MAX_EDITOR_TEXT`): typing past it is cut. */
+export const MAX_EDITOR_TEXT = 16_384;
+
+/** Most columns of an editor's padding or inset (the runtime's `MAX_EDITOR_PAD`). */
+const MAX_EDITOR_PAD = 16;
+
 /** Shortest and longest time a loader's frame shows, in milliseconds. */
 const INTERVAL_MS = [16, 10_000];
 
@@ -25,6 +31,8 @@ const INTERVAL_MS = [16, 10_000];
  * @typedef {{ id: string, kind: "settings", items: Setting[], maxVisible: number, search: boolean,
  *   selected: string | undefined, focused: boolean }} SettingsSpec
  * @typedef {{ id: string, kind: "border", color: string | number, focused: false }} BorderSpec
+ * @typedef {{ id: string, kind: "editor", value: string | undefined, border: string | number, paddingX: number,
+ *   inset: [number, number], focused: boolean }} EditorSpec
  * @typedef {{ id: string, kind: "loader", message: string, spinner: string | number, messageColor: string | number,
  *   frames: string[] | undefined, intervalMs: number, focused: false }} LoaderSpec
  */
@@ -188,4 +196,80 @@ export function loader(spec, fgOpen, repaint) {
  */
 export function settingsPlain(spec) {
   return spec.items.slice(0, spec.maxVisible).map((i) => `  ${i.label}  ${i.currentValue}`);
+}
+
+/**
+ * An editor's text as the extension may set it: `\n` and tabs kept, other
+ * control characters dropped, at most MAX_EDITOR_TEXT characters.
+ * @param {unknown} text
+ */
+export function editorText(text) {
+  const s = sanitize(typeof text === "string" ? text : "", "text");
+  return s.length > MAX_EDITOR_TEXT ? s.slice(0, MAX_EDITOR_TEXT) : s;
+}
+
+/**
+ * An `editor` block's spec, bounded.
+ * @param {any} w
+ * @param {string} id
+ * @returns {EditorSpec}
+ */
+export function editorSpec(w, id) {
+  /** @param {unknown} v */
+  const pad = (v) => {
+    const n = Math.floor(Number(v));
+    return Number.isFinite(n) ? Math.max(0, Math.min(n, MAX_EDITOR_PAD)) : 0;
+  };
+  const inset = Array.isArray(w.inset) ? w.inset : [];
+  return {
+    id,
+    kind: "editor",
+    value: typeof w.value === "string" ? editorText(w.value) : undefined,
+    border: colorOf(w.border, "borderMuted"),
+    paddingX: pad(w.paddingX),
+    inset: [pad(inset[0]), pad(inset[1])],
+    focused: w.focused !== false,
+  };
+}
+
+/**
+ * pi-tui's Editor for the spec: `new Editor(tui, theme, { paddingX })`
+ * with the spec's border colour and pi's select-list theme (for an
+ * autocomplete list it never opens here). `tui` is what the Editor asks of
+ * pi's TUI: the terminal's rows (its height limit) and repaints.
+ * @param {EditorSpec} spec
+ * @param {(color: unknown) => string} fgOpen
+ * @param {{ terminal: { rows: number }, requestRender: () => void }} tui
+ * @param {{ submitted: (text: string) => void, changed: (text: string) => void }} on
+ */
+export function editor(spec, fgOpen, tui, on) {
+  const paint = painter(fgOpen);
+  const theme = {
+    borderColor: paint(spec.border),
+    selectList: {
+      selectedPrefix: paint("accent"),
+      selectedText: paint("accent"),
+      description: paint("muted"),
+      scrollInfo: paint("muted"),
+      noMatch: paint("muted"),
+    },
+  };
+  const e = new Editor(/** @type {any} */ (tui), theme, { paddingX: spec.paddingX });
+  if (spec.value !== undefined) e.setText(spec.value);
+  e.onSubmit = on.submitted;
+  e.onChange = on.changed;
+  return e;
+}
+
+/**
+ * An editor's lines at `width`, drawn `inset` in from the sides.
+ * @param {any} e pi-tui's Editor
+ * @param {EditorSpec} spec
+ * @param {number} width
+ */
+export function editorLines(e, spec, width) {
+  const [left, right] = spec.inset;
+  const inner = Math.max(1, width - left - right);
+  const lead = " ".repeat(Math.max(0, Math.min(left, width - 1)));
+  return e.render(inner).map((/** @type {string} */ l) => lead + l);
 }

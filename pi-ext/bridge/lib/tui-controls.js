@@ -12,7 +12,20 @@
 import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
-import { borderLine, borderSpec, loader, loaderSpec, settingsList, settingsPlain, settingsSpec } from "./tui-controls-more.js";
+import {
+  borderLine,
+  borderSpec,
+  editor,
+  editorLines,
+  editorSpec,
+  editorText,
+  loader,
+  loaderSpec,
+  MAX_EDITOR_TEXT,
+  settingsList,
+  settingsPlain,
+  settingsSpec,
+} from "./tui-controls-more.js";
 import { decodeKey } from "./tui-keys.js";
 import { cutBytes, MAX_MARKDOWN, markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
 
@@ -52,7 +65,8 @@ const MAX_PADDING = 16;
  * @typedef {import("./tui-controls-more.js").SettingsSpec} SettingsSpec
  * @typedef {import("./tui-controls-more.js").BorderSpec} BorderSpec
  * @typedef {import("./tui-controls-more.js").LoaderSpec} LoaderSpec
- * @typedef {SelectSpec | InputSpec | MarkdownSpec | SettingsSpec | BorderSpec | LoaderSpec} ControlSpec
+ * @typedef {import("./tui-controls-more.js").EditorSpec} EditorSpec
+ * @typedef {SelectSpec | InputSpec | MarkdownSpec | SettingsSpec | BorderSpec | LoaderSpec | EditorSpec} ControlSpec
  * @typedef {{ event: string, index?: number, value?: string, text?: string, lines?: number, item?: string }} ControlEvent
  */
 
@@ -113,6 +127,7 @@ export function controlSpec(raw) {
   if (w.kind === "settings") return settingsSpec(w, id, (t) => controlText(t), { maxItems: MAX_SELECT_ITEMS, maxVisible: MAX_VISIBLE });
   if (w.kind === "border") return borderSpec(w);
   if (w.kind === "loader") return loaderSpec(w, id, (t) => controlText(t));
+  if (w.kind === "editor") return editorSpec(w, id);
   return undefined;
 }
 
@@ -182,8 +197,10 @@ class LiveControl {
    * @param {ControlSpec} spec
    * @param {(color: unknown) => string} fgOpen
    * @param {() => void} [repaint] has pi draw the component again (a loader's animation)
+   * @param {() => number} [rows] the terminal's rows (an editor's height is 30% of them)
    */
-  constructor(spec, fgOpen, repaint = () => {}) {
+  constructor(spec, fgOpen, repaint = () => {}, rows = () => 24) {
+    this.rows = rows;
     /** @type {ControlSpec} */
     this.spec = spec;
     /** @type {ControlEvent[]} */
@@ -208,6 +225,20 @@ class LiveControl {
     } else if (spec.kind === "settings") {
       this.control = settingsList(spec, this.fgOpen, (e) => this.events.push(e));
       this.itemsKey = settingsKey(spec);
+    } else if (spec.kind === "editor") {
+      const live = this;
+      const tui = {
+        terminal: {
+          get rows() {
+            return live.rows();
+          },
+        },
+        requestRender: () => this.repaint(),
+      };
+      this.control = editor(spec, this.fgOpen, tui, {
+        submitted: (text) => this.events.push({ event: "submitted", text: editorText(text) }),
+        changed: (text) => this.events.push({ event: "changed", text: editorText(text) }),
+      });
     } else if (spec.kind === "loader") {
       this.control = loader(spec, this.fgOpen, () => this.repaint());
       this.itemsKey = JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]);
@@ -269,6 +300,17 @@ class LiveControl {
         if (item.currentValue !== old.items[i]?.currentValue) this.control.updateValue(item.id, item.currentValue);
       });
       if (spec.selected !== undefined && spec.selected !== old.selected) this.control.selectItem(spec.selected);
+    } else if (spec.kind === "editor" && old.kind === "editor") {
+      if (spec.paddingX !== old.paddingX || spec.border !== old.border) {
+        const text = this.control.getText();
+        this.build({ ...spec, value: spec.value !== undefined && spec.value !== old.value ? spec.value : text });
+        this.spec = spec;
+        return;
+      }
+      if (spec.value !== undefined && spec.value !== old.value) {
+        this.control.setText(spec.value);
+        this.events = []; // the extension's own text is no change to report
+      }
     } else if (spec.kind === "loader" && old.kind === "loader") {
       if (JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]) !== this.itemsKey) {
         this.build(spec);
@@ -277,6 +319,34 @@ class LiveControl {
       if (spec.message !== old.message) this.control.setMessage(spec.message);
     }
     // A panel: its Markdown is drawn again only if the text changed (render).
+  }
+
+  /**
+   * A key for an editor: Escape reports `cancelled` (pi-tui's Editor has
+   * no use for it without autocomplete); the text is held to
+   * MAX_EDITOR_TEXT; a submit's own `changed` (to "") is not reported.
+   * @param {string} data
+   * @returns {ControlEvent[]}
+   */
+  editorKey(data) {
+    if (isKey(data, ["escape"])) return [{ event: "cancelled" }];
+    try {
+      this.control.handleInput(data);
+    } catch {
+      // pi-tui's control failed on the key: nothing happened.
+    }
+    const text = this.control.getText();
+    if (text.length > MAX_EDITOR_TEXT) {
+      const cut = text.slice(0, MAX_EDITOR_TEXT);
+      this.control.setText(cut);
+      this.events.push({ event: "changed", text: editorText(cut) });
+    }
+    let out = this.events;
+    this.events = [];
+    if (out.some((e) => e.event === "submitted")) out = out.filter((e) => e.event !== "changed");
+    // Only the text it ended with.
+    const last = out.filter((e) => e.event === "changed").at(-1);
+    return out.filter((e) => e.event !== "changed" || e === last);
   }
 
   /** Stop what runs on its own (a loader's timer). */
@@ -307,6 +377,8 @@ class LiveControl {
   claims(data) {
     if (this.spec.kind === "markdown" || this.spec.kind === "border" || this.spec.kind === "loader") return false;
     if (this.spec.kind === "input") return !isKey(data, [...NOT_INPUT]);
+    // Every key but Ctrl+C, which pi-tui's Editor leaves to its parent.
+    if (this.spec.kind === "editor") return !isKey(data, ["ctrl+c"]);
     // With search, every key but Tab types into its field; without, Space cycles too.
     if (this.spec.kind === "settings" && (this.spec.search ? !isKey(data, NOT_SEARCH) : data === " ")) return true;
     /** @type {any} */
@@ -332,6 +404,7 @@ class LiveControl {
    * @returns {ControlEvent[]}
    */
   key(data) {
+    if (this.spec.kind === "editor") return this.editorKey(data);
     const before = this.spec.kind === "input" ? this.control.getValue() : undefined;
     try {
       this.control.handleInput(data);
@@ -362,7 +435,14 @@ class LiveControl {
   render(width, focused, theme) {
     if (this.spec.kind === "markdown") return this.panel(this.spec, width, theme);
     if (this.spec.kind === "border") return borderLine(this.spec, width, this.fgOpen);
-    if (this.spec.kind === "input") this.control.focused = focused && this.spec.focused;
+    if (this.spec.kind === "input" || this.spec.kind === "editor") this.control.focused = focused && this.spec.focused;
+    if (this.spec.kind === "editor") {
+      try {
+        return editorLines(this.control, this.spec, width);
+      } catch {
+        return [];
+      }
+    }
     try {
       return this.control.render(width);
     } catch {
@@ -418,8 +498,10 @@ export class ControlSet {
    * @param {(events: Array<ControlEvent & { control: string }>) => void} [report]
    *   gets what controls report while drawn (a Markdown panel's line count)
    * @param {() => void} [repaint] has pi draw the component again (a loader's next frame)
+   * @param {() => number} [rows] the terminal's rows (an editor's height limit)
    */
-  constructor(getTheme, report, repaint) {
+  constructor(getTheme, report, repaint, rows) {
+    this.rows = rows ?? (() => 24);
     this.getTheme = getTheme;
     this.report = report;
     this.repaint = repaint ?? (() => {});
@@ -478,7 +560,7 @@ export class ControlSet {
       if (spec.kind === "border") continue;
       const w = this.live.get(spec.id);
       if (w) w.update(spec);
-      else this.live.set(spec.id, new LiveControl(spec, (c) => this.fgOpen(c), () => this.repaint()));
+      else this.live.set(spec.id, new LiveControl(spec, (c) => this.fgOpen(c), () => this.repaint(), () => this.rows()));
     }
     this.order = specs;
   }
@@ -547,6 +629,7 @@ export function controlPlain(raw) {
   if (spec.kind === "settings") return settingsPlain(spec);
   if (spec.kind === "border") return ["─".repeat(10)];
   if (spec.kind === "loader") return ["", ` ${spec.message}`];
+  if (spec.kind === "editor") return (spec.value ?? "").split("\n");
   if (spec.kind === "markdown") {
     const lines = markdownPlain(spec.markdown, spec.more);
     const height = spec.height ?? lines.length;

@@ -263,6 +263,10 @@ export class TuiHost {
           // pi's terminal stopped.
         }
       },
+      () => {
+        const rows = Number((c.tui ?? this.tui)?.terminal?.rows);
+        return Number.isFinite(rows) && rows > 0 ? rows : 24;
+      },
     );
     /** @type {OpenComponent} */
     const c = {

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { mock, test } from "node:test";
 
-import { Loader, SettingsList } from "@mariozechner/pi-tui";
+import { Editor, Loader, SettingsList } from "@mariozechner/pi-tui";
 
 import { MAX_CONTROL_TEXT, MAX_SELECT_ITEMS, ControlSet, controlPlain, controlSpec } from "../lib/tui-controls.js";
-import { MAX_LOADER_FRAMES, MAX_SETTING_VALUES, settingsTheme } from "../lib/tui-controls-more.js";
+import { MAX_EDITOR_TEXT, MAX_LOADER_FRAMES, MAX_SETTING_VALUES, settingsTheme } from "../lib/tui-controls-more.js";
 import { renderView } from "../lib/tui-render.js";
 
 /** A theme whose colours show as names. */
@@ -213,4 +213,75 @@ test("a loader animates in the bridge with pi-tui's frames, takes a new message,
   } finally {
     mock.timers.reset();
   }
+});
+
+/** pi-tui's own Editor as question.ts makes it (`new Editor(tui, editorTheme)`), its text typed. */
+function piEditor(/** @type {string} */ typed, rows = 24) {
+  const paint = (/** @type {string} */ t) => (/** @type {string} */ s) => `<${t}>${s}\x1b[39m`;
+  const e = new Editor(/** @type {any} */ ({ terminal: { rows }, requestRender() {} }), {
+    borderColor: paint("accent"),
+    selectList: { selectedPrefix: paint("accent"), selectedText: paint("accent"), description: paint("muted"), scrollInfo: paint("muted"), noMatch: paint("muted") },
+  });
+  for (const ch of typed) e.handleInput(ch);
+  return e;
+}
+
+/** @param {object} [more] */
+const editorBlock = (more = {}) => ({ control: { id: "e", kind: "editor", border: "accent", focused: true, ...more } });
+
+test("an editor is pi-tui's Editor: drawn as its own, edited in the bridge, Enter submits the trimmed text, Escape cancels", () => {
+  const w = new ControlSet(() => theme, undefined, undefined, () => 24);
+  w.sync([editorBlock()]);
+  assert.deepEqual(w.render({ id: "e" }, 30, false), piEditor("").render(30));
+  assert.deepEqual(w.key("h"), [{ control: "e", event: "changed", text: "h" }]);
+  assert.deepEqual(w.key("i"), [{ control: "e", event: "changed", text: "hi" }]);
+  assert.deepEqual(w.render({ id: "e" }, 30, false), piEditor("hi").render(30));
+  // Shift+Enter (and `\` Enter) make a new line; long lines wrap as pi-tui's.
+  assert.deepEqual(w.key("\\"), [{ control: "e", event: "changed", text: "hi\\" }]);
+  assert.deepEqual(w.key("\r"), [{ control: "e", event: "changed", text: "hi\n" }]);
+  for (const ch of "a long second line that wraps") w.key(ch);
+  const own = piEditor("hi\\\ra long second line that wraps");
+  assert.deepEqual(w.render({ id: "e" }, 20, false), own.render(20));
+  assert.ok(w.render({ id: "e" }, 20, false).length > 4, "wrapped");
+  assert.equal(w.key("\x03"), undefined, "Ctrl+C is the component's");
+  assert.deepEqual(w.key("\x1b"), [{ control: "e", event: "cancelled" }]);
+  assert.deepEqual(w.key(" "), [{ control: "e", event: "changed", text: "hi\na long second line that wraps " }]);
+  assert.deepEqual(w.key("\r"), [{ control: "e", event: "submitted", text: "hi\na long second line that wraps" }], "trimmed; the editor is empty after");
+  assert.deepEqual(w.render({ id: "e" }, 30, false), piEditor("").render(30));
+  // Inset: as question.ts draws it, " " + editor.render(width - 2).
+  w.sync([editorBlock({ inset: [1, 1] })]);
+  w.key("x");
+  assert.deepEqual(
+    w.render({ id: "e" }, 30, false),
+    piEditor("x").render(28).map((l) => ` ${l}`),
+  );
+  // A value set by the extension replaces the text when it changes, and is no change to report.
+  w.sync([editorBlock({ inset: [1, 1], value: "set\nby rust" })]);
+  assert.deepEqual(w.key("!"), [{ control: "e", event: "changed", text: "set\nby rust!" }]);
+  w.sync([editorBlock({ inset: [1, 1], value: "set\nby rust" })]);
+  assert.deepEqual(w.key("?"), [{ control: "e", event: "changed", text: "set\nby rust!?" }], "the same value again keeps the typing");
+  // Focused: pi-tui's cursor marker for the hardware cursor.
+  assert.ok(w.render({ id: "e" }, 30, true).some((l) => l.includes("\x1b_pi:c\x07")));
+});
+
+test("a hostile editor is bounded and sanitized: escapes never drawn, text cut, pastes cut", () => {
+  const spec = /** @type {any} */ (controlSpec({ id: "e", kind: "editor", value: "a\x1b[2J\tb\nc\x9b", border: "\x1b[31m", paddingX: 1e9, inset: [-3, "x"] }));
+  assert.deepEqual(spec, { id: "e", kind: "editor", value: "a[2J\tb\nc", border: "borderMuted", paddingX: 16, inset: [0, 0], focused: true });
+  const huge = /** @type {any} */ (controlSpec({ id: "e", kind: "editor", value: "x".repeat(MAX_EDITOR_TEXT + 10) }));
+  assert.equal(huge.value.length, MAX_EDITOR_TEXT);
+  const w = new ControlSet(() => theme);
+  w.sync([editorBlock({ value: "q\x1b]52;c;eA==\x07\x1b[?1049h" })]);
+  // pi-tui's own sequences only: colours and its fake cursor's APC markers.
+  for (const l of w.render({ id: "e" }, 30, false)) assert.doesNotMatch(l.replace(/\x1b\[(7|27|39|0)m|\x1b_pi:\/?fc\x07/g, ""), /[\x00-\x08\x0b-\x1f\x7f\x9b]/, JSON.stringify(l));
+  // A paste past the limit is cut; what is reported has no escape sequence.
+  const events = /** @type {any[]} */ (w.key(`\x1b[200~${"y\x1b[31m".repeat(MAX_EDITOR_TEXT)}\x1b[201~`));
+  assert.ok(events.length > 0);
+  for (const e of events) assert.ok(!e.text.includes("\x1b") && e.text.length <= MAX_EDITOR_TEXT);
+  // Every line fits the width, even a 1-column frame, inset or not.
+  for (const inset of [[0, 0], [16, 16]]) {
+    w.sync([editorBlock({ value: "some text here", inset })]);
+    const lines = renderView({ width: 1, blocks: [editorBlock({ inset })] }, 1, theme, { control: (b, n) => w.render(b, n, true) });
+    assert.ok(lines.every((l) => l.replace(/\x1b\[[0-9;]*m|<[a-zA-Z]+>|\x1b_pi:\/?f?c\x07/g, "").length <= 1), JSON.stringify(lines));
+  }
+  assert.deepEqual(controlPlain({ id: "e", kind: "editor", value: "a\nb" }), ["a", "b"]);
 });

@@ -1,11 +1,11 @@
 //! pi-tui's own controls in a component's [`super::Frame`]: [`SelectList`],
 //! [`Input`] and [`Markdown`] (and, in `control_more`, `SettingsList`,
-//! `DynamicBorder` and `Loader`), made by the bridge with pi-tui's classes,
+//! `DynamicBorder`, `Loader` and `TextEditor`), made by the bridge with pi-tui's classes,
 //! and what they report back ([`ControlEvent`]).
 
 use serde_json::{json, Value};
 
-use super::control_more::{DynamicBorder, Loader, SettingsList};
+use super::control_more::{editor_text, DynamicBorder, Loader, SettingsList, TextEditor};
 use super::markdown_view::MarkdownText;
 use super::style::{Fg, FgColor};
 use super::MAX_VIEW_LINES;
@@ -428,6 +428,8 @@ pub enum Control {
     DynamicBorder(DynamicBorder),
     /// pi-tui's `Loader`: a spinner and a message.
     Loader(Loader),
+    /// pi-tui's multi-line `Editor`.
+    TextEditor(TextEditor),
 }
 
 impl Control {
@@ -440,6 +442,7 @@ impl Control {
             Control::SettingsList(l) => l.id(),
             Control::DynamicBorder(_) => "",
             Control::Loader(l) => l.id(),
+            Control::TextEditor(e) => e.id(),
         }
     }
 
@@ -452,6 +455,7 @@ impl Control {
             Control::SettingsList(l) => l.wire(),
             Control::DynamicBorder(b) => b.wire(),
             Control::Loader(l) => l.wire(),
+            Control::TextEditor(e) => e.wire(),
         };
         json!({ "control": spec })
     }
@@ -500,23 +504,23 @@ pub enum ControlEvent {
         value: String,
     },
     /// Escape (or Ctrl+C) on a select list or a settings list, Escape on
-    /// an input.
+    /// an input or a text editor.
     Cancelled {
         /// The control's id.
         control: String,
     },
-    /// An input's text changed.
+    /// An input's or a [`TextEditor`]'s text changed.
     Changed {
-        /// The input's id.
+        /// The control's id.
         control: String,
         /// Its text now.
         text: String,
     },
-    /// Enter on an input.
+    /// Enter on an input or a [`TextEditor`].
     Submitted {
-        /// The input's id.
+        /// The control's id.
         control: String,
-        /// Its text.
+        /// Its text (an editor's trimmed, as pi-tui's `onSubmit` gets it).
         text: String,
     },
     /// A [`SettingsList`]'s item took another value: Enter or Space cycled
@@ -559,7 +563,8 @@ impl ControlEvent {
     /// not know or that is malformed (an index the list has not).
     pub(crate) fn from_wire(p: &Value) -> Option<ControlEvent> {
         let control = p["control"].as_str()?.to_string();
-        let text = || p["text"].as_str().map(|t| bounded(t, MAX_INPUT));
+        // An editor's text keeps its lines (an input's has none).
+        let text = || p["text"].as_str().map(editor_text);
         let item = || {
             let index = usize::try_from(p["index"].as_u64()?).ok()?;
             Some((index, p["value"].as_str()?.to_string()))

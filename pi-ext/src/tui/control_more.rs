@@ -1,11 +1,13 @@
 //! More of pi's controls for a component's [`super::Frame`]: pi-tui's
-//! [`SettingsList`], pi's [`DynamicBorder`] and pi-tui's [`Loader`], made by
-//! the bridge as the ones in `control.rs` are.
+//! [`SettingsList`], pi's [`DynamicBorder`], pi-tui's [`Loader`] and its
+//! multi-line `Editor` ([`TextEditor`]), made by the bridge as the ones in
+//! `control.rs` are.
 
 use serde_json::{json, Value};
 
 use super::control::{bounded, Control, MAX_CONTROL_TEXT, MAX_ID, MAX_SELECT_ITEMS, MAX_VISIBLE};
 use super::style::{Fg, FgColor};
+use crate::util::sanitize::{sanitize, Keep};
 #[cfg(doc)]
 use super::ControlEvent;
 
@@ -353,6 +355,141 @@ impl From<Loader> for Control {
     }
 }
 
+/// Most characters a [`TextEditor`] holds: its text is cut to it, and
+/// typing or pasting past it is cut (by the bridge).
+pub const MAX_EDITOR_TEXT: usize = 16_384;
+
+/// Most columns of a [`TextEditor`]'s padding or inset.
+const MAX_EDITOR_PAD: u16 = 16;
+
+/// pi-tui's multi-line `Editor` in a frame (`new Editor(tui, theme)` with
+/// a [`TextEditor::border`] colour; pi's `getEditorTheme()` uses
+/// `borderMuted`, the default): a rule above and below, the text wrapped
+/// at the width with the cursor as an inverse cell, scrolling past 30% of
+/// the terminal's rows (at least 5) with `↑ n more`/`↓ n more` in the rules,
+/// pi's editing keys (word moves, kill ring, undo, Shift+Enter or `\` +
+/// Enter for a new line, bracketed paste with pi's `[paste #1 …]` markers
+/// for long pastes).
+///
+/// Every key but Ctrl+C goes to it in the bridge, with no round trip; the
+/// component hears [`ControlEvent::Changed`] as the text changes,
+/// [`ControlEvent::Submitted`] on Enter (the text trimmed, pi-tui's
+/// `onSubmit`; the editor is empty after it) and [`ControlEvent::Cancelled`]
+/// on Escape (the editor keeps its text). [`TextEditor::inset`] draws it
+/// narrower than the frame, indented (`" " + editor.render(width - 2)`).
+///
+/// Not carried: autocomplete (`setAutocompleteProvider`), history
+/// (`addToHistory`), `disableSubmit`, mouse.
+///
+/// ```
+/// use pi_ext::tui::{Fg, Frame, TextEditor};
+/// let mut frame = Frame::new(60);
+/// frame
+///     .line(" Your answer:")
+///     .control(TextEditor::new("answer").border(Fg::Accent).inset(1, 1))
+///     .line(" Enter to submit • Esc to go back");
+/// assert_eq!(frame.controls().count(), 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEditor {
+    id: String,
+    value: Option<String>,
+    border: FgColor,
+    padding_x: u16,
+    inset: (u16, u16),
+    focused: bool,
+}
+
+impl TextEditor {
+    /// An empty editor named `id` (within its component), with the keys.
+    pub fn new(id: impl Into<String>) -> Self {
+        TextEditor {
+            id: id.into(),
+            value: None,
+            border: Fg::BorderMuted.into(),
+            padding_x: 0,
+            inset: (0, 0),
+            focused: true,
+        }
+    }
+
+    /// Set its text to `text` (cut to [`MAX_EDITOR_TEXT`] characters;
+    /// newlines kept, other control characters dropped) when this differs
+    /// from the last frame's: what the user typed in between is kept
+    /// otherwise.
+    pub fn value(mut self, text: impl Into<String>) -> Self {
+        self.value = Some(text.into());
+        self
+    }
+
+    /// The rules' colour (`borderMuted` without it).
+    pub fn border(mut self, color: impl Into<FgColor>) -> Self {
+        self.border = color.into();
+        self
+    }
+
+    /// Blank columns left and right of the text, inside the rules
+    /// (pi-tui's `paddingX`; at most 16).
+    pub fn padding_x(mut self, columns: u16) -> Self {
+        self.padding_x = columns.min(MAX_EDITOR_PAD);
+        self
+    }
+
+    /// Draw it `left` columns in from the frame's left and `right` from its
+    /// right, rules included (at most 16 each).
+    pub fn inset(mut self, left: u16, right: u16) -> Self {
+        self.inset = (left.min(MAX_EDITOR_PAD), right.min(MAX_EDITOR_PAD));
+        self
+    }
+
+    /// Whether keys go to it (default true); of a frame's controls, the
+    /// first that has the keys gets them.
+    pub fn focused(mut self, focused: bool) -> Self {
+        self.focused = focused;
+        self
+    }
+
+    /// Its id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub(super) fn wire(&self) -> Value {
+        let mut out = json!({
+            "id": bounded(&self.id, MAX_ID),
+            "kind": "editor",
+            "border": self.border.wire(),
+            "focused": self.focused,
+        });
+        if let Some(v) = &self.value {
+            out["value"] = json!(editor_text(v));
+        }
+        if self.padding_x > 0 {
+            out["paddingX"] = json!(self.padding_x);
+        }
+        if self.inset != (0, 0) {
+            out["inset"] = json!([self.inset.0, self.inset.1]);
+        }
+        out
+    }
+}
+
+/// An editor's text as it is sent and reported: newlines and tabs kept,
+/// other control characters dropped, at most [`MAX_EDITOR_TEXT`] characters.
+pub(super) fn editor_text(text: &str) -> String {
+    let clean = sanitize(text, Keep::Text);
+    match clean.char_indices().nth(MAX_EDITOR_TEXT) {
+        Some((at, _)) => clean[..at].to_string(),
+        None => clean.into_owned(),
+    }
+}
+
+impl From<TextEditor> for Control {
+    fn from(e: TextEditor) -> Self {
+        Control::TextEditor(e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,9 +498,13 @@ mod tests {
     #[test]
     fn a_settings_list_is_a_bounded_sanitized_control_block() {
         let items = (0..MAX_SELECT_ITEMS + 3).map(|i| {
-            SettingItem::new(format!("t{i}"), format!("\x1b[2Jtool{i}"), "on\x1b]52;c;x\x07")
-                .values((0..MAX_SETTING_VALUES + 5).map(|v| format!("v{v}")))
-                .description("d".repeat(MAX_CONTROL_TEXT + 1))
+            SettingItem::new(
+                format!("t{i}"),
+                format!("\x1b[2Jtool{i}"),
+                "on\x1b]52;c;x\x07",
+            )
+            .values((0..MAX_SETTING_VALUES + 5).map(|v| format!("v{v}")))
+            .description("d".repeat(MAX_CONTROL_TEXT + 1))
         });
         let list = SettingsList::new("s", items)
             .max_visible(0)
@@ -379,25 +520,19 @@ mod tests {
         let item = &spec["items"][0];
         assert_eq!(item["label"], "[2Jtool0");
         assert_eq!(item["value"], "on]52;c;x");
-        assert_eq!(
-            item["values"].as_array().unwrap().len(),
-            MAX_SETTING_VALUES
-        );
+        assert_eq!(item["values"].as_array().unwrap().len(), MAX_SETTING_VALUES);
         assert_eq!(
             item["description"].as_str().unwrap().len(),
             MAX_CONTROL_TEXT
         );
-        let plain = Control::from(SettingsList::new("s", [SettingItem::new("a", "A", "x")]))
-            .wire();
+        let plain = Control::from(SettingsList::new("s", [SettingItem::new("a", "A", "x")])).wire();
         assert_eq!(
             plain,
             json!({"control": {"id": "s", "kind": "settings", "maxVisible": 10, "search": false,
                 "focused": true, "items": [{"id": "a", "label": "A", "value": "x", "values": []}]}})
         );
         assert_eq!(
-            SettingsList::new("s", [])
-                .max_visible(1000)
-                .wire()["maxVisible"],
+            SettingsList::new("s", []).max_visible(1000).wire()["maxVisible"],
             MAX_VISIBLE
         );
     }
@@ -406,7 +541,9 @@ mod tests {
     fn a_changed_setting_is_read_from_the_wire_sanitized() {
         let e = |v: Value| ControlEvent::from_wire(&v);
         assert_eq!(
-            e(json!({"control": "s", "event": "settingChanged", "item": "bash", "value": "on\x1b[2J"})),
+            e(
+                json!({"control": "s", "event": "settingChanged", "item": "bash", "value": "on\x1b[2J"})
+            ),
             Some(ControlEvent::SettingChanged {
                 control: "s".into(),
                 item: "bash".into(),
@@ -440,7 +577,10 @@ mod tests {
             json!({"id": "l", "kind": "loader", "message": "Wait[31m", "spinner": "accent",
                 "messageColor": "muted", "focused": false})
         );
-        assert_eq!(f.controls().map(Control::id).collect::<Vec<_>>(), ["", "", "l"]);
+        assert_eq!(
+            f.controls().map(Control::id).collect::<Vec<_>>(),
+            ["", "", "l"]
+        );
         let l = Loader::new("l", "m")
             .colors(Fg::Warning, Fg::Dim)
             .indicator(
@@ -459,5 +599,40 @@ mod tests {
             .all(|f| f.as_str().unwrap().chars().count() <= MAX_FRAME_TEXT));
         let slow = Loader::new("l", "m").indicator(["a"], u32::MAX);
         assert_eq!(slow.wire()["intervalMs"], INTERVAL_MS.1);
+    }
+
+    #[test]
+    fn a_text_editor_is_a_bounded_sanitized_control_block() {
+        let w = Control::from(TextEditor::new("e")).wire();
+        assert_eq!(
+            w,
+            json!({"control": {"id": "e", "kind": "editor", "border": "borderMuted", "focused": true}})
+        );
+        let hostile = format!("a\nb\tc\x1b[2J\x07{}", "é".repeat(MAX_EDITOR_TEXT));
+        let e = TextEditor::new("e")
+            .value(hostile)
+            .border(Fg::Accent)
+            .padding_x(100)
+            .inset(1, 200)
+            .focused(false);
+        assert_eq!(e.id(), "e");
+        let spec = &Control::from(e).wire()["control"];
+        let v = spec["value"].as_str().unwrap();
+        assert!(v.starts_with("a\nb\tc[2J"));
+        assert_eq!(v.chars().count(), MAX_EDITOR_TEXT);
+        assert_eq!(spec["border"], "accent");
+        assert_eq!(spec["paddingX"], MAX_EDITOR_PAD);
+        assert_eq!(spec["inset"], json!([1, MAX_EDITOR_PAD]));
+        assert_eq!(spec["focused"], false);
+        // What it reports keeps its lines, without escape sequences.
+        assert_eq!(
+            ControlEvent::from_wire(
+                &json!({"control": "e", "event": "submitted", "text": "one\ntwo\x1b]0;x\x07"})
+            ),
+            Some(ControlEvent::Submitted {
+                control: "e".into(),
+                text: "one\ntwo]0;x".into()
+            })
+        );
     }
 }

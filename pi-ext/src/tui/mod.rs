@@ -181,7 +181,8 @@ pub use control::{
     MAX_CONTROL_TEXT, MAX_INPUT, MAX_PANEL_HEIGHT, MAX_SELECT_ITEMS, MAX_VISIBLE,
 };
 pub use control_more::{
-    DynamicBorder, Loader, SettingItem, SettingsList, MAX_LOADER_FRAMES, MAX_SETTING_VALUES,
+    DynamicBorder, Loader, SettingItem, SettingsList, TextEditor, MAX_EDITOR_TEXT,
+    MAX_LOADER_FRAMES, MAX_SETTING_VALUES,
 };
 pub use editor::{Act, Editor, EditorMode, EditorSpec, Highlight, Shine};
 pub(crate) use entry::{entry_views, render_entry};
