@@ -42,7 +42,7 @@ const INTERVAL_MS = [16, 10_000];
  * @param {unknown} text
  * @param {number} max
  */
-function bounded(text, max) {
+function frameText(text, max) {
   const s = sanitize(typeof text === "string" ? text : "");
   return s.length > max ? s.slice(0, max) : s;
 }
@@ -100,7 +100,7 @@ export function borderSpec(w) {
  * @returns {LoaderSpec}
  */
 export function loaderSpec(w, id, text) {
-  const frames = Array.isArray(w.frames) ? w.frames.slice(0, MAX_LOADER_FRAMES).map((/** @type {unknown} */ f) => bounded(f, MAX_FRAME_TEXT)) : undefined;
+  const frames = Array.isArray(w.frames) ? w.frames.slice(0, MAX_LOADER_FRAMES).map((/** @type {unknown} */ f) => frameText(f, MAX_FRAME_TEXT)) : undefined;
   const ms = Math.floor(Number(w.intervalMs));
   const intervalMs = Number.isFinite(ms) ? Math.max(INTERVAL_MS[0], Math.min(ms, INTERVAL_MS[1])) : 80;
   return {
@@ -149,7 +149,7 @@ export function settingsTheme(fgOpen) {
  * @param {(color: unknown) => string} fgOpen
  * @param {(event: { event: string, item?: string, value?: string }) => void} push
  */
-export function settingsList(spec, fgOpen, push) {
+export function makeSettingsList(spec, fgOpen, push) {
   // pi-tui's items: copies, so the spec stays what the extension last sent.
   const items = spec.items.map((i) => ({ ...i, values: [...i.values] }));
   const list = new SettingsList(
@@ -181,7 +181,7 @@ export function borderLine(spec, width, fgOpen) {
  * @param {(color: unknown) => string} fgOpen
  * @param {() => void} repaint
  */
-export function loader(spec, fgOpen, repaint) {
+export function makeLoader(spec, fgOpen, repaint) {
   const paint = painter(fgOpen);
   const indicator = spec.frames ? { frames: spec.frames, intervalMs: spec.intervalMs } : undefined;
   // pi-tui's Loader uses only its TUI's requestRender.
@@ -242,7 +242,7 @@ export function editorSpec(w, id) {
  * @param {{ terminal: { rows: number }, requestRender: () => void }} tui
  * @param {{ submitted: (text: string) => void, changed: (text: string) => void }} on
  */
-export function editor(spec, fgOpen, tui, on) {
+export function makeEditor(spec, fgOpen, tui, on) {
   const paint = painter(fgOpen);
   const theme = {
     borderColor: paint(spec.border),

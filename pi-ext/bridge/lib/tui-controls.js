@@ -12,20 +12,7 @@
 import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
-import {
-  borderLine,
-  borderSpec,
-  editor,
-  editorLines,
-  editorSpec,
-  editorText,
-  loader,
-  loaderSpec,
-  MAX_EDITOR_TEXT,
-  settingsList,
-  settingsPlain,
-  settingsSpec,
-} from "./tui-controls-more.js";
+import { borderLine, borderSpec, editorLines, editorSpec, editorText, loaderSpec, makeEditor, makeLoader, makeSettingsList, MAX_EDITOR_TEXT, settingsPlain, settingsSpec } from "./tui-controls-more.js";
 import { decodeKey } from "./tui-keys.js";
 import { cutBytes, MAX_MARKDOWN, markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
 
@@ -223,7 +210,7 @@ class LiveControl {
     if (spec.kind === "border") {
       this.control = undefined; // drawn from its spec
     } else if (spec.kind === "settings") {
-      this.control = settingsList(spec, this.fgOpen, (e) => this.events.push(e));
+      this.control = makeSettingsList(spec, this.fgOpen, (e) => this.events.push(e));
       this.itemsKey = settingsKey(spec);
     } else if (spec.kind === "editor") {
       const live = this;
@@ -235,12 +222,12 @@ class LiveControl {
         },
         requestRender: () => this.repaint(),
       };
-      this.control = editor(spec, this.fgOpen, tui, {
+      this.control = makeEditor(spec, this.fgOpen, tui, {
         submitted: (text) => this.events.push({ event: "submitted", text: editorText(text) }),
         changed: (text) => this.events.push({ event: "changed", text: editorText(text) }),
       });
     } else if (spec.kind === "loader") {
-      this.control = loader(spec, this.fgOpen, () => this.repaint());
+      this.control = makeLoader(spec, this.fgOpen, () => this.repaint());
       this.itemsKey = JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]);
     } else if (spec.kind === "markdown") {
       this.control = undefined; // made when drawn, with the theme then

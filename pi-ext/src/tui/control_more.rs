@@ -7,9 +7,9 @@ use serde_json::{json, Value};
 
 use super::control::{bounded, Control, MAX_CONTROL_TEXT, MAX_ID, MAX_SELECT_ITEMS, MAX_VISIBLE};
 use super::style::{Fg, FgColor};
-use crate::util::sanitize::{sanitize, Keep};
 #[cfg(doc)]
 use super::ControlEvent;
+use crate::util::sanitize::{sanitize, Keep};
 
 /// Most values one [`SettingItem`] cycles through; the rest are left out.
 pub const MAX_SETTING_VALUES: usize = 64;
