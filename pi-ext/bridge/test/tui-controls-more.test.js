@@ -11,6 +11,7 @@ import { Editor, Loader, SettingsList } from "@mariozechner/pi-tui";
 import { MAX_CONTROL_TEXT, MAX_SELECT_ITEMS, ControlSet, controlPlain, controlSpec } from "../lib/tui-controls.js";
 import { MAX_EDITOR_TEXT, MAX_LOADER_FRAMES, MAX_SETTING_VALUES, settingsTheme } from "../lib/tui-controls-more.js";
 import { renderView } from "../lib/tui-render.js";
+import { fakeCtx, manifestWith, startBridge, until } from "./helpers.js";
 
 /** A theme whose colours show as names. */
 const theme = {
@@ -284,4 +285,48 @@ test("a hostile editor is bounded and sanitized: escapes never drawn, text cut, 
     assert.ok(lines.every((l) => l.replace(/\x1b\[[0-9;]*m|<[a-zA-Z]+>|\x1b_pi:\/?f?c\x07/g, "").length <= 1), JSON.stringify(lines));
   }
   assert.deepEqual(controlPlain({ id: "e", kind: "editor", value: "a\nb" }), ["a", "b"]);
+});
+
+test("in a component: a loader repaints pi on its own, a setting's change goes out as ui/control, and closing stops the loader", async () => {
+  const h = await startBridge(manifestWith({}), { mode: "interactive" });
+  const base = fakeCtx();
+  const ui = /** @type {any} */ (base.ctx.ui);
+  const tui = { terminal: { columns: 60, rows: 24 }, renders: 0, requestRender() { this.renders++; } };
+  /** @type {any[]} */
+  const shown = [];
+  /** @type {any[]} */
+  const dones = [];
+  ui.theme = theme;
+  ui.custom = (/** @type {any} */ factory) =>
+    new Promise((resolve) => {
+      dones.push(resolve);
+      shown.push(factory(tui, theme, {}, resolve));
+    });
+  await h.startSession(base.ctx);
+  const ext = h.ext();
+  const opened = ext.request("ui/open", { component: 5, wantsKeyRelease: false });
+  await until(() => shown.length === 1, "pi shows the component");
+  const c = shown[0];
+  mock.timers.enable({ apis: ["setInterval"] });
+  try {
+    ext.send({ method: "ui/frame", params: { component: 5, width: 60, styles: [], blocks: [{ control: { id: "l", kind: "loader", message: "Working" } }, settings("s", 3)] } });
+    await until(() => tui.renders >= 1, "a repaint");
+    assert.match(c.render(60)[1], /⠋/);
+    const before = tui.renders;
+    mock.timers.tick(80);
+    assert.ok(tui.renders > before, "the loader's frame repaints pi, with no message to the extension");
+    assert.match(c.render(60)[1], /⠙/, "drawn anew, not from the view's cache");
+    c.handleInput("\r");
+    await until(() => ext.sent("ui/control").length === 1, "the change");
+    assert.deepEqual(ext.sent("ui/control")[0].params, { component: 5, seq: 1, control: "s", event: "settingChanged", item: "t0", value: "disabled" });
+    assert.equal(ext.sent("ui/key").length, 0);
+    // The component closes (pi's `done`): its loader stops repainting.
+    dones[0]();
+    await opened;
+    const closed = tui.renders;
+    mock.timers.tick(800);
+    assert.equal(tui.renders, closed);
+  } finally {
+    mock.timers.reset();
+  }
 });
