@@ -247,27 +247,7 @@ export class TuiHost {
     }
     const id = Number(p.component);
     // What controls report while drawn (a Markdown panel's line count) answers no key: the last one's seq.
-    const controls = new ControlSet(
-      () => this.currentTheme(),
-      (events) => {
-        if (c.reason) return;
-        for (const e of events) c.child.notify("ui/control", { component: c.id, seq: c.seq, ...e });
-      },
-      // A loader's next frame: drawn anew (the view's lines are cached) without the extension.
-      () => {
-        if (c.reason) return;
-        c.view.invalidate();
-        try {
-          (c.tui ?? this.tui)?.requestRender();
-        } catch {
-          // pi's terminal stopped.
-        }
-      },
-      () => {
-        const rows = Number((c.tui ?? this.tui)?.terminal?.rows);
-        return Number.isFinite(rows) && rows > 0 ? rows : 24;
-      },
-    );
+    const controls = this.controlsFor(() => c, {}, () => c.view);
     /** @type {OpenComponent} */
     const c = {
       child,
@@ -380,13 +360,7 @@ export class TuiHost {
    */
   childFor(c, childId, options) {
     const host = this;
-    const controls = new ControlSet(
-      () => this.currentTheme(),
-      (events) => {
-        if (c.reason) return;
-        for (const e of events) c.child.notify("ui/control", { component: c.id, child: childId, seq: c.seq, ...e });
-      },
-    );
+    const controls = this.controlsFor(() => c, { child: childId }, () => target.view);
     const target = {
       child: childId,
       size: "",
@@ -421,7 +395,44 @@ export class TuiHost {
       handleInput(data) {
         host.key(c, data, target);
       },
+      /** Closed: its controls stop (a loader's timer). */
+      dispose() {
+        controls.dispose();
+      },
     };
+  }
+
+  /**
+   * A component's (or a child overlay's) pi-tui controls: what they report
+   * goes to the extension as `ui/control` (the last key's seq); a loader's
+   * frame draws its view anew and repaints pi, with no round trip.
+   * @param {() => OpenComponent} comp the component (a getter: made before it)
+   * @param {{ child?: number }} where which of its overlays
+   * @param {() => ViewComponent | undefined} view
+   */
+  controlsFor(comp, where, view) {
+    const tui = () => comp().tui ?? this.tui;
+    return new ControlSet(
+      () => this.currentTheme(),
+      (events) => {
+        const c = comp();
+        if (c.reason) return;
+        for (const e of events) c.child.notify("ui/control", { component: c.id, ...where, seq: c.seq, ...e });
+      },
+      () => {
+        if (comp().reason) return;
+        view()?.invalidate();
+        try {
+          tui()?.requestRender();
+        } catch {
+          // pi's terminal stopped.
+        }
+      },
+      () => {
+        const rows = Number(tui()?.terminal?.rows);
+        return Number.isFinite(rows) && rows > 0 ? rows : 24;
+      },
+    );
   }
 
   /**
