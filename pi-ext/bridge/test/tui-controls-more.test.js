@@ -22,6 +22,9 @@ const theme = {
 };
 const fgOpen = (/** @type {unknown} */ c) => (typeof c === "string" ? `<${c}>` : "");
 
+/** Text without SGR sequences and pi-tui's cursor markers. @param {string} s */
+const plain = (s) => s.replace(/\x1b\[[0-9;]*m|<[a-zA-Z]+>|\x1b_pi:\/?f?c\x07/g, "");
+
 const UP = "\x1b[A";
 const DOWN = "\x1b[B";
 
@@ -329,4 +332,46 @@ test("in a component: a loader repaints pi on its own, a setting's change goes o
   } finally {
     mock.timers.reset();
   }
+});
+
+test("in a component: an editor's Enter is drawn with the extension's answer to it, not the emptied editor in between", async () => {
+  const h = await startBridge(manifestWith({}), { mode: "interactive" });
+  const base = fakeCtx();
+  const ui = /** @type {any} */ (base.ctx.ui);
+  const tui = { terminal: { columns: 40, rows: 24 }, renders: 0, requestRender() { this.renders++; } };
+  /** @type {any[]} */
+  const shown = [];
+  ui.theme = theme;
+  ui.custom = (/** @type {any} */ factory) => new Promise((resolve) => shown.push(factory(tui, theme, {}, resolve)));
+  await h.startSession(base.ctx);
+  const ext = h.ext();
+  ext.request("ui/open", { component: 6, wantsKeyRelease: false });
+  await until(() => shown.length === 1, "pi shows the component");
+  const c = shown[0];
+  const frame = (/** @type {string} */ title, /** @type {number | undefined} */ forKey) =>
+    ext.send({ method: "ui/frame", params: { component: 6, width: 40, styles: [], forKey, blocks: [{ text: [[title]], wrap: false }, editorBlock()] } });
+  frame("Ask", undefined);
+  await until(() => tui.renders >= 1, "a repaint");
+  c.handleInput("h");
+  c.handleInput("i");
+  await until(() => ext.sent("ui/control").length === 2, "the changes");
+  assert.match(plain(c.render(40)[2]), /^hi/, "typing is drawn at once, in the bridge");
+  const renders = tui.renders;
+  c.handleInput("\r");
+  await until(() => ext.sent("ui/control").length === 3, "the submit");
+  assert.deepEqual(ext.sent("ui/control")[2].params, { component: 6, seq: 3, control: "e", event: "submitted", text: "hi" });
+  assert.equal(tui.renders, renders, "no repaint before the extension answers");
+  assert.match(plain(c.render(40)[2]), /^hi/, "the old frame still");
+  frame("Thanks", 3);
+  await until(() => c.render(40)[0] === "Thanks", "the answer's frame");
+  assert.doesNotMatch(plain(c.render(40)[2]), /hi/, "and the emptied editor with it");
+  // Answered with an ack (nothing to redraw): the control's own state is drawn then.
+  c.handleInput("x");
+  await until(() => ext.sent("ui/control").length === 4, "typed");
+  assert.match(plain(c.render(40)[2]), /^x/, "pi repaints for it");
+  c.handleInput("\r");
+  await until(() => ext.sent("ui/control").length === 5, "submitted");
+  assert.match(plain(c.render(40)[2]), /^x/);
+  ext.send({ method: "ui/ack", params: { component: 6, seq: 5 } });
+  await until(() => !/^x/.test(plain(c.render(40)[2])), "the emptied editor after the ack");
 });
