@@ -8,9 +8,11 @@
 //!
 //! The selector is a [`Component`] whose frame holds pi-tui's own
 //! `SelectList` ([`SelectList`], drawn and driven by the bridge) between
-//! two accent rules standing in for `DynamicBorder`. Differs: an
-//! instruction is cut after 27 characters where the original counts UTF-16
-//! units (the same for text without emoji and other astral characters).
+//! two of pi's own `DynamicBorder`s in accent
+//! (`Frame::control(DynamicBorder)`). Differs: an instruction is cut after
+//! 27 characters where the original counts UTF-16 units (the same for text
+//! without emoji and other astral characters).
+
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -18,8 +20,8 @@ use pi_ext::events::{BeforeAgentStart, BeforeAgentStartEvent, SessionStartEvent,
 use pi_ext::prelude::*;
 use pi_ext::serde_json::json;
 use pi_ext::tui::{
-    span, Area, Component, ControlEvent, Cx, Fg, Frame, Key, Line, SelectColors, SelectItem,
-    SelectList,
+    span, Area, Component, ControlEvent, Cx, DynamicBorder, Fg, Frame, Key, Line, SelectColors,
+    SelectItem, SelectList,
 };
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -302,8 +304,8 @@ impl Component for Selector {
     }
 
     fn render(&mut self, area: &Area) -> Frame {
-        let width = usize::from(area.width);
-        let border = || span("─".repeat(width.max(1))).fg(Fg::Accent);
+        // pi's `new DynamicBorder((str) => theme.fg("accent", str))`.
+        let border = || DynamicBorder::new().color(Fg::Accent);
         let items = self.items.iter().map(|i| {
             SelectItem::new(&i.value)
                 .label(&i.label)
@@ -316,7 +318,7 @@ impl Component for Selector {
             .max_visible(self.items.len().min(10))
             .colors(colors);
         let mut f = Frame::new(area.width);
-        f.line(border());
+        f.control(border());
         // pi-tui's `Text`: a blank row above and below, one column of padding.
         f.line("");
         f.line(span(" ") + span("Select Preset").fg(Fg::Accent).bold());
@@ -325,7 +327,7 @@ impl Component for Selector {
         f.line("");
         f.line(span(" ") + span("↑↓ navigate • enter select • esc cancel").fg(Fg::Dim));
         f.line("");
-        f.line(border());
+        f.control(border());
         f
     }
 }

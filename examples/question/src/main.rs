@@ -6,17 +6,14 @@
 //! back to the options and Escape in the options cancels.
 //!
 //! The options list is drawn as the original draws it, wrapped at the width
-//! with [`Line::wrap`] (pi-tui's `wrapTextWithAnsi`); the answer field is a
-//! one-line stand-in for pi-tui's `Editor` ([`field::Field`]).
-
-mod field;
+//! with [`Line::wrap`] (pi-tui's `wrapTextWithAnsi`); the answer field is
+//! pi-tui's own `Editor` ([`TextEditor`], run by the bridge in pi).
 
 use pi_ext::prelude::*;
 use pi_ext::tui::{
-    span, Area, CallRow, Component, Cx, Fg, Frame, Key, Line, ResultRow, ToolRender, View,
+    span, Area, CallRow, Component, ControlEvent, Cx, Fg, Frame, Key, Line, ResultRow, TextEditor,
+    ToolRender, View,
 };
-
-use field::{Edit, Field};
 
 // An option the model offers (a comment, not a doc comment: that would
 // become a description in its schema, which the original's has not).
@@ -67,7 +64,6 @@ struct Question {
     options: Vec<Choice>,
     index: usize,
     editing: bool,
-    field: Field,
 }
 
 impl Question {
@@ -101,23 +97,26 @@ fn wrapped(prefix: Line, text: Line, width: usize, out: &mut Frame) {
 impl Component for Question {
     type Output = Option<Answer>;
 
-    fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
-        if self.editing {
-            if key.is("escape") {
-                self.editing = false;
-                self.field.clear();
-                return;
-            }
-            if let Edit::Submit(text) = self.field.key(key) {
+    /// The editor's Escape goes back to the options (a new, empty editor
+    /// next time: the frame without it drops it); Enter with text answers.
+    fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {
+        match event {
+            ControlEvent::Cancelled { .. } => self.editing = false,
+            ControlEvent::Submitted { text, .. } => {
                 let text = text.trim();
                 if text.is_empty() {
                     self.editing = false;
-                    self.field.clear();
                 } else {
                     cx.done(Some(Answer::Wrote(text.to_string())));
                 }
             }
-            return;
+            _ => {}
+        }
+    }
+
+    fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
+        if self.editing {
+            return; // the editor's (Ctrl+C)
         }
         let last = self.options.len();
         if key.is("up") {
@@ -173,12 +172,8 @@ impl Component for Question {
                 width,
                 &mut f,
             );
-            for line in self
-                .field
-                .render(width.saturating_sub(2).max(1), Fg::Accent)
-            {
-                f.line(span(" ") + line);
-            }
+            // The original's `" " + editor.render(width - 2)`.
+            f.control(TextEditor::new("answer").border(Fg::Accent).inset(1, 1));
         }
         f.line("");
         let hint = if self.editing {
@@ -221,7 +216,6 @@ async fn question(ctx: &Ctx, Params(ask): Params<Ask>) -> Result<ToolResult, Err
         options: ask.options.clone(),
         index: 0,
         editing: false,
-        field: Field::default(),
     };
     Ok(match ctx.ui().custom(view).await? {
         None => answer("User cancelled the selection", details(None, None)),

@@ -7,19 +7,16 @@
 //! goes back), and Escape anywhere else cancels.
 //!
 //! Drawn as the original draws it, wrapped at the width with
-//! [`Line::wrap`]; the answer field is a one-line stand-in for pi-tui's
-//! `Editor` ([`field::Field`], as in `examples/question`).
-
-mod field;
+//! [`Line::wrap`]; the answer field is pi-tui's own `Editor`
+//! ([`TextEditor`], run by the bridge in pi).
 
 use std::collections::BTreeMap;
 
 use pi_ext::prelude::*;
 use pi_ext::tui::{
-    span, Area, Bg, CallRow, Component, Cx, Fg, Frame, Key, Line, ResultRow, ToolRender, View,
+    span, Area, Bg, CallRow, Component, ControlEvent, Cx, Fg, Frame, Key, Line, ResultRow,
+    TextEditor, ToolRender, View,
 };
-
-use field::{Edit, Field};
 
 // An option the model offers (comments, not doc comments, on the types:
 // those would become descriptions in the schema, which the original's has not).
@@ -102,7 +99,6 @@ struct Questionnaire {
     index: usize,
     /// The question whose answer is being typed.
     typing: Option<String>,
-    field: Field,
     /// Answers by question id, in the order they were first given (the
     /// original's `Map`).
     answers: Vec<Answer>,
@@ -190,14 +186,15 @@ fn wrapped(prefix: Line, text: Line, width: usize, out: &mut Frame) {
 impl Component for Questionnaire {
     type Output = Details;
 
-    fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
-        if let Some(id) = self.typing.clone() {
-            if key.is("escape") {
-                self.typing = None;
-                self.field.clear();
-                return;
-            }
-            if let Edit::Submit(text) = self.field.key(key) {
+    /// The editor's Escape goes back (a new, empty editor next time: the
+    /// frame without it drops it); its Enter keeps the answer.
+    fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {
+        let Some(id) = self.typing.clone() else {
+            return;
+        };
+        match event {
+            ControlEvent::Cancelled { .. } => self.typing = None,
+            ControlEvent::Submitted { text, .. } => {
                 let text = match text.trim() {
                     "" => "(no response)".to_string(),
                     t => t.to_string(),
@@ -210,10 +207,15 @@ impl Component for Questionnaire {
                     index: None,
                 });
                 self.typing = None;
-                self.field.clear();
                 self.advance(cx);
             }
-            return;
+            _ => {}
+        }
+    }
+
+    fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
+        if self.typing.is_some() {
+            return; // the editor's (Ctrl+C)
         }
         let tabs = self.questions.len() + 1;
         if self.multi() {
@@ -250,7 +252,6 @@ impl Component for Questionnaire {
             };
             if *other {
                 self.typing = Some(q.id);
-                self.field.clear();
                 return;
             }
             let o = &q.options[self.index];
@@ -329,12 +330,8 @@ impl Component for Questionnaire {
                 f.line("");
                 let muted = span("Your answer:").fg(Fg::Muted).into();
                 wrapped(" ".into(), muted, width, &mut f);
-                for line in self
-                    .field
-                    .render(width.saturating_sub(2).max(1), Fg::Accent)
-                {
-                    f.line(span(" ") + line);
-                }
+                // The original's `" " + editor.render(width - 2)`.
+                f.control(TextEditor::new("answer").border(Fg::Accent).inset(1, 1));
                 f.line("");
                 let hint = span("Enter to submit • Esc to cancel").fg(Fg::Dim);
                 wrapped(" ".into(), hint.into(), width, &mut f);
@@ -431,7 +428,6 @@ async fn questionnaire(ctx: &Ctx, Params(ask): Params<Ask>) -> Result<ToolResult
         tab: 0,
         index: 0,
         typing: None,
-        field: Field::default(),
         answers: Vec::new(),
     };
     let result = ctx.ui().custom(view).await?;

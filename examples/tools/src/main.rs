@@ -4,10 +4,10 @@
 //! `tools-config` entry. The choice is restored from the branch on
 //! `session_start` and `session_tree`, so it follows `/tree` and `/resume`.
 //!
-//! The list is pi-tui's `SettingsList` with `getSettingsListTheme()` in the
-//! original, drawn here by hand ([`SettingsList`]): the same rows, colours,
-//! scrolling and keys (up and down wrap, PageUp/PageDown move a page, Escape
-//! or Ctrl+C closes). pi's remapped keybindings do not apply to it.
+//! The list is pi-tui's own `SettingsList` with `getSettingsListTheme()`, as
+//! in the original (`Frame::control(SettingsList)`): pi-tui draws it and
+//! runs its keys in pi; the dialog hears each toggle
+//! (`ControlEvent::SettingChanged`) and Escape (`ControlEvent::Cancelled`).
 
 use std::sync::{Arc, Mutex};
 
@@ -15,7 +15,9 @@ use pi_ext::api::Api;
 use pi_ext::events::{SessionStartEvent, SessionTreeEvent};
 use pi_ext::prelude::*;
 use pi_ext::session::SessionEntry;
-use pi_ext::tui::{span, width, Area, Component, Cx, Fg, Frame, Key, Line};
+use pi_ext::tui::{
+    span, Area, Component, ControlEvent, Cx, Fg, Frame, Key, SettingItem, SettingsList,
+};
 
 const ENTRY_TYPE: &str = "tools-config";
 
@@ -94,33 +96,25 @@ async fn on_session_tree(ctx: &Ctx, state: &Tools, _e: SessionTreeEvent) -> Resu
     restore_from_branch(ctx, state).await
 }
 
-/// One row of the list.
-struct Item {
-    label: String,
-    enabled: bool,
-}
-
-/// pi-tui's `SettingsList` as `tools.ts` uses it (values `enabled` and
-/// `disabled`, no descriptions, no search), under the title.
-struct SettingsList {
-    items: Vec<Item>,
-    selected: usize,
+/// `/tools`' dialog: its title over pi-tui's own `SettingsList` (the
+/// original's, with `getSettingsListTheme()`), one item a tool.
+struct ToolsDialog {
+    items: Vec<SettingItem>,
     max_visible: usize,
     enabled: Arc<Mutex<Enabled>>,
     api: Api,
 }
 
-impl SettingsList {
-    /// Toggle the selected tool, apply it and save it (the original's
-    /// `onChange`).
-    fn activate(&mut self) {
-        let Some(item) = self.items.get_mut(self.selected) else {
-            return;
-        };
-        item.enabled = !item.enabled;
+impl ToolsDialog {
+    /// A tool toggled: apply it and save it (the original's `onChange`).
+    fn changed(&mut self, name: &str, value: &str) {
+        let on = value == "enabled";
+        if let Some(item) = self.items.iter_mut().find(|i| i.id() == name) {
+            *item = SettingItem::new(name, name, value).values(VALUES);
+        }
         let names = {
             let mut enabled = self.enabled.lock().unwrap();
-            enabled.set(&item.label, item.enabled);
+            enabled.set(name, on);
             enabled.0.clone()
         };
         let api = self.api.clone();
@@ -134,7 +128,10 @@ impl SettingsList {
     }
 }
 
-impl Component for SettingsList {
+/// The values each tool cycles through.
+const VALUES: [&str; 2] = ["enabled", "disabled"];
+
+impl Component for ToolsDialog {
     type Output = ();
 
     /// PageUp/PageDown page the list, not pi's transcript (as the original).
@@ -142,92 +139,22 @@ impl Component for SettingsList {
         true
     }
 
-    fn on_key(&mut self, key: &Key, cx: &mut Cx<Self>) {
-        let n = self.items.len();
-        if key.is("up") {
-            if n > 0 {
-                self.selected = if self.selected == 0 {
-                    n - 1
-                } else {
-                    self.selected - 1
-                };
-            }
-        } else if key.is("down") {
-            if n > 0 {
-                self.selected = if self.selected + 1 == n {
-                    0
-                } else {
-                    self.selected + 1
-                };
-            }
-        } else if key.is("pageUp") || key.is("pageDown") {
-            if n > 0 {
-                self.selected = if key.is("pageUp") {
-                    self.selected.saturating_sub(self.max_visible)
-                } else {
-                    (self.selected + self.max_visible).min(n - 1)
-                };
-            }
-        } else if key.is("enter") || key.data() == " " {
-            self.activate();
-        } else if key.is("escape") || key.is("ctrl+c") {
-            cx.done(());
+    /// Every key the dialog has is the list's (it takes them in pi).
+    fn on_key(&mut self, _key: &Key, _cx: &mut Cx<Self>) {}
+
+    fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {
+        match event {
+            ControlEvent::SettingChanged { item, value, .. } => self.changed(item, value),
+            ControlEvent::Cancelled { .. } => cx.done(()),
+            _ => {}
         }
     }
 
     fn render(&mut self, area: &Area) -> Frame {
-        let w = usize::from(area.width);
-        let hint = |text: &str| Line::from(span(text).fg(Fg::Dim));
         let mut f = Frame::new(area.width);
         f.line(span("Tool Configuration").fg(Fg::Accent).bold());
         f.line("");
-        if self.items.is_empty() {
-            f.line(hint("  No settings available"));
-            return f;
-        }
-        let n = self.items.len();
-        // The selected row in the middle of the window where it can be.
-        let start = self
-            .selected
-            .saturating_sub(self.max_visible / 2)
-            .min(n.saturating_sub(self.max_visible));
-        let end = (start + self.max_visible).min(n);
-        let label_width = self
-            .items
-            .iter()
-            .map(|i| width(&i.label))
-            .max()
-            .unwrap_or(0)
-            .min(36);
-        // prefix, label, separator and 2 columns to spare.
-        let value_width = w.saturating_sub(2 + label_width + 2 + 2);
-        for (i, item) in self.items.iter().enumerate().take(end).skip(start) {
-            let selected = i == self.selected;
-            let fg = |text: String, other: Option<Fg>| match (selected, other) {
-                (true, _) => span(text).fg(Fg::Accent),
-                (false, Some(other)) => span(text).fg(other),
-                (false, None) => span(text),
-            };
-            let prefix = if selected {
-                span("→ ").fg(Fg::Accent)
-            } else {
-                span("  ")
-            };
-            let pad = label_width.saturating_sub(width(&item.label));
-            let label = fg(format!("{}{}", item.label, " ".repeat(pad)), None);
-            let value = if item.enabled { "enabled" } else { "disabled" };
-            let value = Line::from(span(value)).truncate(value_width);
-            let line = prefix + label + span("  ") + fg(value.text(), Some(Fg::Muted));
-            f.line(line.ellipsize(w));
-        }
-        if start > 0 || end < n {
-            let text = format!("  ({}/{n})", self.selected + 1);
-            f.line(hint(
-                &Line::from(span(text)).truncate(w.saturating_sub(2)).text(),
-            ));
-        }
-        f.line("");
-        f.line(hint("  Enter/Space to change · Esc to cancel").ellipsize(w));
+        f.control(SettingsList::new("tools", self.items.clone()).max_visible(self.max_visible));
         f
     }
 }
@@ -240,19 +167,22 @@ async fn tools(ctx: &CommandCtx, state: &Tools) -> Result<(), Error> {
         return Ok(());
     }
     let all = ctx.api().all_tools().await?;
-    let items: Vec<Item> = {
+    let items: Vec<SettingItem> = {
         let enabled = state.enabled.lock().unwrap();
         all.into_iter()
-            .map(|t| Item {
-                enabled: enabled.has(&t.name),
-                label: t.name,
+            .map(|t| {
+                let value = if enabled.has(&t.name) {
+                    VALUES[0]
+                } else {
+                    VALUES[1]
+                };
+                SettingItem::new(&t.name, &t.name, value).values(VALUES)
             })
             .collect()
     };
-    let list = SettingsList {
+    let list = ToolsDialog {
         max_visible: (items.len() + 2).min(15),
         items,
-        selected: 0,
         enabled: state.enabled.clone(),
         api: ctx.api(),
     };

@@ -1,8 +1,8 @@
 // @ts-check
 // pi-tui's own controls inside a component's frame (PROTOCOL.md, "Controls in
-// frames"): a frame's `control` block names a SelectList, an Input or a
-// Markdown panel, which the bridge makes with pi-tui's classes and keeps
-// across frames by its id. Keys the control with the focus uses go to it
+// frames"): a frame's `control` block names a SelectList, an Input, a
+// Markdown panel, a SettingsList, a DynamicBorder or a Loader, which the
+// bridge makes with pi-tui's classes and keeps across frames by its id. Keys the control with the focus uses go to it
 // here, with no round trip to the extension; what it reports (selection
 // changed, chosen, cancelled, text changed, submitted, a panel's line count)
 // goes to the extension as `ui/control`. Everything the extension sends is
@@ -12,6 +12,7 @@
 import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
 
 import { sanitize } from "./sanitize.js";
+import { borderLine, borderSpec, editorLines, editorSpec, editorText, loaderSpec, makeEditor, makeLoader, makeSettingsList, MAX_EDITOR_TEXT, settingsPlain, settingsSpec } from "./tui-controls-more.js";
 import { decodeKey } from "./tui-keys.js";
 import { cutBytes, MAX_MARKDOWN, markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
 
@@ -48,8 +49,12 @@ const MAX_PADDING = 16;
  * @typedef {{ id: string, kind: "input", value: string | undefined, focused: boolean }} InputSpec
  * @typedef {{ id: string, kind: "markdown", markdown: string, more: number, height: number | undefined,
  *   scroll: number, paddingX: number, paddingY: number, focused: false }} MarkdownSpec
- * @typedef {SelectSpec | InputSpec | MarkdownSpec} ControlSpec
- * @typedef {{ event: string, index?: number, value?: string, text?: string, lines?: number }} ControlEvent
+ * @typedef {import("./tui-controls-more.js").SettingsSpec} SettingsSpec
+ * @typedef {import("./tui-controls-more.js").BorderSpec} BorderSpec
+ * @typedef {import("./tui-controls-more.js").LoaderSpec} LoaderSpec
+ * @typedef {import("./tui-controls-more.js").EditorSpec} EditorSpec
+ * @typedef {SelectSpec | InputSpec | MarkdownSpec | SettingsSpec | BorderSpec | LoaderSpec | EditorSpec} ControlSpec
+ * @typedef {{ event: string, index?: number, value?: string, text?: string, lines?: number, item?: string }} ControlEvent
  */
 
 /**
@@ -106,6 +111,10 @@ export function controlSpec(raw) {
     // A panel takes no keys: the component scrolls it.
     return { id, kind: "markdown", markdown, more, height, scroll, paddingX: pad(w.paddingX), paddingY: pad(w.paddingY), focused: false };
   }
+  if (w.kind === "settings") return settingsSpec(w, id, (t) => controlText(t), { maxItems: MAX_SELECT_ITEMS, maxVisible: MAX_VISIBLE });
+  if (w.kind === "border") return borderSpec(w);
+  if (w.kind === "loader") return loaderSpec(w, id, (t) => controlText(t));
+  if (w.kind === "editor") return editorSpec(w, id);
   return undefined;
 }
 
@@ -142,6 +151,9 @@ const SELECT_KEYS = /** @type {const} */ ([
 /** Keys an Input leaves to the component (it does nothing with them). */
 const NOT_INPUT = new Set(["tab", "shift+tab", "up", "down", "pageUp", "pageDown"]);
 
+/** Keys a SettingsList with search leaves to the component (its search field does nothing with them). */
+const NOT_SEARCH = ["tab", "shift+tab"];
+
 /**
  * An input's text set by the extension, the cursor at its end (pi-tui's
  * `setValue` keeps the cursor's column, which is 0 for a new input).
@@ -171,13 +183,17 @@ class LiveControl {
   /**
    * @param {ControlSpec} spec
    * @param {(color: unknown) => string} fgOpen
+   * @param {() => void} [repaint] has pi draw the component again (a loader's animation)
+   * @param {() => number} [rows] the terminal's rows (an editor's height is 30% of them)
    */
-  constructor(spec, fgOpen) {
+  constructor(spec, fgOpen, repaint = () => {}, rows = () => 24) {
+    this.rows = rows;
     /** @type {ControlSpec} */
     this.spec = spec;
     /** @type {ControlEvent[]} */
     this.events = [];
     this.fgOpen = fgOpen;
+    this.repaint = repaint;
     /** @type {any} */
     this.control = undefined;
     this.itemsKey = "";
@@ -190,7 +206,30 @@ class LiveControl {
 
   /** @param {ControlSpec} spec */
   build(spec) {
-    if (spec.kind === "markdown") {
+    this.stop();
+    if (spec.kind === "border") {
+      this.control = undefined; // drawn from its spec
+    } else if (spec.kind === "settings") {
+      this.control = makeSettingsList(spec, this.fgOpen, (e) => this.events.push(e));
+      this.itemsKey = settingsKey(spec);
+    } else if (spec.kind === "editor") {
+      const live = this;
+      const tui = {
+        terminal: {
+          get rows() {
+            return live.rows();
+          },
+        },
+        requestRender: () => this.repaint(),
+      };
+      this.control = makeEditor(spec, this.fgOpen, tui, {
+        submitted: (text) => this.events.push({ event: "submitted", text: editorText(text) }),
+        changed: (text) => this.events.push({ event: "changed", text: editorText(text) }),
+      });
+    } else if (spec.kind === "loader") {
+      this.control = makeLoader(spec, this.fgOpen, () => this.repaint());
+      this.itemsKey = JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]);
+    } else if (spec.kind === "markdown") {
       this.control = undefined; // made when drawn, with the theme then
       this.mdKey = undefined;
     } else if (spec.kind === "select") {
@@ -236,8 +275,76 @@ class LiveControl {
       if (spec.selected !== undefined && spec.selected !== old.selected) list.setSelectedIndex(this.filteredIndex(spec.selected));
     } else if (spec.kind === "input" && old.kind === "input") {
       if (spec.value !== undefined && spec.value !== old.value) setText(this.control, spec.value);
+    } else if (spec.kind === "settings" && old.kind === "settings") {
+      // The items as before but for values: the list (its selection, search, the values the user cycled) stays.
+      if (settingsKey(spec) !== this.itemsKey) {
+        const keep = this.control.selectedIndex; // pi-tui's private index
+        this.build(spec);
+        if (spec.selected === undefined || spec.selected === old.selected) this.control.selectedIndex = Math.min(keep, Math.max(0, spec.items.length - 1));
+        return;
+      }
+      spec.items.forEach((item, i) => {
+        if (item.currentValue !== old.items[i]?.currentValue) this.control.updateValue(item.id, item.currentValue);
+      });
+      if (spec.selected !== undefined && spec.selected !== old.selected) this.control.selectItem(spec.selected);
+    } else if (spec.kind === "editor" && old.kind === "editor") {
+      if (spec.paddingX !== old.paddingX || spec.border !== old.border) {
+        const text = this.control.getText();
+        this.build({ ...spec, value: spec.value !== undefined && spec.value !== old.value ? spec.value : text });
+        this.spec = spec;
+        return;
+      }
+      if (spec.value !== undefined && spec.value !== old.value) {
+        this.control.setText(spec.value);
+        this.events = []; // the extension's own text is no change to report
+      }
+    } else if (spec.kind === "loader" && old.kind === "loader") {
+      if (JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]) !== this.itemsKey) {
+        this.build(spec);
+        return;
+      }
+      if (spec.message !== old.message) this.control.setMessage(spec.message);
     }
     // A panel: its Markdown is drawn again only if the text changed (render).
+  }
+
+  /**
+   * A key for an editor: Escape reports `cancelled` (pi-tui's Editor has
+   * no use for it without autocomplete); the text is held to
+   * MAX_EDITOR_TEXT; a submit's own `changed` (to "") is not reported.
+   * @param {string} data
+   * @returns {ControlEvent[]}
+   */
+  editorKey(data) {
+    if (isKey(data, ["escape"])) return [{ event: "cancelled" }];
+    try {
+      this.control.handleInput(data);
+    } catch {
+      // pi-tui's control failed on the key: nothing happened.
+    }
+    const text = this.control.getText();
+    if (text.length > MAX_EDITOR_TEXT) {
+      const cut = text.slice(0, MAX_EDITOR_TEXT);
+      this.control.setText(cut);
+      this.events.push({ event: "changed", text: editorText(cut) });
+    }
+    let out = this.events;
+    this.events = [];
+    if (out.some((e) => e.event === "submitted")) out = out.filter((e) => e.event !== "changed");
+    // Only the text it ended with.
+    const last = out.filter((e) => e.event === "changed").at(-1);
+    return out.filter((e) => e.event !== "changed" || e === last);
+  }
+
+  /** Stop what runs on its own (a loader's timer). */
+  stop() {
+    if (this.spec.kind === "loader" || this.control?.stop) {
+      try {
+        this.control?.stop?.();
+      } catch {
+        // Nothing to stop.
+      }
+    }
   }
 
   /**
@@ -255,8 +362,12 @@ class LiveControl {
    * @param {string} data
    */
   claims(data) {
-    if (this.spec.kind === "markdown") return false;
+    if (this.spec.kind === "markdown" || this.spec.kind === "border" || this.spec.kind === "loader") return false;
     if (this.spec.kind === "input") return !isKey(data, [...NOT_INPUT]);
+    // Every key but Ctrl+C, which pi-tui's Editor leaves to its parent.
+    if (this.spec.kind === "editor") return !isKey(data, ["ctrl+c"]);
+    // With search, every key but Tab types into its field; without, Space cycles too.
+    if (this.spec.kind === "settings" && (this.spec.search ? !isKey(data, NOT_SEARCH) : data === " ")) return true;
     /** @type {any} */
     let kb;
     try {
@@ -280,6 +391,7 @@ class LiveControl {
    * @returns {ControlEvent[]}
    */
   key(data) {
+    if (this.spec.kind === "editor") return this.editorKey(data);
     const before = this.spec.kind === "input" ? this.control.getValue() : undefined;
     try {
       this.control.handleInput(data);
@@ -309,7 +421,15 @@ class LiveControl {
    */
   render(width, focused, theme) {
     if (this.spec.kind === "markdown") return this.panel(this.spec, width, theme);
-    if (this.spec.kind === "input") this.control.focused = focused && this.spec.focused;
+    if (this.spec.kind === "border") return borderLine(this.spec, width, this.fgOpen);
+    if (this.spec.kind === "input" || this.spec.kind === "editor") this.control.focused = focused && this.spec.focused;
+    if (this.spec.kind === "editor") {
+      try {
+        return editorLines(this.control, this.spec, width);
+      } catch {
+        return [];
+      }
+    }
     try {
       return this.control.render(width);
     } catch {
@@ -364,10 +484,14 @@ export class ControlSet {
    * @param {() => ThemeLike | undefined} getTheme
    * @param {(events: Array<ControlEvent & { control: string }>) => void} [report]
    *   gets what controls report while drawn (a Markdown panel's line count)
+   * @param {() => void} [repaint] has pi draw the component again (a loader's next frame)
+   * @param {() => number} [rows] the terminal's rows (an editor's height limit)
    */
-  constructor(getTheme, report) {
+  constructor(getTheme, report, repaint, rows) {
+    this.rows = rows ?? (() => 24);
     this.getTheme = getTheme;
     this.report = report;
+    this.repaint = repaint ?? (() => {});
     /** @type {Map<string, LiveControl>} */
     this.live = new Map();
     /** Specs in the frame's order (the first focused one gets keys). */
@@ -404,17 +528,35 @@ export class ControlSet {
     for (const b of Array.isArray(blocks) ? blocks : []) {
       if (specs.length >= MAX_CONTROLS) break;
       const spec = controlSpec(b?.control);
-      if (!spec || seen.has(spec.id)) continue;
+      if (!spec) continue;
+      // A border keeps nothing: it is drawn from its block (borders count towards the limit).
+      if (spec.kind === "border") {
+        specs.push(spec);
+        continue;
+      }
+      if (seen.has(spec.id)) continue;
       seen.add(spec.id);
       specs.push(spec);
     }
-    for (const id of [...this.live.keys()]) if (!seen.has(id)) this.live.delete(id);
+    for (const [id, w] of [...this.live]) {
+      if (seen.has(id)) continue;
+      w.stop();
+      this.live.delete(id);
+    }
     for (const spec of specs) {
+      if (spec.kind === "border") continue;
       const w = this.live.get(spec.id);
       if (w) w.update(spec);
-      else this.live.set(spec.id, new LiveControl(spec, (c) => this.fgOpen(c)));
+      else this.live.set(spec.id, new LiveControl(spec, (c) => this.fgOpen(c), () => this.repaint(), () => this.rows()));
     }
     this.order = specs;
+  }
+
+  /** The component closed: its controls stop (a loader's timer) and go. */
+  dispose() {
+    for (const w of this.live.values()) w.stop();
+    this.live.clear();
+    this.order = [];
   }
 
   /** The control that gets keys: the frame's first focused one. */
@@ -442,6 +584,8 @@ export class ControlSet {
    * @param {boolean} focused
    */
   render(raw, width, focused) {
+    // A border is one row from its block alone (the frame's line limit bounds how many).
+    if (/** @type {any} */ (raw)?.kind === "border") return borderLine(borderSpec(raw), width, (c) => this.fgOpen(c));
     const id = controlText(/** @type {any} */ (raw)?.id, 64);
     const live = this.live.get(id);
     if (!live) return [];
@@ -469,6 +613,10 @@ export function controlPlain(raw) {
   const spec = controlSpec(raw);
   if (!spec) return [];
   if (spec.kind === "input") return [`> ${spec.value ?? ""}`];
+  if (spec.kind === "settings") return settingsPlain(spec);
+  if (spec.kind === "border") return ["─".repeat(10)];
+  if (spec.kind === "loader") return ["", ` ${spec.message}`];
+  if (spec.kind === "editor") return (spec.value ?? "").split("\n");
   if (spec.kind === "markdown") {
     const lines = markdownPlain(spec.markdown, spec.more);
     const height = spec.height ?? lines.length;
@@ -476,4 +624,12 @@ export function controlPlain(raw) {
     return lines.slice(top, top + height);
   }
   return spec.items.slice(0, spec.maxVisible).map((i) => `  ${i.label || i.value}`);
+}
+
+/**
+ * What rebuilds a settings list when it changes: all but the items' values.
+ * @param {SettingsSpec} spec
+ */
+function settingsKey(spec) {
+  return JSON.stringify([spec.items.map((i) => [i.id, i.label, i.description, i.values]), spec.maxVisible, spec.search]);
 }

@@ -101,6 +101,7 @@ export class ComponentOverlays {
     switch (kind) {
       case "close":
         this.children.delete(id);
+        child.component.dispose?.(); // its controls stop (a loader's timer)
         return child.handle.hide();
       case "hidden":
         return child.handle.setHidden(op.hidden === true);
@@ -151,6 +152,7 @@ export class ComponentOverlays {
     this.ownPending = [];
     for (const child of this.children.values()) {
       try {
+        child.component.dispose?.();
         child.handle.hide();
       } catch (err) {
         this.deps.warn(`overlay: closing child ${child.id}: ${err instanceof Error ? err.message : String(err)}`);

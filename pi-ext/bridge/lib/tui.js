@@ -65,6 +65,8 @@ const MESSAGE_VIEWS = 256;
  * @property {string | undefined} reason why it closed, if the bridge or pi closed it
  * @property {number} seq the last key's sequence number
  * @property {number} acked the last key the extension answered
+ * @property {{ seq: number, view: ViewComponent } | undefined} held a control's last word (chosen,
+ *   submitted, cancelled) whose repaint waits for the extension's answer to key `seq`
  * @property {boolean} paintedSinceKey pi repainted after the last key (a later frame skips pi's render interval)
  * @property {string} size width × rows last told to the extension
  * @property {unknown} escapeTimer
@@ -189,7 +191,10 @@ export class TuiHost {
           return this.frame(child, p);
         case "ui/ack": {
           const c = this.components.get(child)?.get(p.component);
-          if (c && typeof p.seq === "number") c.acked = Math.max(c.acked, p.seq);
+          if (c && typeof p.seq === "number") {
+            c.acked = Math.max(c.acked, p.seq);
+            this.release(c);
+          }
           return;
         }
         case "ui/close":
@@ -247,13 +252,7 @@ export class TuiHost {
     }
     const id = Number(p.component);
     // What controls report while drawn (a Markdown panel's line count) answers no key: the last one's seq.
-    const controls = new ControlSet(
-      () => this.currentTheme(),
-      (events) => {
-        if (c.reason) return;
-        for (const e of events) c.child.notify("ui/control", { component: c.id, seq: c.seq, ...e });
-      },
-    );
+    const controls = this.controlsFor(() => c, {}, () => c.view);
     /** @type {OpenComponent} */
     const c = {
       child,
@@ -275,6 +274,7 @@ export class TuiHost {
       reason: undefined,
       seq: 0,
       acked: 0,
+      held: undefined,
       paintedSinceKey: false,
       size: "",
       escapeTimer: undefined,
@@ -366,13 +366,7 @@ export class TuiHost {
    */
   childFor(c, childId, options) {
     const host = this;
-    const controls = new ControlSet(
-      () => this.currentTheme(),
-      (events) => {
-        if (c.reason) return;
-        for (const e of events) c.child.notify("ui/control", { component: c.id, child: childId, seq: c.seq, ...e });
-      },
-    );
+    const controls = this.controlsFor(() => c, { child: childId }, () => target.view);
     const target = {
       child: childId,
       size: "",
@@ -407,7 +401,44 @@ export class TuiHost {
       handleInput(data) {
         host.key(c, data, target);
       },
+      /** Closed: its controls stop (a loader's timer). */
+      dispose() {
+        controls.dispose();
+      },
     };
+  }
+
+  /**
+   * A component's (or a child overlay's) pi-tui controls: what they report
+   * goes to the extension as `ui/control` (the last key's seq); a loader's
+   * frame draws its view anew and repaints pi, with no round trip.
+   * @param {() => OpenComponent} comp the component (a getter: made before it)
+   * @param {{ child?: number }} where which of its overlays
+   * @param {() => ViewComponent | undefined} view
+   */
+  controlsFor(comp, where, view) {
+    const tui = () => comp().tui ?? this.tui;
+    return new ControlSet(
+      () => this.currentTheme(),
+      (events) => {
+        const c = comp();
+        if (c.reason) return;
+        for (const e of events) c.child.notify("ui/control", { component: c.id, ...where, seq: c.seq, ...e });
+      },
+      () => {
+        if (comp().reason) return;
+        view()?.invalidate();
+        try {
+          tui()?.requestRender();
+        } catch {
+          // pi's terminal stopped.
+        }
+      },
+      () => {
+        const rows = Number(tui()?.terminal?.rows);
+        return Number.isFinite(rows) && rows > 0 ? rows : 24;
+      },
+    );
   }
 
   /**
@@ -479,12 +510,21 @@ export class TuiHost {
     // A key the frame's focused pi-tui control uses: handled here, its events to the extension.
     const events = kind === "release" ? undefined : (target ?? c).controls.key(data);
     if (events) {
-      (target ?? c).view.invalidate();
       for (const e of events) c.child.notify("ui/control", { component: c.id, ...to, seq: c.seq, ...e });
-      try {
-        c.tui?.requestRender();
-      } catch {
-        // pi's terminal stopped.
+      // A control's last word usually changes the component (a TypeScript
+      // component's onSubmit redraws in the same tick): pi repaints with the
+      // extension's answer to this key, not with the control's state in
+      // between (an editor emptied by its Enter under the old frame).
+      const view = (target ?? c).view;
+      if (events.some((e) => e.event === "chosen" || e.event === "submitted" || e.event === "cancelled")) {
+        c.held = { seq: c.seq, view };
+      } else {
+        view.invalidate();
+        try {
+          c.tui?.requestRender();
+        } catch {
+          // pi's terminal stopped.
+        }
       }
     } else
       c.child.notify("ui/key", {
@@ -508,6 +548,22 @@ export class TuiHost {
   }
 
   /**
+   * The extension answered the key a control's last word held the repaint
+   * for: the control's state is drawn (the answer's frame, if any, too).
+   * @param {OpenComponent} c
+   */
+  release(c) {
+    if (!c.held || c.acked < c.held.seq) return;
+    c.held.view.invalidate();
+    c.held = undefined;
+    try {
+      c.tui?.requestRender();
+    } catch {
+      // pi's terminal stopped.
+    }
+  }
+
+  /**
    * `ui/frame`: the component's new frame.
    * @param {ChildConnection} child
    * @param {any} p
@@ -524,6 +580,7 @@ export class TuiHost {
     }
     if (typeof forKey === "number") {
       c.acked = Math.max(c.acked, forKey);
+      this.release(c);
       // pi repainted for the key already: this frame need not wait out
       // pi's 16 ms render interval (pi-tui's `lastRenderAt`, guarded).
       if (forKey === c.seq && c.paintedSinceKey && typeof c.tui?.lastRenderAt === "number") c.tui.lastRenderAt = -Infinity;
@@ -575,6 +632,7 @@ export class TuiHost {
   closed(c, answer) {
     this.b.clock.clearTimeout(c.escapeTimer);
     c.overlays.closeAll();
+    c.controls.dispose();
     c.resume?.();
     c.resume = undefined;
     this.components.get(c.child)?.delete(c.id);

@@ -181,3 +181,19 @@ test("children opened with the component show below it; their frames, keys and f
   await settle();
   assert.equal(t.overlays.length, 2, "nothing opened after it closed");
 });
+
+test("a child that closes is disposed (its controls stop: a loader's timer), by its own close and with the component", () => {
+  const { tui } = fakeTui();
+  /** @type {string[]} */
+  const disposed = [];
+  const o = new ComponentOverlays({
+    tui: () => tui,
+    makeChild: (id) => ({ name: `c${id}`, dispose: () => disposed.push(`c${id}`) }),
+    overlayOptions: (x) => x,
+    warn: () => {},
+  });
+  o.apply([{ op: "open", child: 1 }, { op: "open", child: 2 }, { op: "close", child: 1 }]);
+  assert.deepEqual(disposed, ["c1"]);
+  o.closeAll();
+  assert.deepEqual(disposed, ["c1", "c2"]);
+});

@@ -110,6 +110,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
         "tui-controls.js",
         include_str!("../../bridge/lib/tui-controls.js"),
     ),
+    #[cfg(feature = "tui")]
+    (
+        "tui-controls-more.js",
+        include_str!("../../bridge/lib/tui-controls-more.js"),
+    ),
     // Feature `models`.
     #[cfg(feature = "models")]
     (

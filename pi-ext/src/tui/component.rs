@@ -97,7 +97,8 @@ pub trait Component: Send + Sized + 'static {
 
     /// A control of its frame reported something ([`Frame::control`]: a
     /// [`super::SelectList`]'s selection moved, was chosen or cancelled; an
-    /// [`super::Input`]'s text changed or was submitted; a
+    /// [`super::Input`]'s or [`super::TextEditor`]'s text changed or was
+    /// submitted; a [`super::SettingsList`]'s value changed; a
     /// [`super::Markdown`] panel was measured). The keys that caused it went
     /// to the control, not to [`Component::on_key`].
     fn on_control(&mut self, event: &ControlEvent, cx: &mut Cx<Self>) {

@@ -1,9 +1,11 @@
 //! pi-tui's own controls in a component's [`super::Frame`]: [`SelectList`],
-//! [`Input`] and [`Markdown`], made by the bridge with pi-tui's classes, and
-//! what they report back ([`ControlEvent`]).
+//! [`Input`] and [`Markdown`] (and, in `control_more`, `SettingsList`,
+//! `DynamicBorder`, `Loader` and `TextEditor`), made by the bridge with pi-tui's classes,
+//! and what they report back ([`ControlEvent`]).
 
 use serde_json::{json, Value};
 
+use super::control_more::{editor_text, DynamicBorder, Loader, SettingsList, TextEditor};
 use super::markdown_view::MarkdownText;
 use super::style::{Fg, FgColor};
 use super::MAX_VIEW_LINES;
@@ -40,10 +42,10 @@ const MAX_SCROLL: usize = 1_000_000;
 const MAX_PADDING: u16 = 16;
 
 /// Most characters of a control's id.
-const MAX_ID: usize = 64;
+pub(super) const MAX_ID: usize = 64;
 
 /// `text` without control characters, at most `max` characters.
-fn bounded(text: &str, max: usize) -> String {
+pub(super) fn bounded(text: &str, max: usize) -> String {
     let clean = sanitize(text, Keep::Line);
     match clean.char_indices().nth(max) {
         Some((at, _)) => clean[..at].to_string(),
@@ -420,15 +422,27 @@ pub enum Control {
     Input(Input),
     /// pi-tui's `Markdown`, as a panel the component scrolls.
     Markdown(Markdown),
+    /// pi-tui's `SettingsList`.
+    SettingsList(SettingsList),
+    /// pi's `DynamicBorder`: a rule across the width.
+    DynamicBorder(DynamicBorder),
+    /// pi-tui's `Loader`: a spinner and a message.
+    Loader(Loader),
+    /// pi-tui's multi-line `Editor`.
+    TextEditor(TextEditor),
 }
 
 impl Control {
-    /// Its id.
+    /// Its id ("" for a [`DynamicBorder`], which keeps no state).
     pub fn id(&self) -> &str {
         match self {
             Control::SelectList(l) => &l.id,
             Control::Input(i) => &i.id,
             Control::Markdown(m) => &m.id,
+            Control::SettingsList(l) => l.id(),
+            Control::DynamicBorder(_) => "",
+            Control::Loader(l) => l.id(),
+            Control::TextEditor(e) => e.id(),
         }
     }
 
@@ -438,6 +452,10 @@ impl Control {
             Control::SelectList(l) => l.wire(),
             Control::Input(i) => i.wire(),
             Control::Markdown(m) => m.wire(),
+            Control::SettingsList(l) => l.wire(),
+            Control::DynamicBorder(b) => b.wire(),
+            Control::Loader(l) => l.wire(),
+            Control::TextEditor(e) => e.wire(),
         };
         json!({ "control": spec })
     }
@@ -485,24 +503,35 @@ pub enum ControlEvent {
         /// Its value.
         value: String,
     },
-    /// Escape (or Ctrl+C) on a select list, Escape on an input.
+    /// Escape (or Ctrl+C) on a select list or a settings list, Escape on
+    /// an input or a text editor.
     Cancelled {
         /// The control's id.
         control: String,
     },
-    /// An input's text changed.
+    /// An input's or a [`TextEditor`]'s text changed.
     Changed {
-        /// The input's id.
+        /// The control's id.
         control: String,
         /// Its text now.
         text: String,
     },
-    /// Enter on an input.
+    /// Enter on an input or a [`TextEditor`].
     Submitted {
-        /// The input's id.
+        /// The control's id.
         control: String,
-        /// Its text.
+        /// Its text (an editor's trimmed, as pi-tui's `onSubmit` gets it).
         text: String,
+    },
+    /// A [`SettingsList`]'s item took another value: Enter or Space cycled
+    /// it to the next of its values.
+    SettingChanged {
+        /// The list's id.
+        control: String,
+        /// The item's id.
+        item: String,
+        /// Its value now.
+        value: String,
     },
     /// A [`Markdown`] panel draws to `lines` rows at the frame's width (the
     /// note included, if its text was cut): sent when a text is first drawn
@@ -525,7 +554,8 @@ impl ControlEvent {
             | ControlEvent::Cancelled { control }
             | ControlEvent::Changed { control, .. }
             | ControlEvent::Submitted { control, .. }
-            | ControlEvent::Measured { control, .. } => control,
+            | ControlEvent::Measured { control, .. }
+            | ControlEvent::SettingChanged { control, .. } => control,
         }
     }
 
@@ -533,7 +563,8 @@ impl ControlEvent {
     /// not know or that is malformed (an index the list has not).
     pub(crate) fn from_wire(p: &Value) -> Option<ControlEvent> {
         let control = p["control"].as_str()?.to_string();
-        let text = || p["text"].as_str().map(|t| bounded(t, MAX_INPUT));
+        // An editor's text keeps its lines (an input's has none).
+        let text = || p["text"].as_str().map(editor_text);
         let item = || {
             let index = usize::try_from(p["index"].as_u64()?).ok()?;
             Some((index, p["value"].as_str()?.to_string()))
@@ -563,6 +594,11 @@ impl ControlEvent {
             "submitted" => ControlEvent::Submitted {
                 control,
                 text: text()?,
+            },
+            "settingChanged" => ControlEvent::SettingChanged {
+                control,
+                item: bounded(p["item"].as_str()?, MAX_CONTROL_TEXT),
+                value: bounded(p["value"].as_str()?, MAX_CONTROL_TEXT),
             },
             "measured" => ControlEvent::Measured {
                 control,

@@ -15,7 +15,8 @@ use super::MAX_VIEW_LINES;
 /// wider than the terminal), so layout mistakes cost columns, not pi's
 /// screen. Between its lines a frame can hold pi-tui's own controls
 /// ([`Frame::control`]: a [`super::SelectList`], an [`super::Input`], a
-/// [`super::Markdown`] panel).
+/// [`super::Markdown`] panel, a [`super::SettingsList`], a
+/// [`super::DynamicBorder`], a [`super::Loader`], a [`super::TextEditor`]).
 ///
 /// ```
 /// use pi_ext::tui::{span, Fg, Frame};
@@ -62,7 +63,9 @@ impl Frame {
 
     /// Add pi-tui's own control below the lines so far: pi-tui draws it at
     /// the frame's width, and keys it uses go to it in the bridge (see
-    /// [`super::SelectList`], [`super::Input`], [`super::Markdown`]; what it reports reaches
+    /// [`super::SelectList`], [`super::Input`], [`super::Markdown`],
+    /// [`super::SettingsList`], [`super::DynamicBorder`], [`super::Loader`],
+    /// [`super::TextEditor`]; what it reports reaches
     /// [`super::Component::on_control`]). It is not one of [`Frame::rows`]:
     /// lines and the cursor count the frame's own lines only. At most
     /// [`MAX_CONTROLS`] controls draw; two with one id draw the first.

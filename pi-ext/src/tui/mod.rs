@@ -152,6 +152,7 @@ mod autocomplete;
 mod chrome;
 mod component;
 mod control;
+mod control_more;
 mod editor;
 mod entry;
 mod frame;
@@ -178,6 +179,10 @@ pub use component::{Area, Component, Custom, Cx, Handle};
 pub use control::{
     Control, ControlEvent, Input, Markdown, SelectColors, SelectItem, SelectList, MAX_CONTROLS,
     MAX_CONTROL_TEXT, MAX_INPUT, MAX_PANEL_HEIGHT, MAX_SELECT_ITEMS, MAX_VISIBLE,
+};
+pub use control_more::{
+    DynamicBorder, Loader, SettingItem, SettingsList, TextEditor, MAX_EDITOR_TEXT,
+    MAX_LOADER_FRAMES, MAX_SETTING_VALUES,
 };
 pub use editor::{Act, Editor, EditorMode, EditorSpec, Highlight, Shine};
 pub(crate) use entry::{entry_views, render_entry};
