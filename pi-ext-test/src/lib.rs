@@ -107,6 +107,7 @@ mod print;
 mod rpc;
 mod screen;
 pub mod session;
+mod steps;
 mod terminal;
 mod theme;
 mod watched;
@@ -122,7 +123,8 @@ pub use keys::Key;
 pub use model::{RecordedRequest, Reply, ScriptedModel, ToolCall, NO_SCRIPTED_REPLY};
 pub use print::PrintOutput;
 pub use rpc::{PiBuilder, PiRpc};
-pub use screen::{assert_screen_steps_same, Cell, Color, Screen, Style};
+pub use screen::{assert_screen_steps_same, styled_runs, Cell, Color, Screen, Style};
+pub use steps::ScreenSteps;
 pub use terminal::PiTerminal;
 pub use theme::theme_color;
 

@@ -214,26 +214,10 @@ impl Screen {
 
     fn runs(&self, row: u16, map: impl Fn(Style) -> Style, trim: bool) -> String {
         let (_, cols) = self.size();
-        let mut runs: Vec<(String, String)> = Vec::new();
-        for col in 0..cols {
-            let Some(cell) = self.cell(row, col) else {
-                continue;
-            };
-            let style = map(cell.style).to_string();
-            match runs.last_mut() {
-                Some((text, last)) if *last == style => text.push_str(&cell.text),
-                _ => runs.push((cell.text, style)),
-            }
-        }
-        while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
-            runs.pop();
-        }
-        if let (true, Some((text, _))) = (trim, runs.last_mut()) {
-            text.truncate(text.trim_end().len());
-        }
-        runs.iter()
-            .map(|(text, style)| format!("«{text}»{{{style}}}"))
-            .collect()
+        let cells = (0..cols)
+            .filter_map(|col| self.cell(row, col))
+            .map(|cell| (cell.text, map(cell.style)));
+        runs_of(cells, trim)
     }
 
     /// The style of the cell at `(row, column)` (the default style outside the screen).
@@ -371,6 +355,34 @@ impl fmt::Debug for Screen {
     }
 }
 
+/// Cells (their text and style, in order) as runs of one style, `«text»{style}` each, as
+/// [`Screen::styled_row`] writes a row (blank runs at the end dropped): for comparing parts of
+/// rows, or cells a test picked or masked itself.
+pub fn styled_runs(cells: impl IntoIterator<Item = (String, Style)>) -> String {
+    runs_of(cells, false)
+}
+
+/// Runs of one style; with `trim`, the last run's trailing blanks go too.
+fn runs_of(cells: impl IntoIterator<Item = (String, Style)>, trim: bool) -> String {
+    let mut runs: Vec<(String, String)> = Vec::new();
+    for (text, style) in cells {
+        let style = style.to_string();
+        match runs.last_mut() {
+            Some((last_text, last)) if *last == style => last_text.push_str(&text),
+            _ => runs.push((text, style)),
+        }
+    }
+    while runs.last().is_some_and(|(text, _)| text.trim().is_empty()) {
+        runs.pop();
+    }
+    if let (true, Some((text, _))) = (trim, runs.last_mut()) {
+        text.truncate(text.trim_end().len());
+    }
+    runs.iter()
+        .map(|(text, style)| format!("«{text}»{{{style}}}"))
+        .collect()
+}
+
 /// Two runs' named steps of screen text (a TypeScript original's and its
 /// port's, e.g. [`Screen::styled_row`]s joined by newlines) are the same:
 /// step by step, a difference shown as the rows that differ, the
@@ -403,4 +415,37 @@ fn differing_rows(ts: &str, rust: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screen(bytes: &[u8]) -> Screen {
+        let mut parser = vt100::Parser::new(2.try_into().unwrap(), 20.try_into().unwrap(), 0);
+        parser.process(bytes);
+        Screen::new(parser.screen().clone(), String::new())
+    }
+
+    #[test]
+    fn cells_and_rows_make_the_same_runs() {
+        let s = screen(b"\x1b[1mab\x1b[0mcd  \x1b[31mx\x1b[0m   ");
+        assert_eq!(
+            s.styled_row(0),
+            "«ab»{fg default on bg default, bold}«cd  »{fg default on bg default}«x»{fg colour 1 on bg default}"
+        );
+        let cells = (0..20)
+            .filter_map(|c| s.cell(0, c))
+            .map(|c| (c.text, c.style));
+        assert_eq!(styled_runs(cells), s.styled_row(0));
+        let blank_end = [
+            ("a".to_string(), Style::default()),
+            ("  ".to_string(), Style::default()),
+        ];
+        assert_eq!(
+            styled_runs(blank_end),
+            "«a  »{fg default on bg default}",
+            "trailing blanks of the last run kept"
+        );
+    }
 }

@@ -9,7 +9,7 @@
 //! Escape out. At every step the component's rows, with their colours, must
 //! be the same.
 
-use pi_ext_e2e::{Key, PiEnv, Reply, Screen, ScriptedModel};
+use pi_ext_e2e::{Key, PiEnv, Reply, Screen, ScreenSteps, ScriptedModel};
 
 const COLS: u16 = 80;
 const ROWS: u16 = 40;
@@ -103,25 +103,10 @@ fn run(
         let end = answer.lines().last().unwrap().trim_start_matches("- ");
         pi.wait_for_text(end);
     }
-    let mut steps: Vec<(String, String)> = Vec::new();
-    let mut step = |name: &str, before: Option<&str>| -> String {
-        let i = steps.len();
-        let s = match expected {
-            Some(ts) => pi.wait_for(
-                &format!("step {name:?} as the twin drew it:\n{}", ts[i].1),
-                |s| shown(s).unwrap_or_default() == ts[i].1,
-            ),
-            None => pi.wait_for(&format!("step {name:?}"), |s| {
-                shown(s).is_some_and(|now| Some(now.as_str()) != before)
-            }),
-        };
-        let now = shown(&s).unwrap();
-        steps.push((name.to_string(), now.clone()));
-        now
-    };
+    let mut steps = ScreenSteps::new(&pi, shown, expected);
     pi.type_text("/answers");
     pi.press(Key::Enter);
-    let mut now = step("opened", None);
+    steps.step("opened");
     for (name, key) in KEYS {
         pi.press(key);
         if name == "closed" {
@@ -129,10 +114,10 @@ fn run(
             assert!(!s.contains("Answers on this branch"), "{s}");
             continue;
         }
-        now = step(name, Some(&now));
+        steps.step(name);
     }
     pi.exit();
-    steps
+    steps.into_steps()
 }
 
 #[test]

@@ -58,22 +58,6 @@ fn streamed(row: &str) -> Option<std::ops::Range<u16>> {
     Some(start as u16..end as u16)
 }
 
-/// Cells as runs of one style, `«text»{style}`, blank runs at the end dropped.
-fn runs(cells: impl IntoIterator<Item = (String, Style)>) -> String {
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for (text, style) in cells {
-        let style = style.to_string();
-        match runs.last_mut() {
-            Some((t, s)) if *s == style => t.push_str(&text),
-            _ => runs.push((text, style)),
-        }
-    }
-    while runs.last().is_some_and(|(t, _)| t.trim().is_empty()) {
-        runs.pop();
-    }
-    runs.iter().map(|(t, s)| format!("«{t}»{{{s}}}")).collect()
-}
-
 /// Every row, styled, streamed lines blanked (in the terminal's default
 /// style) and clocks masked.
 fn styled_screen(screen: &Screen) -> String {
@@ -87,7 +71,7 @@ fn styled_screen(screen: &Screen) -> String {
                 }
                 screen.cell(r, c).map(|cell| (cell.text, cell.style))
             });
-            mask_clock(&runs(cells))
+            mask_clock(&pi_ext_e2e::styled_runs(cells))
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -153,22 +153,6 @@ fn bar_offset(n: u64) -> usize {
         .max(0.0) as usize
 }
 
-/// Runs of one style, `«text»{style}`, blank runs at the end dropped.
-fn runs(cells: impl IntoIterator<Item = (String, Style)>) -> String {
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for (text, style) in cells {
-        let style = style.to_string();
-        match runs.last_mut() {
-            Some((t, s)) if *s == style => t.push_str(&text),
-            _ => runs.push((text, style)),
-        }
-    }
-    while runs.last().is_some_and(|(t, _)| t.trim().is_empty()) {
-        runs.pop();
-    }
-    runs.iter().map(|(t, s)| format!("«{t}»{{{s}}}")).collect()
-}
-
 /// The animation's screen with what depends on the frame masked (see the
 /// top), and the frame and FPS it shows; checks on the way that the bar's
 /// offset and the spinner are the original's for that frame, and the
@@ -269,7 +253,7 @@ fn animation(screen: &Screen) -> (String, u64, u64) {
                 }
             }
         }
-        out.push(runs(cells));
+        out.push(pi_ext_e2e::styled_runs(cells));
     }
     (out.join("\n"), frame, fps)
 }

@@ -10,7 +10,7 @@
 //! Enter putting its command in the editor. At every step the component's
 //! rows, with their colours, must be the same.
 
-use pi_ext_e2e::{Key, PiEnv, Screen, ScriptedModel};
+use pi_ext_e2e::{Key, PiEnv, Screen, ScreenSteps, ScriptedModel};
 
 const COLS: u16 = 80;
 const ROWS: u16 = 40;
@@ -85,25 +85,10 @@ fn run(env: &PiEnv, rust: bool, expected: Option<&[(String, String)]>) -> Vec<(S
         builder.extension(pi_ext_e2e::fixture("prompt-browser.ts"))
     };
     let pi = builder.terminal(COLS, ROWS);
-    let mut steps: Vec<(String, String)> = Vec::new();
-    let mut step = |name: &str, before: Option<&str>| -> String {
-        let i = steps.len();
-        let s = match expected {
-            Some(ts) => pi.wait_for(
-                &format!("step {name:?} as the twin drew it:\n{}", ts[i].1),
-                |s| shown(s).unwrap_or_default() == ts[i].1,
-            ),
-            None => pi.wait_for(&format!("step {name:?}"), |s| {
-                shown(s).is_some_and(|now| Some(now.as_str()) != before)
-            }),
-        };
-        let now = shown(&s).unwrap();
-        steps.push((name.to_string(), now.clone()));
-        now
-    };
+    let mut steps = ScreenSteps::new(&pi, shown, expected);
     pi.type_text("/prompts");
     pi.press(Key::Enter);
-    let mut now = step("opened", None);
+    steps.step("opened");
     for (name, key) in KEYS {
         pi.press(key);
         if name == "used" {
@@ -118,10 +103,10 @@ fn run(env: &PiEnv, rust: bool, expected: Option<&[(String, String)]>) -> Vec<(S
             pi.wait_for("the editor cleared", |s| !s.contains("/commit"));
             continue;
         }
-        now = step(name, Some(&now));
+        steps.step(name);
     }
     pi.exit();
-    steps
+    steps.into_steps()
 }
 
 #[test]

@@ -76,22 +76,6 @@ fn is_alien(cell: &pi_ext_e2e::Cell) -> bool {
     matches!(cell.style.fg, Color::Indexed(2 | 5 | 6)) && !cell.text.trim().is_empty()
 }
 
-/// Cells as runs of one style, `«text»{style}`, blank runs at the end dropped.
-fn runs(cells: impl IntoIterator<Item = (String, pi_ext_e2e::Style)>) -> String {
-    let mut runs: Vec<(String, String)> = Vec::new();
-    for (text, style) in cells {
-        let style = style.to_string();
-        match runs.last_mut() {
-            Some((t, s)) if *s == style => t.push_str(&text),
-            _ => runs.push((text, style)),
-        }
-    }
-    while runs.last().is_some_and(|(t, _)| t.trim().is_empty()) {
-        runs.pop();
-    }
-    runs.iter().map(|(t, s)| format!("«{t}»{{{s}}}")).collect()
-}
-
 /// The board as compared while the game runs (see [`Mask`] and the top).
 fn board(screen: &Screen, mask: Mask) -> String {
     let (top, corner) = board_at(screen).unwrap_or_else(|| panic!("no board\n{screen}"));
@@ -120,7 +104,7 @@ fn board(screen: &Screen, mask: Mask) -> String {
             }
             Some((cell.text, cell.style))
         });
-        out.push(runs(cells.collect::<Vec<_>>()));
+        out.push(pi_ext_e2e::styled_runs(cells.collect::<Vec<_>>()));
     }
     shots.sort_unstable();
     shots.dedup();
@@ -140,7 +124,7 @@ fn board(screen: &Screen, mask: Mask) -> String {
             }
             cells.push((cell.text.clone(), cell.style));
         }
-        out.push(format!("formation: {}", runs(cells)));
+        out.push(format!("formation: {}", pi_ext_e2e::styled_runs(cells)));
     }
     out.join("\n")
 }
