@@ -77,6 +77,29 @@ fn styled_screen(screen: &Screen) -> String {
         .join("\n")
 }
 
+/// The streaming demo's panel that shows `● FOCUSED` (the panels stand one
+/// above the other at column 2, each titled `Panel X` on its top border; the
+/// controller is below them): the title nearest above the one such row.
+fn focused_panel(s: &Screen) -> Option<&'static str> {
+    let focused = s.find_all("● FOCUSED");
+    let [(row, _)] = focused.as_slice() else {
+        return None;
+    };
+    ["Panel A", "Panel B", "Panel C"]
+        .into_iter()
+        .filter_map(|p| {
+            let above = s
+                .find_all(p)
+                .into_iter()
+                .map(|(r, _)| r)
+                .filter(|r| r < row)
+                .max()?;
+            Some((above, p))
+        })
+        .max()
+        .map(|(_, p)| p)
+}
+
 /// One side's run of the five commands: its named steps.
 fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {
     let (builder, _) = pi_ext_e2e::ports_side(env, &PORTS, rust);
@@ -165,7 +188,9 @@ fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {
     keep("focus: Beta", &s);
     pi.press(Key::ShiftTab);
     let s = pi.wait_for("Alpha again", |s| {
-        s.contains("Current focus: Alpha") && s.contains("Alpha FOCUSED")
+        s.contains("Current focus: Alpha")
+            && s.contains("Alpha FOCUSED")
+            && !s.contains("Beta FOCUSED")
     });
     keep("focus: Alpha again", &s);
     pi.press(Key::Escape);
@@ -175,7 +200,7 @@ fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {
     keep("focus: Alpha dismissed", &s);
     pi.press(Key::Ctrl('d'));
     let s = pi.wait_for("Beta dismissed", |s| {
-        !s.contains("Beta ") && s.contains("Current focus: Gamma")
+        !s.contains("Beta ") && s.contains("Current focus: Gamma") && s.contains("Gamma FOCUSED")
     });
     keep("focus: Beta dismissed", &s);
     pi.press(Key::Escape);
@@ -198,8 +223,10 @@ fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {
     });
     keep("streaming: open", &s);
     pi.press(Key::Tab);
+    // The controller's line and each panel's mark are frames of their own:
+    // each step waits for both.
     let s = pi.wait_for("Panel A focused", |s| {
-        s.contains("Current focus: Panel A") && s.contains("● FOCUSED")
+        s.contains("Current focus: Panel A") && focused_panel(s) == Some("Panel A")
     });
     keep("streaming: Panel A", &s);
     pi.type_text("h");
@@ -209,10 +236,14 @@ fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {
     let s = pi.wait_for_text("> hi ");
     keep("streaming: typed hi", &s);
     pi.press(Key::Tab);
-    let s = pi.wait_for_text("Current focus: Panel B");
+    let s = pi.wait_for("Panel B focused", |s| {
+        s.contains("Current focus: Panel B") && focused_panel(s) == Some("Panel B")
+    });
     keep("streaming: Panel B", &s);
     pi.press(Key::Tab);
-    let s = pi.wait_for_text("Current focus: Panel C");
+    let s = pi.wait_for("Panel C focused", |s| {
+        s.contains("Current focus: Panel C") && focused_panel(s) == Some("Panel C")
+    });
     keep("streaming: Panel C", &s);
     pi.press(Key::Tab);
     let s = pi.wait_for("the controller again", |s| {
