@@ -1,7 +1,7 @@
 //! Hooks on streaming events (`message_update`) are notifications: each is
 //! run in order as it arrives, a panic in one is contained, and one that
-//! has to wait still finishes. `hook/updates` (one line per turn of pi's
-//! event loop) runs the per-event hooks once per event and a
+//! has to wait still finishes. `hook/updates` (one line per batch of up to
+//! 2 ms) runs the per-event hooks once per event and a
 //! `MessageUpdateBatch` hook once per line.
 
 use std::sync::Mutex;

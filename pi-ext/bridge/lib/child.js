@@ -391,7 +391,7 @@ export class ChildConnection {
 
   /**
    * Queue one streamed `message_update` for `hooks` (one `hook/updates`
-   * line per turn of the event loop). `ev` is the event in its short form;
+   * line per batch of up to STREAM_BATCH_MS). `ev` is the event in its short form;
    * `meta` the message's metadata when it changed (it starts a new line, so
    * that it applies to the events after it only).
    * @param {string[]} hooks

@@ -1360,7 +1360,7 @@ impl Bench {
         });
         self.report.row(Row {
             id: "5d",
-            what: "… the Rust hook in its batch form (`MessageUpdateBatch`: one call per turn of pi's event loop, `tests/extensions/bench-hook-batch`): `prompt` → `agent_end`; CPU per answer and per event of pi's Node process / the extension process".into(),
+            what: "… the Rust hook in its batch form (`MessageUpdateBatch`: one call per batch of the bridge's streamed lines, up to 2 ms, `tests/extensions/bench-hook-batch`): `prompt` → `agent_end`; CPU per answer and per event of pi's Node process / the extension process".into(),
             rust: format!(
                 "{} ({:+.1}% vs none); {:.0} ms ({:.1} µs per event) / {:.0} ms ({:.1} µs per event)",
                 fmt_summary(&batch),

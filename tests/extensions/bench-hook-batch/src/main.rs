@@ -1,6 +1,6 @@
 //! Row 5 of the benchmark (`cargo run --release -p pi-ext-e2e --bin bench -- --rows 5`): the
-//! opt-in batch form of a `message_update` hook ([`MessageUpdateBatch`]: one call per turn of
-//! pi's event loop, with that turn's events) that only counts the streamed updates.
+//! opt-in batch form of a `message_update` hook ([`MessageUpdateBatch`]: one call per batch of
+//! the bridge's streamed lines, the events of up to 2 ms) that only counts the streamed updates.
 //!
 //! `tests/extensions/bench-hook-stream` is the same with a per-event hook.
 use std::sync::atomic::{AtomicU64, Ordering};
