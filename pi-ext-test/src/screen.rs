@@ -200,6 +200,15 @@ impl Screen {
         self.styled_row_with(row, |style| style)
     }
 
+    /// Rows `rows` as [`Screen::styled_row`]s, one per line: a part of the screen (or, with
+    /// `0..rows`, all of it) to compare with its colours.
+    pub fn styled_rows(&self, rows: impl IntoIterator<Item = u16>) -> String {
+        rows.into_iter()
+            .map(|r| self.styled_row(r))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// [`Screen::styled_row`] with each cell's style passed through `map` first, to mask
     /// what legitimately differs (a background, say).
     pub fn styled_row_with(&self, row: u16, map: impl Fn(Style) -> Style) -> String {

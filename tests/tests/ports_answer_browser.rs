@@ -50,12 +50,7 @@ fn shown(s: &Screen) -> Option<String> {
             .rfind(|r| *r < bottom && s.row(*r).starts_with("Answer "))?;
         (top, bottom)
     };
-    (top < bottom).then(|| {
-        (top..=bottom)
-            .map(|r| s.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })
+    (top < bottom).then(|| s.styled_rows(top..=bottom))
 }
 
 /// The keys after `/answers` opens, one step each: every one changes what

@@ -9,19 +9,12 @@
 
 use pi_ext_e2e::json::{assert_same, mask_ids_and_times};
 use pi_ext_e2e::session::session_messages;
-use pi_ext_e2e::{theme_color, Key, PiEnv, Reply, Screen, ScriptedModel};
+use pi_ext_e2e::{theme_color, Key, PiEnv, Reply, ScriptedModel};
 use serde_json::{json, Value};
 
 const PORTS: [(&str, &str); 1] = [("built-in-tool-renderer.ts", "built-in-tool-renderer")];
 const COLS: u16 = 90;
 const ROWS: u16 = 50;
-
-fn styled_screen(screen: &Screen) -> String {
-    (0..screen.size().0)
-        .map(|r| screen.styled_row(r))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 struct Run {
     steps: Vec<(String, String)>,
@@ -59,7 +52,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     pi.type_text("use the tools");
     pi.press(Key::Enter);
     let s = pi.wait_for_text("All done.");
-    let mut steps = vec![("collapsed".to_string(), styled_screen(&s))];
+    let mut steps = vec![("collapsed".to_string(), s.styled_rows(0..s.size().0))];
     let (row, col) = s.find("+1 / -1").expect("edit's counts");
     assert_eq!(
         s.style_at(row, col).fg,
@@ -68,7 +61,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     );
     pi.press(Key::Ctrl('o'));
     let s = pi.wait_for("the rows expanded", |s| s.contains("+2 TWO"));
-    steps.push(("expanded".into(), styled_screen(&s)));
+    steps.push(("expanded".into(), s.styled_rows(0..s.size().0)));
     pi.exit();
     Run {
         steps,

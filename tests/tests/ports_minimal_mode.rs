@@ -63,13 +63,6 @@ for (const file of files) {
 process.exit(found ? 0 : 1);
 "#;
 
-fn styled_screen(screen: &Screen) -> String {
-    (0..screen.size().0)
-        .map(|r| screen.styled_row(r))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The files the tools work on, and fd and ripgrep's stand-ins where pi
 /// looks for them first (`<agent>/bin`).
 fn setup(env: &PiEnv) {
@@ -145,7 +138,10 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
             && s.contains("→ 2 matches")
             && s.contains("→ 2 entries")
     });
-    let mut steps = vec![("collapsed".to_string(), styled_screen(&collapsed))];
+    let mut steps = vec![(
+        "collapsed".to_string(),
+        collapsed.styled_rows(0..collapsed.size().0),
+    )];
     pi.press(Key::Ctrl('o'));
     let expanded = pi.wait_for("the outputs", |s| {
         [
@@ -160,7 +156,10 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
         .iter()
         .all(|t| s.contains(t))
     });
-    steps.push(("expanded".into(), styled_screen(&expanded)));
+    steps.push((
+        "expanded".into(),
+        expanded.styled_rows(0..expanded.size().0),
+    ));
     pi.exit();
     Run {
         steps,

@@ -49,14 +49,6 @@ while [ "$n" -gt "$(cat "$gate/allowed")" ] && [ "$i" -lt 6000 ]; do
 done
 "#;
 
-/// Every visible row, styled, one per line.
-fn styled_screen(screen: &Screen) -> String {
-    (0..screen.size().0)
-        .map(|r| screen.styled_row(r))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The column of the right border (`╮` or `│`) of the box whose row holds
 /// `text`, if it is on screen.
 fn box_right(screen: &Screen, text: &str) -> Option<u16> {
@@ -83,7 +75,8 @@ impl Side<'_> {
     #[track_caller]
     fn step(&mut self, name: &str, check: impl Fn(&Screen) -> bool) -> Screen {
         let s = self.pi.wait_for(name, check);
-        self.steps.push((name.to_string(), styled_screen(&s)));
+        self.steps
+            .push((name.to_string(), s.styled_rows(0..s.size().0)));
         s
     }
 
@@ -106,9 +99,13 @@ impl Side<'_> {
             shown
         });
         let s = self.pi.wait_for(name, |s| {
-            check(s) && want.as_ref().is_none_or(|w| styled_screen(s) == *w)
+            check(s)
+                && want
+                    .as_ref()
+                    .is_none_or(|w| s.styled_rows(0..s.size().0) == *w)
         });
-        self.steps.push((name.to_string(), styled_screen(&s)));
+        self.steps
+            .push((name.to_string(), s.styled_rows(0..s.size().0)));
         s
     }
 

@@ -49,12 +49,7 @@ fn shown(s: &Screen) -> Option<String> {
         })?;
         (top, bottom)
     };
-    (top < bottom).then(|| {
-        (top..=bottom)
-            .map(|r| s.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })
+    (top < bottom).then(|| s.styled_rows(top..=bottom))
 }
 
 /// The keys after `/prompts` opens, one step each: every one changes what

@@ -478,14 +478,6 @@ fn parallel_mode_runs_children_together_like_the_original() {
     }
 }
 
-/// The whole screen, one styled row a line.
-fn styled_screen(screen: &pi_ext_e2e::Screen) -> String {
-    (0..screen.size().0)
-        .map(|r| screen.styled_row(r))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// One side in pi's terminal: a single run and a chain, their rows
 /// collapsed, then expanded (Ctrl+O).
 fn terminal_side(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Vec<(String, String)> {
@@ -509,15 +501,15 @@ fn terminal_side(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Vec<(String,
     pi.type_text("use the scout");
     pi.press(pi_ext_e2e::Key::Enter);
     let s = pi.wait_for_text("The scout found it.");
-    let mut steps = vec![("single".to_string(), styled_screen(&s))];
+    let mut steps = vec![("single".to_string(), s.styled_rows(0..s.size().0))];
     script_chain_only(model);
     pi.type_text("scout then plan");
     pi.press(pi_ext_e2e::Key::Enter);
     let s = pi.wait_for_text("Planned.");
-    steps.push(("chain".into(), styled_screen(&s)));
+    steps.push(("chain".into(), s.styled_rows(0..s.size().0)));
     pi.press(pi_ext_e2e::Key::Ctrl('o'));
     let s = pi.wait_for("the rows expanded", |s| s.contains("─── Task ───"));
-    steps.push(("expanded".into(), styled_screen(&s)));
+    steps.push(("expanded".into(), s.styled_rows(0..s.size().0)));
     pi.exit();
     assert_eq!(model.pending(), 0, "every scripted reply was used");
     steps
