@@ -63,8 +63,9 @@ function category(f) {
   if (/@(earendil-works|mariozechner)\/pi-/.test(url)) return "pi";
   if (/\/pi-ext\/bridge\/lib\//.test(url)) return "bridge";
   if (url.endsWith(".ts")) return "TS extension";
-  // An installed extension's entry (`index.js`) and the shared bridge beside it (`bridge.js`).
-  if (!url.includes("/node_modules/") && /\/(index|bridge)\.js$/.test(url)) return "bridge";
+  // An installed extension's entry (`index.js`) and the shared bridge beside it
+  // (`bridge.cjs`; `bridge.js` in older installs).
+  if (!url.includes("/node_modules/") && /\/(index\.js|bridge\.c?js)$/.test(url)) return "bridge";
   return "other packages";
 }
 

@@ -1,8 +1,8 @@
 // @ts-check
 // pi-ext bridge: the part every pi-ext extension in a pi shares (see
 // lib/shared.js). Written by `<binary> install` beside the extension's
-// index.js, with the modules of lib/ inlined; run that again instead of
-// editing this file.
+// index.js as bridge.cjs, with the modules of lib/ inlined, as a CommonJS
+// function of pi's packages; run that again instead of editing that file.
 import { activate } from "./lib/main.js";
 import { OLDEST_PROTOCOL, PROTOCOL, build } from "./lib/shared.js";
 

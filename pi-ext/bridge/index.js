@@ -3,11 +3,14 @@
 // Written by `<binary> install`; run that again instead of editing this file.
 // The protocol is documented in PROTOCOL.md of the pi-ext crate. This file is
 // the extension's entry: its CONFIG and the choice of bridge (lib/shared.js,
-// which `install` inlines here). The bridge itself is bridge.js beside it,
+// which `install` inlines here). The bridge itself is bridge.cjs beside it,
 // loaded only when no other pi-ext extension in this pi has loaded one that
 // serves this extension: one bridge for all of them keeps pi's startup short.
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+
+import * as piTui from "@mariozechner/pi-tui";
 
 import { PROTOCOL, sharedBridge } from "./lib/shared.js";
 
@@ -24,8 +27,37 @@ const HERE = (() => {
   }
 })();
 
+/**
+ * pi's packages for the bridge. pi's loader (jiti) resolves them for this
+ * file; bridge.cjs is loaded by Node itself (compiled lazily and from Node's
+ * compile cache instead of transformed by jiti), where they do not resolve.
+ * @type {import("./lib/shared.js").PiPackages}
+ */
+const PI_PACKAGES = {
+  module(name) {
+    if (name === "@mariozechner/pi-tui") return piTui;
+    throw missing(name);
+  },
+  load(name) {
+    if (name === "@mariozechner/pi-coding-agent") return import("@mariozechner/pi-coding-agent");
+    if (name === "@mariozechner/pi-ai") return import("@mariozechner/pi-ai");
+    return Promise.reject(missing(name));
+  },
+};
+
+/** @param {string} name */
+function missing(name) {
+  return new Error(`pi-ext: index.js does not give its bridge ${name}; run \`<binary> install\` again`);
+}
+
+/** @returns {Promise<{ bridge: import("./lib/shared.js").SharedBridge }>} this extension's own bridge.cjs */
+async function ownBridge() {
+  const load = /** @type {import("./lib/shared.js").BridgeModule} */ (createRequire(path.join(HERE, "index.js"))("./bridge.cjs"));
+  return await load(PI_PACKAGES);
+}
+
 /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
 export default async function piExtBridge(pi) {
-  const bridge = await sharedBridge(() => import("./bridge.js"));
+  const bridge = await sharedBridge(ownBridge);
   await bridge.activate(pi, { config, protocol: PROTOCOL, here: HERE });
 }

@@ -465,8 +465,8 @@ fn a_tool_only_extension_built_without_the_optional_parts_runs_in_pi() {
     let dir = install_binary(&env, &bin, &[]);
     // Its bridge has none of the optional parts' JavaScript (the terminal
     // UI's views, providers, streamed JSON), only their stand-ins.
-    let bridge = std::fs::read_to_string(dir.join("bridge.js")).unwrap();
-    let full = std::fs::read_to_string(install_example(&env, "hello").join("bridge.js")).unwrap();
+    let bridge = std::fs::read_to_string(dir.join("bridge.cjs")).unwrap();
+    let full = std::fs::read_to_string(install_example(&env, "hello").join("bridge.cjs")).unwrap();
     for part in [
         "function renderView(",
         "class ProviderStream",

@@ -1,10 +1,10 @@
 // @ts-check
 // One bridge for every pi-ext extension in a pi. An extension's index.js is
 // small (its CONFIG and this module); the bridge itself is bridge.js beside
-// it. The first extension that pi loads imports its bridge.js and registers
+// it. The first extension that pi loads loads its bridge.cjs and registers
 // it on globalThis; the next ones use a registered bridge that serves them,
-// so pi's loader (jiti) compiles and evaluates the bridge once instead of
-// once per extension.
+// so Node compiles and evaluates the bridge once instead of once per
+// extension.
 //
 // Which bridge serves an extension is decided by the protocol (the wire
 // protocol with the binary, PROTOCOL.md, and the CONFIG `install` writes),
@@ -43,6 +43,19 @@ export const build = /** @type {Build} */ (/** @type {unknown} */ (BUILD)) ?? { 
  * @property {string} version pi-ext's version
  * @property {string[]} features its optional parts
  * @property {(pi: any, options: import("./main.js").ActivateOptions) => Promise<unknown>} activate what an extension's factory runs
+ */
+
+/**
+ * pi's packages as an extension's index.js gives them to its bridge.cjs
+ * (which Node loads itself, where only pi's loader resolves them).
+ * @typedef {object} PiPackages
+ * @property {(name: string) => any} module a package the bridge imports when it loads (`import ... from`)
+ * @property {(name: string) => Promise<any>} load a package the bridge imports when it needs it (`import()`)
+ */
+
+/**
+ * What bridge.cjs exports: the bridge, made over pi's packages.
+ * @typedef {(pi: PiPackages) => { bridge: SharedBridge } | Promise<{ bridge: SharedBridge }>} BridgeModule
  */
 
 /** What an extension needs of a bridge. @typedef {{ protocol: number, version: string, features: string[] }} Need */
@@ -119,7 +132,7 @@ export function chooseBridge(registered, need) {
 
 /**
  * The bridge for an extension with this module's build: a registered one
- * that serves it, or its own (`load`: import its bridge.js), registered for
+ * that serves it, or its own (`load`: its bridge.cjs), registered for
  * the next extensions.
  * @param {() => Promise<{ bridge: SharedBridge }>} load
  * @param {SharedBridge[]} [registered]
@@ -136,7 +149,7 @@ export async function sharedBridge(load, registered = bridgesOf(globalThis), nee
     // A registered bridge that serves it still does (an older pi-ext's).
     if (best) return best;
     const why = err instanceof Error ? err.message : String(err);
-    throw new Error(`pi-ext: could not load bridge.js beside this extension's index.js (${why}); run \`<binary> install\` again`);
+    throw new Error(`pi-ext: could not load bridge.cjs beside this extension's index.js (${why}); run \`<binary> install\` again`);
   }
   if (!registered.includes(own)) registered.push(own);
   return own;

@@ -26,7 +26,7 @@ function install(dir, config) {
   const placeholder = "const CONFIG = null; // @pi-ext-config";
   assert.ok(source.includes(placeholder));
   fs.writeFileSync(path.join(dir, "index.js"), source.replace(placeholder, `const CONFIG = ${JSON.stringify(config)};`));
-  fs.copyFileSync(path.join(bridgeDir, "bridge.js"), path.join(dir, "bridge.js"));
+  for (const file of ["bridge.cjs", "bridge.js"]) fs.copyFileSync(path.join(bridgeDir, file), path.join(dir, file));
   fs.cpSync(path.join(bridgeDir, "lib"), path.join(dir, "lib"), { recursive: true });
   // pi resolves its own packages (pi-tui) for extensions; node finds them here.
   fs.symlinkSync(path.join(bridgeDir, "..", "..", "node_modules"), path.join(dir, "node_modules"));

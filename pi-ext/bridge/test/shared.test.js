@@ -1,7 +1,7 @@
 // @ts-check
 // One bridge for every pi-ext extension in a pi (lib/shared.js): which
 // registered bridge serves an extension, and two installed extensions in
-// one Node process sharing the first one's bridge.js.
+// one Node process sharing the first one's bridge.cjs.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -61,7 +61,7 @@ test("the first extension loads and registers its bridge; the next ones use it",
   assert.deepEqual(registered, [mine]);
   const second = loader(bridgeOf(2, "0.1.0"));
   assert.equal(await sharedBridge(second.load, registered, { protocol: 2, version: "0.1.0", features: [] }), mine);
-  assert.equal(second.calls.n, 0, "the second extension's bridge.js is never loaded");
+  assert.equal(second.calls.n, 0, "the second extension's bridge.cjs is never loaded");
   assert.equal(registered.length, 1);
 });
 
@@ -84,11 +84,11 @@ test("two pi-ext versions: the newer bridge wins when it serves the older, else 
   assert.equal(registered.length, 4);
 });
 
-test("a bridge.js that fails to load: a registered bridge that serves it, else a clear error", async () => {
+test("a bridge.cjs that fails to load: a registered bridge that serves it, else a clear error", async () => {
   const failing = async () => {
-    throw new Error("Cannot find module './bridge.js'");
+    throw new Error("Cannot find module './bridge.cjs'");
   };
-  await assert.rejects(sharedBridge(failing, [], { protocol: 2, version: "0.2.0", features: [] }), /could not load bridge\.js beside this extension's index\.js \(Cannot find module/);
+  await assert.rejects(sharedBridge(failing, [], { protocol: 2, version: "0.2.0", features: [] }), /could not load bridge\.cjs beside this extension's index\.js \(Cannot find module/);
   const old = bridgeOf(2, "0.1.0");
   assert.equal(await sharedBridge(failing, [old], { protocol: 2, version: "0.2.0", features: [] }), old);
 });
@@ -101,26 +101,27 @@ test("the sources' bridge speaks and serves this protocol with every part", asyn
   assert.deepEqual([...build.features].sort(), ["builtin-tools", "models", "tui"]);
 });
 
-test("two installed extensions in one process: the second runs on the first one's bridge.js", { timeout: 60_000 }, async () => {
+test("two installed extensions in one process: the second runs on the first one's bridge.cjs", { timeout: 60_000 }, async () => {
   delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
   const entry = fs.readFileSync(path.join(bridgeDir, "index.js"), "utf8");
   const placeholder = "const CONFIG = null; // @pi-ext-config";
   /**
    * @param {string} name
-   * @param {string} bridgeJs the bridge.js written beside index.js
+   * @param {string} bridgeCjs the bridge.cjs written beside index.js
    */
-  const install = (name, bridgeJs) => {
+  const install = (name, bridgeCjs) => {
     const dir = tempDir();
     const config = { name, binary: extension, log: path.join(dir, `${name}.log`) };
     fs.writeFileSync(path.join(dir, "index.js"), entry.replace(placeholder, `const CONFIG = ${JSON.stringify(config)};`));
-    fs.writeFileSync(path.join(dir, "bridge.js"), bridgeJs);
+    fs.writeFileSync(path.join(dir, "bridge.cjs"), bridgeCjs);
+    fs.copyFileSync(path.join(bridgeDir, "bridge.js"), path.join(dir, "bridge.js"));
     fs.cpSync(path.join(bridgeDir, "lib"), path.join(dir, "lib"), { recursive: true });
     fs.symlinkSync(path.join(bridgeDir, "..", "..", "node_modules"), path.join(dir, "node_modules"));
     return path.join(dir, "index.js");
   };
-  const first = install("first", fs.readFileSync(path.join(bridgeDir, "bridge.js"), "utf8"));
+  const first = install("first", fs.readFileSync(path.join(bridgeDir, "bridge.cjs"), "utf8"));
   // Loading this one would fail the test: the second extension must not need it.
-  const second = install("second", 'throw new Error("the second bridge.js was loaded");\n');
+  const second = install("second", 'throw new Error("the second bridge.cjs was loaded");\n');
   const fake = fakePi();
   for (const file of [first, second]) await (await import(pathToFileURL(file).href)).default(fake.pi);
   assert.equal(bridgesOf(globalThis).length, 1, "one bridge registered");

@@ -170,29 +170,60 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
     ),
 ];
 
+/// How a bundle is loaded, which decides how its imports are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    /// An ES module for pi's loader (jiti): the extension's `index.js`.
+    Module,
+    /// A CommonJS module Node loads itself (`bridge.cjs`): Node compiles it
+    /// lazily and from its compile cache, which pi turns on, where jiti would
+    /// first transform all of it (about a second after each install) and then
+    /// compile its transform on every start. It exports a function of pi's
+    /// packages ([`PI_PACKAGES`]), which only pi's loader resolves.
+    CommonJs,
+}
+
+/// The parameter of [`Format::CommonJs`]'s function: pi's packages, given by
+/// the `index.js` that loads it (`PI_PACKAGES` there).
+const PI_PACKAGES: &str = "piPackages";
+
 /// An entry module (`entry`: [`BRIDGE_ENTRY`] or [`BRIDGE_SHARED`]) as
 /// `install` writes it: with the modules it imports inlined in its place,
-/// dependencies first (the order ES modules are evaluated in). pi loads
-/// extensions through jiti, which costs about 1-2 ms per module file: one
-/// file keeps pi's startup as short as a single-file bridge. The modules keep
-/// to a form that makes this a matter of lines: imports on one line each,
-/// `export` only before declarations, top-level names unique across modules
-/// (unit tests check all three). The entry's own `import("./bridge.js")` is
-/// not inlined: it loads the shared bridge only when no other extension has.
-fn bridge_bundle(entry: &'static str) -> String {
+/// dependencies first (the order ES modules are evaluated in). One file keeps
+/// pi's startup as short as a single-file bridge. The modules keep to a form
+/// that makes this a matter of lines: imports on one line each, `export` only
+/// before declarations, top-level names unique across modules (unit tests
+/// check all three). The entry's own loading of the shared bridge is not
+/// inlined: it loads it only when no other extension has.
+fn bridge_bundle(entry: &'static str, format: Format) -> String {
     let mut out = String::with_capacity(
         entry.len() + BRIDGE_MODULES.iter().map(|(_, s)| s.len()).sum::<usize>(),
     );
     let mut bundle = Bundle {
         out: &mut out,
+        format,
         inlined: Vec::new(),
         imports: Vec::new(),
     };
+    let mut opened = false;
     for line in entry.lines() {
+        // The CommonJS function opens after the entry's leading comments.
+        if format == Format::CommonJs && !opened && !line.starts_with("//") {
+            opened = true;
+            bundle.out.push_str(&format!(
+                "\"use strict\";\nmodule.exports = (function piExtSharedBridge({PI_PACKAGES}) {{\n"
+            ));
+        }
         match relative_import(line) {
             Some(target) => bundle.inline(target.trim_start_matches("lib/")),
+            None if format == Format::CommonJs => {
+                bundle.line(line.strip_prefix("export ").unwrap_or(line))
+            }
             None => bundle.line(line),
         }
+    }
+    if format == Format::CommonJs {
+        out.push_str("return { bridge };\n});\n");
     }
     out
 }
@@ -208,6 +239,37 @@ fn relative_import(line: &str) -> Option<&str> {
     from.strip_suffix("\";")
 }
 
+/// A line `import <what> from "<module>";` as CommonJS: Node's own modules
+/// from `require`, pi's from [`PI_PACKAGES`]. `None` for any other line.
+fn import_as_require(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("import ")?;
+    let (what, from) = rest.split_once(" from \"")?;
+    let module = from.strip_suffix("\";")?;
+    let source = if module.starts_with("node:") {
+        format!("require(\"{module}\")")
+    } else {
+        format!("{PI_PACKAGES}.module(\"{module}\")")
+    };
+    let binding = if let Some(name) = what.strip_prefix("* as ") {
+        name.to_string()
+    } else {
+        // `{ a, b as c }` → `{ a, b: c }`
+        what.replace(" as ", ": ")
+    };
+    Some(format!("const {binding} = {source};"))
+}
+
+/// A line with pi's packages imported at run time (`import("@…")`) made to
+/// ask [`PI_PACKAGES`]; comments are left as they are.
+fn dynamic_import_as_call(line: &str) -> std::borrow::Cow<'_, str> {
+    let code = line.trim_start();
+    if code.starts_with("//") || code.starts_with('*') || !line.contains("import(\"@") {
+        return line.into();
+    }
+    line.replace("import(\"@", &format!("{PI_PACKAGES}.load(\"@"))
+        .into()
+}
+
 /// The source of a module of [`BRIDGE_MODULES`].
 fn bridge_module(file: &str) -> &'static str {
     BRIDGE_MODULES
@@ -219,9 +281,10 @@ fn bridge_module(file: &str) -> &'static str {
 
 struct Bundle<'a> {
     out: &'a mut String,
+    format: Format,
     /// Modules written so far.
     inlined: Vec<&'static str>,
-    /// `import` lines of built-in modules written so far (each once).
+    /// `import` lines of packages written so far (each once).
     imports: Vec<&'a str>,
 }
 
@@ -233,7 +296,15 @@ impl<'a> Bundle<'a> {
             }
             self.imports.push(line);
         }
-        self.out.push_str(line);
+        if self.format == Format::CommonJs {
+            if let Some(required) = import_as_require(line) {
+                self.out.push_str(&required);
+            } else {
+                self.out.push_str(&dynamic_import_as_call(line));
+            }
+        } else {
+            self.out.push_str(line);
+        }
         self.out.push('\n');
     }
 
@@ -281,18 +352,25 @@ fn build_line() -> String {
     format!("const BUILD = {build};")
 }
 
-/// The shared bridge (`bridge.js`) as `install` writes it.
+/// The file the shared bridge is written to, beside `index.js`.
+pub(crate) const SHARED_BRIDGE_FILE: &str = "bridge.cjs";
+
+/// What an older pi-ext wrote the shared bridge to (an ES module, loaded by
+/// jiti); `install` removes it.
+const OLD_SHARED_BRIDGE_FILE: &str = "bridge.js";
+
+/// The shared bridge ([`SHARED_BRIDGE_FILE`]) as `install` writes it.
 pub(crate) fn shared_bridge_source() -> String {
-    let bundle = bridge_bundle(BRIDGE_SHARED);
+    let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs);
     debug_assert!(bundle.contains(BUILD_PLACEHOLDER));
     bundle.replacen(BUILD_PLACEHOLDER, &build_line(), 1)
 }
 
 /// Write an extension's bridge into `dir`: `index.js` (the entry, with
-/// `config`) and `bridge.js` (the shared bridge).
+/// `config`) and [`SHARED_BRIDGE_FILE`] (the shared bridge).
 pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result<()> {
     write_atomic(
-        &dir.join("bridge.js"),
+        &dir.join(SHARED_BRIDGE_FILE),
         shared_bridge_source().as_bytes(),
         FileMode::Shared,
     )?;
@@ -300,7 +378,12 @@ pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result
         &dir.join("index.js"),
         bridge_with_config(config).as_bytes(),
         FileMode::Shared,
-    )
+    )?;
+    // The new index.js never loads it; left, it would only mislead.
+    match std::fs::remove_file(dir.join(OLD_SHARED_BRIDGE_FILE)) {
+        Err(err) if err.kind() != io::ErrorKind::NotFound => Err(err),
+        _ => Ok(()),
+    }
 }
 
 /// Where to install.
@@ -387,7 +470,7 @@ fn bridge_config(
 /// `bridge/lib/manifest.js` describes).
 pub(crate) fn bridge_with_config(config: &serde_json::Value) -> String {
     let line = format!("const CONFIG = {config};");
-    let bundle = bridge_bundle(BRIDGE_ENTRY);
+    let bundle = bridge_bundle(BRIDGE_ENTRY, Format::Module);
     debug_assert!(bundle.contains(CONFIG_PLACEHOLDER) && bundle.contains(BUILD_PLACEHOLDER));
     bundle
         .replacen(CONFIG_PLACEHOLDER, &line, 1)
@@ -494,15 +577,14 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
     let bin_name = format!("{name}{}", std::env::consts::EXE_SUFFIX);
     let bin = dir.join("bin").join(&bin_name);
     copy_atomic(&exe, &bin, FileMode::Executable)?;
-    // No `"type": "module"`: in such a package Node loads `index.js` itself
-    // and its `import("./bridge.js")` natively, where pi's packages (which
-    // pi's loader, jiti, provides) do not resolve; without it jiti loads both.
+    // No `"type": "module"`: in such a package Node loads `index.js` itself,
+    // where pi's packages (which pi's loader, jiti, provides) do not resolve.
     let package = json!({
         "name": format!("pi-ext-{name}"),
         "version": manifest.version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "files": ["index.js", "bridge.js", "bin/"],
+        "files": ["index.js", SHARED_BRIDGE_FILE, "bin/"],
         "pi": { "extensions": ["./index.js"] },
         "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],
         "cpu": [match std::env::consts::ARCH { "x86_64" => "x64", "aarch64" => "arm64", other => other }],
@@ -618,6 +700,25 @@ mod tests {
                 .unwrap_or("")
                 .to_string()
         };
+        // `{ a, b as c }` (an import) or `{ a, b: c }` (its CommonJS form).
+        let braced = |rest: &str| -> Vec<String> {
+            let names = rest.split_once('}').unwrap().0;
+            names
+                .split(',')
+                .map(|n| {
+                    let n = n.trim();
+                    let n = n.rsplit(" as ").next().unwrap();
+                    n.rsplit(':').next().unwrap().trim().to_string()
+                })
+                .filter(|n| !n.is_empty())
+                .collect()
+        };
+        if let Some(rest) = line
+            .strip_prefix("const {")
+            .or_else(|| line.strip_prefix("import {"))
+        {
+            return braced(rest);
+        }
         for keyword in [
             "const ",
             "let ",
@@ -625,28 +726,18 @@ mod tests {
             "function ",
             "async function ",
             "class ",
+            "import * as ",
         ] {
             if let Some(rest) = line.strip_prefix(keyword) {
                 return vec![word(rest)];
             }
-        }
-        if let Some(rest) = line.strip_prefix("import * as ") {
-            return vec![word(rest)];
-        }
-        if let Some(rest) = line.strip_prefix("import {") {
-            let names = rest.split_once('}').unwrap().0;
-            return names
-                .split(',')
-                .map(|n| n.trim().rsplit(" as ").next().unwrap().to_string())
-                .filter(|n| !n.is_empty())
-                .collect();
         }
         Vec::new()
     }
 
     /// Checks one written entry: no relative import left, imports on one
     /// line, `export` only on `exported`, top-level names unique.
-    fn check_bundle(bundle: &str, exported: &str) -> Vec<String> {
+    fn check_bundle(bundle: &str, exported: Option<&str>) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
         for line in bundle.lines() {
             assert!(
@@ -660,7 +751,7 @@ mod tests {
                 );
             }
             if line.starts_with("export ") {
-                assert!(line.starts_with(exported), "{line}");
+                assert!(exported.is_some_and(|e| line.starts_with(e)), "{line}");
             }
             for name in top_level_names(line) {
                 assert!(
@@ -674,33 +765,94 @@ mod tests {
     }
 
     #[test]
-    fn the_bundle_inlines_every_module_once_as_one_module_pi_can_load() {
-        let bundle = bridge_bundle(BRIDGE_SHARED);
+    fn the_shared_bridge_inlines_every_module_once_as_a_function_of_pis_packages() {
+        let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs);
         for (file, _) in BRIDGE_MODULES {
             let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
             assert_eq!(bundle.matches(&marker).count(), 1, "{file}");
         }
         assert_eq!(bundle.matches(BUILD_PLACEHOLDER).count(), 1);
-        let names = check_bundle(&bundle, "export const bridge = ");
+        let names = check_bundle(&bundle, None);
         // Dependencies come before what uses them (as ES modules evaluate).
         let at = |file: &str| bundle.find(&format!("lib/{file} ----")).unwrap();
         assert!(at("protocol.js") < at("child.js") && at("child.js") < at("bridge.js"));
         assert!(at("bridge.js") < at("main.js"));
-        assert!(bundle.find("export const bridge").unwrap() > at("main.js"));
+        assert!(bundle.find("const bridge = ").unwrap() > at("main.js"));
         assert!(names.contains(&"activate".to_string()), "{names:?}");
         assert!(shared_bridge_source().contains(&build_line()));
+        // CommonJS: one function of pi's packages, its result the bridge.
+        let code: Vec<&str> = bundle
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty())
+            .collect();
+        assert_eq!(code[0], "\"use strict\";");
+        assert_eq!(
+            code[1],
+            "module.exports = (function piExtSharedBridge(piPackages) {"
+        );
+        assert_eq!(code[code.len() - 2..], ["return { bridge };", "});"]);
+        for line in &code {
+            assert!(
+                !line.starts_with("import ") && !line.starts_with("export "),
+                "{line}"
+            );
+            if !line.trim_start().starts_with('*') && !line.trim_start().starts_with("/*") {
+                assert!(!line.contains("import(\"@"), "{line}");
+            }
+        }
+        // Node's modules from `require`, pi's from the entry.
+        assert!(bundle.contains("const fs = require(\"node:fs\");"));
+        assert!(bundle.contains(
+            "const { spawn: nodeSpawn, spawnSync: nodeSpawnSync } = require(\"node:child_process\");"
+        ));
+        if cfg!(feature = "tui") {
+            assert!(bundle.contains("const piTui = piPackages.module(\"@mariozechner/pi-tui\");"));
+        }
+        assert!(bundle.contains("piPackages.load(\"@mariozechner/pi-coding-agent\")"));
+    }
+
+    #[test]
+    fn import_lines_become_requires() {
+        let cases = [
+            (
+                "import * as fs from \"node:fs\";",
+                "const fs = require(\"node:fs\");",
+            ),
+            (
+                "import { a, b as c } from \"node:x\";",
+                "const { a, b: c } = require(\"node:x\");",
+            ),
+            (
+                "import { Markdown } from \"@mariozechner/pi-tui\";",
+                "const { Markdown } = piPackages.module(\"@mariozechner/pi-tui\");",
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(import_as_require(line).as_deref(), Some(want));
+        }
+        assert_eq!(import_as_require("const x = 1;"), None);
+        assert_eq!(
+            dynamic_import_as_call("  a: () => import(\"@mariozechner/pi-ai\"),"),
+            "  a: () => piPackages.load(\"@mariozechner/pi-ai\"),"
+        );
+        let comment = " * @type {import(\"@mariozechner/pi-ai\").X}";
+        assert_eq!(dynamic_import_as_call(comment), comment);
     }
 
     #[test]
     fn the_entry_is_small_and_loads_the_shared_bridge_beside_it() {
-        let entry = bridge_bundle(BRIDGE_ENTRY);
+        let entry = bridge_bundle(BRIDGE_ENTRY, Format::Module);
         assert_eq!(entry.matches(CONFIG_PLACEHOLDER).count(), 1);
         assert_eq!(entry.matches("// ---- pi-ext/bridge/lib/").count(), 1);
         assert!(entry.contains("// ---- pi-ext/bridge/lib/shared.js ----"));
-        assert!(entry.contains("sharedBridge(() => import(\"./bridge.js\"))"));
-        check_bundle(&entry, "export default async function piExtBridge(pi) {");
+        assert!(entry.contains(&format!("(\"./{SHARED_BRIDGE_FILE}\")")));
+        assert!(entry.contains("sharedBridge(ownBridge)"));
+        check_bundle(
+            &entry,
+            Some("export default async function piExtBridge(pi) {"),
+        );
         // pi's loader compiles this file for every extension: it stays small.
-        assert!(entry.len() < 8 * 1024, "{} bytes", entry.len());
+        assert!(entry.len() < 9 * 1024, "{} bytes", entry.len());
         let written = bridge_with_config(&json!({"name": "x"}));
         assert!(written.contains(&build_line()) && !written.contains(BUILD_PLACEHOLDER));
     }
@@ -710,21 +862,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut manifest = crate::Registry::from_inventory(None).manifest();
         manifest.name = "probe".into();
+        // What an older pi-ext wrote goes.
+        let old = dir.path().join("probe");
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::write(old.join(OLD_SHARED_BRIDGE_FILE), "old").unwrap();
         let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
         let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
-        let shared = std::fs::read_to_string(report.dir.join("bridge.js")).unwrap();
+        let shared = std::fs::read_to_string(report.dir.join(SHARED_BRIDGE_FILE)).unwrap();
         assert!(shared.contains("// ---- pi-ext/bridge/lib/main.js ----"));
         assert!(!index.contains("// ---- pi-ext/bridge/lib/main.js ----"));
         assert!(index.contains(r#""name":"probe""#), "{index}");
-        assert_eq!(
-            std::fs::read_dir(&report.dir).unwrap().count(),
-            2,
-            "index.js and bridge.js only"
-        );
+        let mut files: Vec<String> = std::fs::read_dir(&report.dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        assert_eq!(files, [SHARED_BRIDGE_FILE, "index.js"]);
         let pkg = dir.path().join("pkg");
         pack(&manifest, &pkg).unwrap();
         let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
-        assert!(std::fs::read_to_string(pkg.join("bridge.js"))
+        assert!(std::fs::read_to_string(pkg.join(SHARED_BRIDGE_FILE))
             .unwrap()
             .contains("// ---- pi-ext/bridge/lib/main.js ----"));
         assert!(index.contains(r#""binary":"./bin/probe""#), "{index}");

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::cli::install::{check_name, write_bridge};
+use crate::cli::install::{check_name, write_bridge, SHARED_BRIDGE_FILE};
 use crate::util::atomic_file::{copy_atomic, write_atomic, FileMode};
 
 /// A platform npm can tell apart, with Rust's name for it.
@@ -326,13 +326,13 @@ pub(crate) fn pack_npm(
         written.push((package, std::path::absolute(dir)?));
     }
 
-    // No `"type": "module"` (see `install::pack`): jiti loads the bridge.
+    // No `"type": "module"` (see `install::pack`): jiti loads `index.js`.
     let main = json!({
         "name": npm_name,
         "version": version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "files": ["index.js", "bridge.js"],
+        "files": ["index.js", SHARED_BRIDGE_FILE],
         "pi": { "extensions": ["./index.js"] },
         "optionalDependencies": optional,
     });

@@ -1969,10 +1969,13 @@ fn write_fake_bridge(bridge_js: &Path, scratch: &Path) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("mkdir bench-fake");
     let path = dir.join("index.js");
     std::fs::write(&path, patched.join("\n") + "\n").expect("write the fake bridge");
-    let shared = bridge_js.with_file_name("bridge.js");
-    // A bridge from before the shared one (an older pi-ext) has no bridge.js.
-    if shared.is_file() {
-        std::fs::copy(&shared, dir.join("bridge.js")).expect("copy the shared bridge");
+    // The shared bridge beside it (`bridge.js` in an older pi-ext; none
+    // before the shared one).
+    for file in ["bridge.cjs", "bridge.js"] {
+        let shared = bridge_js.with_file_name(file);
+        if shared.is_file() {
+            std::fs::copy(&shared, dir.join(file)).expect("copy the shared bridge");
+        }
     }
     path
 }
