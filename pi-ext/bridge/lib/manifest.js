@@ -246,17 +246,28 @@ export function detectMode(argv, stdinIsTTY) {
 const PI_PACKAGES = new Set(["@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"]);
 
 /**
+ * What `detectPiDir` and `detectPiVersion` found, by CLI script: once per
+ * pi process, not once per extension (pi does not move while it runs).
+ * @type {Map<string, { dir: string, version?: string }>}
+ */
+const piFound = new Map();
+
+/**
  * pi's version, from the package.json above pi's CLI script (cheap: no import).
  * @param {string | undefined} cliScript process.argv[1]
  */
 export function detectPiVersion(cliScript) {
-  try {
-    const dir = detectPiDir(cliScript);
-    if (dir) return String(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).version ?? "");
-  } catch {
-    // Unknown version: the handshake carries "".
+  detectPiDir(cliScript);
+  const found = /** @type {{ dir: string, version?: string }} */ (piFound.get(cliScript ?? ""));
+  if (found.version === undefined) {
+    found.version = "";
+    try {
+      if (found.dir) found.version = String(JSON.parse(fs.readFileSync(path.join(found.dir, "package.json"), "utf8")).version ?? "");
+    } catch {
+      // Unknown version: the handshake carries "".
+    }
   }
-  return "";
+  return found.version;
 }
 
 /**
@@ -266,6 +277,16 @@ export function detectPiVersion(cliScript) {
  * @param {string | undefined} cliScript
  */
 export function detectPiDir(cliScript) {
+  let found = piFound.get(cliScript ?? "");
+  if (!found) {
+    found = { dir: findPiDir(cliScript) };
+    piFound.set(cliScript ?? "", found);
+  }
+  return found.dir;
+}
+
+/** @param {string | undefined} cliScript */
+function findPiDir(cliScript) {
   try {
     let dir = path.dirname(fs.realpathSync(cliScript ?? ""));
     for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {
