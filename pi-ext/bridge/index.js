@@ -7,10 +7,8 @@
 // loaded only when no other pi-ext extension in this pi has loaded one that
 // serves this extension: one bridge for all of them keeps pi's startup short.
 import { createRequire } from "node:module";
-import * as path from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-
-import * as piTui from "@mariozechner/pi-tui";
 
 import { PROTOCOL, sharedBridge } from "./lib/shared.js";
 
@@ -21,7 +19,7 @@ const config = /** @type {import("./lib/manifest.js").Config} */ (/** @type {unk
 /** This file's directory: relative paths in CONFIG start here. */
 const HERE = (() => {
   try {
-    return path.dirname(fileURLToPath(import.meta.url));
+    return dirname(fileURLToPath(import.meta.url));
   } catch {
     return typeof __dirname === "string" ? __dirname : process.cwd();
   }
@@ -31,9 +29,12 @@ const HERE = (() => {
  * pi's packages for the bridge. pi's loader (jiti) resolves them for this
  * file; bridge.cjs is loaded by Node itself (compiled lazily and from Node's
  * compile cache instead of transformed by jiti), where they do not resolve.
- * @type {import("./lib/shared.js").PiPackages}
+ * Imported only by the extension whose bridge is loaded: the static import
+ * of a namespace costs every extension a copy of pi-tui's exports in jiti.
+ * @param {unknown} piTui
+ * @returns {import("./lib/shared.js").PiPackages}
  */
-const PI_PACKAGES = {
+const piPackages = (piTui) => ({
   module(name) {
     if (name === "@mariozechner/pi-tui") return piTui;
     throw missing(name);
@@ -43,7 +44,7 @@ const PI_PACKAGES = {
     if (name === "@mariozechner/pi-ai") return import("@mariozechner/pi-ai");
     return Promise.reject(missing(name));
   },
-};
+});
 
 /** @param {string} name */
 function missing(name) {
@@ -52,8 +53,8 @@ function missing(name) {
 
 /** @returns {Promise<{ bridge: import("./lib/shared.js").SharedBridge }>} this extension's own bridge.cjs */
 async function ownBridge() {
-  const load = /** @type {import("./lib/shared.js").BridgeModule} */ (createRequire(path.join(HERE, "index.js"))("./bridge.cjs"));
-  return await load(PI_PACKAGES);
+  const load = /** @type {import("./lib/shared.js").BridgeModule} */ (createRequire(join(HERE, "index.js"))("./bridge.cjs"));
+  return await load(piPackages(await import("@mariozechner/pi-tui")));
 }
 
 /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
