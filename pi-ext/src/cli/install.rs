@@ -184,7 +184,7 @@ enum Format {
 }
 
 /// The parameter of [`Format::CommonJs`]'s function: pi's packages, given by
-/// the `index.js` that loads it (`PI_PACKAGES` there).
+/// the `index.js` that loads it (`piPackages` there).
 const PI_PACKAGES: &str = "piPackages";
 
 /// An entry module (`entry`: [`BRIDGE_ENTRY`] or [`BRIDGE_SHARED`]) as
@@ -809,6 +809,16 @@ mod tests {
             assert!(bundle.contains("const piTui = piPackages.module(\"@mariozechner/pi-tui\");"));
         }
         assert!(bundle.contains("piPackages.load(\"@mariozechner/pi-coding-agent\")"));
+        // Every package the bridge asks for, index.js gives.
+        for call in ["piPackages.module(\"", "piPackages.load(\""] {
+            for rest in bundle.split(call).skip(1) {
+                let name = rest.split('"').next().unwrap();
+                assert!(
+                    BRIDGE_ENTRY.contains(&format!("name === \"{name}\"")),
+                    "the bridge asks for {name}, which index.js does not give"
+                );
+            }
+        }
     }
 
     #[test]
