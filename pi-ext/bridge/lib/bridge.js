@@ -1225,12 +1225,12 @@ export class Bridge {
     try {
       request = program(wireArgs(p.args)[0]);
     } catch (e) {
-      return child.respondError(id, codes.INVALID_PARAMS, e instanceof Error ? e.message : String(e));
+      return child.respondError(id, codes.INVALID_PARAMS, messageOf(e));
     }
     try {
       child.respond(id, { exit: await runOnTerminal(/** @type {any} */ (ctx.ui), request) }, "how the program ended");
     } catch (e) {
-      child.respondError(id, codes.INTERNAL_ERROR, e instanceof Error ? e.message : String(e));
+      child.respondError(id, codes.INTERNAL_ERROR, messageOf(e));
     }
   }
 

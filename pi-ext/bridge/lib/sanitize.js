@@ -1,6 +1,8 @@
 // @ts-check
 // Text from the extension made safe for pi's terminal. Every path that shows
 // extension text goes through `sanitize`, with or without the terminal UI.
+// Also the bounds of what the extension sends for a control: its texts'
+// lengths and its numbers' ranges.
 
 /** Control characters: C0, DEL and C1 (ESC and the one-byte CSI 0x9b among them). */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -32,4 +34,30 @@ export function sanitize(text, keep = "line") {
     if (c === "\t") return keep === "text" ? c : "   ";
     return c === "\n" && keep !== "line" ? c : "";
   });
+}
+
+/**
+ * `text` as a control shows it: a string (anything else is ""), sanitized,
+ * at most `max` characters.
+ * @param {unknown} text
+ * @param {number} max
+ * @param {Keep} [keep]
+ */
+export function boundedText(text, max, keep = "line") {
+  const s = sanitize(typeof text === "string" ? text : "", keep);
+  return s.length > max ? s.slice(0, max) : s;
+}
+
+/**
+ * `value` as a whole number from `min` to `max`, or `fallback` when it is no number.
+ * @template F
+ * @param {unknown} value
+ * @param {number} min
+ * @param {number} max
+ * @param {F} fallback
+ * @returns {number | F}
+ */
+export function boundedInt(value, min, max, fallback) {
+  const n = Math.floor(Number(value));
+  return Number.isFinite(n) ? Math.max(min, Math.min(n, max)) : fallback;
 }

@@ -6,7 +6,7 @@
 
 import { Editor, Loader, SettingsList } from "@mariozechner/pi-tui";
 
-import { sanitize } from "./sanitize.js";
+import { boundedInt, boundedText } from "./sanitize.js";
 
 /** Most values one setting cycles through (the runtime's `MAX_SETTING_VALUES`). */
 export const MAX_SETTING_VALUES = 64;
@@ -38,16 +38,6 @@ const INTERVAL_MS = [16, 10_000];
  */
 
 /**
- * `text` as a control shows it: a string, control characters dropped, at most `max` characters.
- * @param {unknown} text
- * @param {number} max
- */
-function frameText(text, max) {
-  const s = sanitize(typeof text === "string" ? text : "");
-  return s.length > max ? s.slice(0, max) : s;
-}
-
-/**
  * A colour as the extension may send it (a theme token's name, `#rrggbb`, 0-255), else `fallback`.
  * @param {unknown} color
  * @param {string} fallback
@@ -77,8 +67,7 @@ export function settingsSpec(w, id, text, limits) {
     if (typeof i?.description === "string") item.description = text(i.description);
     return item;
   });
-  const n = Math.floor(Number(w.maxVisible));
-  const maxVisible = Number.isFinite(n) ? Math.max(1, Math.min(n, limits.maxVisible)) : 10;
+  const maxVisible = boundedInt(w.maxVisible, 1, limits.maxVisible, 10);
   const selected = typeof w.selected === "string" ? text(w.selected) : undefined;
   return { id, kind: "settings", items, maxVisible, search: w.search === true, selected, focused: w.focused !== false };
 }
@@ -100,9 +89,8 @@ export function borderSpec(w) {
  * @returns {LoaderSpec}
  */
 export function loaderSpec(w, id, text) {
-  const frames = Array.isArray(w.frames) ? w.frames.slice(0, MAX_LOADER_FRAMES).map((/** @type {unknown} */ f) => frameText(f, MAX_FRAME_TEXT)) : undefined;
-  const ms = Math.floor(Number(w.intervalMs));
-  const intervalMs = Number.isFinite(ms) ? Math.max(INTERVAL_MS[0], Math.min(ms, INTERVAL_MS[1])) : 80;
+  const frames = Array.isArray(w.frames) ? w.frames.slice(0, MAX_LOADER_FRAMES).map((/** @type {unknown} */ f) => boundedText(f, MAX_FRAME_TEXT)) : undefined;
+  const intervalMs = boundedInt(w.intervalMs, INTERVAL_MS[0], INTERVAL_MS[1], 80);
   return {
     id,
     kind: "loader",
@@ -204,8 +192,7 @@ export function settingsPlain(spec) {
  * @param {unknown} text
  */
 export function editorText(text) {
-  const s = sanitize(typeof text === "string" ? text : "", "text");
-  return s.length > MAX_EDITOR_TEXT ? s.slice(0, MAX_EDITOR_TEXT) : s;
+  return boundedText(text, MAX_EDITOR_TEXT, "text");
 }
 
 /**
@@ -216,10 +203,7 @@ export function editorText(text) {
  */
 export function editorSpec(w, id) {
   /** @param {unknown} v */
-  const pad = (v) => {
-    const n = Math.floor(Number(v));
-    return Number.isFinite(n) ? Math.max(0, Math.min(n, MAX_EDITOR_PAD)) : 0;
-  };
+  const pad = (v) => boundedInt(v, 0, MAX_EDITOR_PAD, 0);
   const inset = Array.isArray(w.inset) ? w.inset : [];
   return {
     id,

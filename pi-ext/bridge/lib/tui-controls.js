@@ -11,7 +11,7 @@
 
 import { getKeybindings, Input, SelectList } from "@mariozechner/pi-tui";
 
-import { sanitize } from "./sanitize.js";
+import { boundedInt, boundedText } from "./sanitize.js";
 import { borderLine, borderSpec, editorLines, editorSpec, editorText, loaderSpec, makeEditor, makeLoader, makeSettingsList, MAX_EDITOR_TEXT, settingsPlain, settingsSpec } from "./tui-controls-more.js";
 import { decodeKey } from "./tui-keys.js";
 import { cutBytes, MAX_MARKDOWN, markdownComponent, markdownGeneration, markdownNote, markdownPlain } from "./tui-markdown.js";
@@ -63,8 +63,7 @@ const MAX_PADDING = 16;
  * @param {number} [max]
  */
 export function controlText(text, max = MAX_CONTROL_TEXT) {
-  const s = sanitize(typeof text === "string" ? text : "");
-  return s.length > max ? s.slice(0, max) : s;
+  return boundedText(text, max);
 }
 
 /**
@@ -84,8 +83,7 @@ export function controlSpec(raw) {
       if (typeof i?.description === "string") item.description = controlText(i.description);
       return item;
     });
-    const n = Math.floor(Number(w.maxVisible));
-    const maxVisible = Number.isFinite(n) ? Math.max(1, Math.min(n, MAX_VISIBLE)) : 5;
+    const maxVisible = boundedInt(w.maxVisible, 1, MAX_VISIBLE, 5);
     const selected = Number.isSafeInteger(w.selected) && w.selected >= 0 ? w.selected : undefined;
     const colors = w.colors && typeof w.colors === "object" ? w.colors : {};
     return { id, kind: "select", items, maxVisible, filter: controlText(w.filter), selected, colors, focused };
@@ -99,15 +97,10 @@ export function controlSpec(raw) {
     // cuts its lines and sanitizes it when it is drawn.
     const [markdown, left] = cutBytes(typeof w.markdown === "string" ? w.markdown : "", MAX_MARKDOWN);
     const more = (Number.isSafeInteger(w.more) && w.more > 0 ? w.more : 0) + left;
-    const h = Math.floor(Number(w.height));
-    const height = Number.isFinite(h) ? Math.max(1, Math.min(h, MAX_PANEL_HEIGHT)) : undefined;
-    const s = Math.floor(Number(w.scroll));
-    const scroll = Number.isFinite(s) ? Math.max(0, Math.min(s, MAX_SCROLL)) : 0;
+    const height = boundedInt(w.height, 1, MAX_PANEL_HEIGHT, undefined);
+    const scroll = boundedInt(w.scroll, 0, MAX_SCROLL, 0);
     /** @param {unknown} v */
-    const pad = (v) => {
-      const n = Math.floor(Number(v));
-      return Number.isFinite(n) ? Math.max(0, Math.min(n, MAX_PADDING)) : 0;
-    };
+    const pad = (v) => boundedInt(v, 0, MAX_PADDING, 0);
     // A panel takes no keys: the component scrolls it.
     return { id, kind: "markdown", markdown, more, height, scroll, paddingX: pad(w.paddingX), paddingY: pad(w.paddingY), focused: false };
   }
@@ -228,7 +221,7 @@ class LiveControl {
       });
     } else if (spec.kind === "loader") {
       this.control = makeLoader(spec, this.fgOpen, () => this.repaint());
-      this.itemsKey = JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]);
+      this.itemsKey = loaderKey(spec);
     } else if (spec.kind === "markdown") {
       this.control = undefined; // made when drawn, with the theme then
       this.mdKey = undefined;
@@ -299,7 +292,7 @@ class LiveControl {
         this.events = []; // the extension's own text is no change to report
       }
     } else if (spec.kind === "loader" && old.kind === "loader") {
-      if (JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]) !== this.itemsKey) {
+      if (loaderKey(spec) !== this.itemsKey) {
         this.build(spec);
         return;
       }
@@ -338,12 +331,10 @@ class LiveControl {
 
   /** Stop what runs on its own (a loader's timer). */
   stop() {
-    if (this.spec.kind === "loader" || this.control?.stop) {
-      try {
-        this.control?.stop?.();
-      } catch {
-        // Nothing to stop.
-      }
+    try {
+      this.control?.stop?.();
+    } catch {
+      // Nothing to stop.
     }
   }
 
@@ -632,4 +623,12 @@ export function controlPlain(raw) {
  */
 function settingsKey(spec) {
   return JSON.stringify([spec.items.map((i) => [i.id, i.label, i.description, i.values]), spec.maxVisible, spec.search]);
+}
+
+/**
+ * What rebuilds a loader when it changes: all but its message.
+ * @param {LoaderSpec} spec
+ */
+function loaderKey(spec) {
+  return JSON.stringify([spec.frames, spec.intervalMs, spec.spinner, spec.messageColor]);
 }

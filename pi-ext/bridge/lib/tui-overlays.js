@@ -4,6 +4,8 @@
 // overlays it opens with `tui.showOverlay`, driven by the extension's ops
 // (`hidden`, `focus`, `unfocus`, `open`, `close`) in the order it sent them.
 
+import { messageOf } from "./protocol.js";
+
 /** Most child overlays one component has open (the runtime enforces it too). */
 export const MAX_CHILD_OVERLAYS = 16;
 
@@ -69,7 +71,7 @@ export class ComponentOverlays {
       try {
         this.one(op);
       } catch (err) {
-        this.deps.warn(`overlay op ${safeJson(op)}: ${err instanceof Error ? err.message : String(err)}`);
+        this.deps.warn(`overlay op ${safeJson(op)}: ${messageOf(err)}`);
       }
     }
   }
@@ -101,8 +103,7 @@ export class ComponentOverlays {
     switch (kind) {
       case "close":
         this.children.delete(id);
-        child.component.dispose?.(); // its controls stop (a loader's timer)
-        return child.handle.hide();
+        return hideChild(child);
       case "hidden":
         return child.handle.setHidden(op.hidden === true);
       case "focus":
@@ -152,14 +153,22 @@ export class ComponentOverlays {
     this.ownPending = [];
     for (const child of this.children.values()) {
       try {
-        child.component.dispose?.();
-        child.handle.hide();
+        hideChild(child);
       } catch (err) {
-        this.deps.warn(`overlay: closing child ${child.id}: ${err instanceof Error ? err.message : String(err)}`);
+        this.deps.warn(`overlay: closing child ${child.id}: ${messageOf(err)}`);
       }
     }
     this.children.clear();
   }
+}
+
+/**
+ * A child overlay closed: its controls stop (a loader's timer), pi-tui hides it.
+ * @param {ChildOverlay} child
+ */
+function hideChild(child) {
+  child.component.dispose?.();
+  child.handle.hide();
 }
 
 /** @param {unknown} v */

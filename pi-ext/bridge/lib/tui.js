@@ -86,6 +86,18 @@ const MESSAGE_VIEWS = 256;
  */
 
 /**
+ * Has pi's TUI draw again, if there is one and its terminal still runs.
+ * @param {any} tui
+ */
+function requestRenderOf(tui) {
+  try {
+    tui?.requestRender();
+  } catch {
+    // pi's terminal stopped.
+  }
+}
+
+/**
  * A footer, header, widget or editor the extension set.
  * @typedef {object} SetItem
  * @property {ChildConnection} child
@@ -151,11 +163,7 @@ export class TuiHost {
   }
 
   requestRender() {
-    try {
-      this.tui?.requestRender();
-    } catch {
-      // pi's terminal stopped.
-    }
+    requestRenderOf(this.tui);
   }
 
   // --- messages from the extension ----------------------------------------------
@@ -428,11 +436,7 @@ export class TuiHost {
       () => {
         if (comp().reason) return;
         view()?.invalidate();
-        try {
-          tui()?.requestRender();
-        } catch {
-          // pi's terminal stopped.
-        }
+        requestRenderOf(tui());
       },
       () => {
         const rows = Number(tui()?.terminal?.rows);
@@ -520,11 +524,7 @@ export class TuiHost {
         c.held = { seq: c.seq, view };
       } else {
         view.invalidate();
-        try {
-          c.tui?.requestRender();
-        } catch {
-          // pi's terminal stopped.
-        }
+        requestRenderOf(c.tui);
       }
     } else
       c.child.notify("ui/key", {
@@ -556,11 +556,7 @@ export class TuiHost {
     if (!c.held || c.acked < c.held.seq) return;
     c.held.view.invalidate();
     c.held = undefined;
-    try {
-      c.tui?.requestRender();
-    } catch {
-      // pi's terminal stopped.
-    }
+    requestRenderOf(c.tui);
   }
 
   /**
@@ -585,11 +581,7 @@ export class TuiHost {
       // pi's 16 ms render interval (pi-tui's `lastRenderAt`, guarded).
       if (forKey === c.seq && c.paintedSinceKey && typeof c.tui?.lastRenderAt === "number") c.tui.lastRenderAt = -Infinity;
     }
-    try {
-      c.tui?.requestRender();
-    } catch {
-      // pi's terminal stopped.
-    }
+    requestRenderOf(c.tui);
   }
 
   /**
@@ -1046,11 +1038,7 @@ export class TuiHost {
       if (item.child !== child || item.component !== p.component || !item.view) continue;
       const { component: _id, ...view } = p;
       item.view.setView(view);
-      try {
-        (item.tui ?? this.tui)?.requestRender();
-      } catch {
-        // pi's terminal stopped.
-      }
+      requestRenderOf(item.tui ?? this.tui);
     }
   }
 
