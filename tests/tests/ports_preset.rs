@@ -67,13 +67,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     });
     let top = last_row_of(&s, "Select Preset") - 2;
     let bottom = last_row_of(&s, "esc cancel") + 2;
-    keep(
-        "selector",
-        (top..=bottom)
-            .map(|r| s.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    );
+    keep("selector", s.styled_rows(top..=bottom));
     pi.press(Key::Down);
     let s = pi.wait_for("`plan` selected", |s| s.contains("→ plan"));
     keep("selector on plan", status(&s, "→ plan"));
@@ -109,13 +103,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     let s = pi.wait_for("wrapped to (none)", |s| s.contains("→ (none)"));
     let top = last_row_of(&s, "Select Preset") - 2;
     let bottom = last_row_of(&s, "esc cancel") + 2;
-    keep(
-        "selector wrapped",
-        (top..=bottom)
-            .map(|r| s.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    );
+    keep("selector wrapped", s.styled_rows(top..=bottom));
     pi.press(Key::Escape);
     let s = pi.wait_gone("Select Preset");
     keep("escape: still plan", status(&s, "preset:plan"));

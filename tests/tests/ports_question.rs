@@ -25,12 +25,7 @@ fn asked(screen: &Screen) -> Option<String> {
         .find("Esc to cancel")
         .or_else(|| screen.find("Esc to go back"))?
         .0;
-    Some(
-        (top..=hint + 1)
-            .map(|r| screen.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+    Some(screen.styled_rows(top..=hint + 1))
 }
 
 /// The model's `question` call.
@@ -111,13 +106,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     step(&pi, "asked a third time", &|| prompt("once more"));
     pi.press(Key::Escape);
     let s = pi.wait_for_text("Never mind.");
-    steps.push((
-        "the chat".into(),
-        (0..ROWS)
-            .map(|r| s.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    ));
+    steps.push(("the chat".into(), s.styled_rows(0..ROWS)));
     pi.exit();
     Run {
         steps,

@@ -29,12 +29,7 @@ fn asked(screen: &Screen) -> Option<String> {
     let top = (0..hint)
         .rev()
         .find(|&r| screen.row(r).starts_with("──────"))?;
-    Some(
-        (top..=hint + 1)
-            .map(|r| screen.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+    Some(screen.styled_rows(top..=hint + 1))
 }
 
 /// Two questions: a scope (with a long description) and a time.
@@ -159,13 +154,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     });
     pi.press(Key::Escape);
     let s = pi.wait_for_text("Never mind.");
-    steps.push((
-        "the chat".into(),
-        (0..ROWS)
-            .map(|r| s.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    ));
+    steps.push(("the chat".into(), s.styled_rows(0..ROWS)));
     pi.exit();
     Run {
         steps,

@@ -57,10 +57,7 @@ fn editor(s: &Screen) -> String {
     let top = (0..cursor).rev().find(|&r| is_rule(r)).unwrap_or(0);
     let (rows, _) = s.size();
     let bottom = (cursor..rows).find(|&r| is_rule(r)).unwrap_or(rows - 1);
-    (top..=bottom)
-        .map(|r| s.styled_row(r))
-        .collect::<Vec<_>>()
-        .join("\n")
+    s.styled_rows(top..=bottom)
 }
 
 fn run(env: &PiEnv, rust: bool) -> Vec<(String, String)> {

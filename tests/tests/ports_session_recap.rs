@@ -36,12 +36,7 @@ fn last_row(screen: &Screen, text: &str) -> Option<u16> {
 fn recap(s: &Screen) -> Option<String> {
     let bottom = last_row(s, "esc close")?;
     let top = last_row(s, "Session recap")?;
-    (top < bottom).then(|| {
-        (top..=bottom)
-            .map(|r| s.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })
+    (top < bottom).then(|| s.styled_rows(top..=bottom))
 }
 
 /// One pi (the twin, or the port), its turns, then Alt+R, Escape, Alt+R:

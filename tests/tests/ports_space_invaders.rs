@@ -132,10 +132,7 @@ fn board(screen: &Screen, mask: Mask) -> String {
 /// The whole board, every row as drawn.
 fn exact_board(screen: &Screen) -> String {
     let (top, _) = board_at(screen).unwrap_or_else(|| panic!("no board\n{screen}"));
-    (top..top + BOARD_ROWS)
-        .map(|r| screen.styled_row(r))
-        .collect::<Vec<_>>()
-        .join("\n")
+    screen.styled_rows(top..top + BOARD_ROWS)
 }
 
 /// Whether the ship's centre (`▲`) is at field column `x`.

@@ -21,12 +21,7 @@ const HINT: &str = "Enter/Space to change · Esc to cancel";
 fn list(screen: &Screen) -> Option<String> {
     let top = screen.find("Tool Configuration")?.0;
     let bottom = screen.find(HINT)?.0;
-    Some(
-        (top..=bottom)
-            .map(|r| screen.styled_row(r))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+    Some(screen.styled_rows(top..=bottom))
 }
 
 /// Every entry of the one session file under `dir` but its header.

@@ -41,14 +41,6 @@ const SELF_CLOSING: Duration = Duration::from_secs(20);
 /// The widget the originals put above the editor: pi's chat ends above it.
 const ABOVE: &str = "Above editor widget";
 
-/// Rows `from..=to`, styled, one per line.
-fn styled_rows(screen: &Screen, from: u16, to: u16) -> String {
-    (from..=to)
-        .map(|r| screen.styled_row(r))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The row where `text` is.
 #[track_caller]
 fn row_of(screen: &Screen, text: &str) -> u16 {
@@ -114,14 +106,14 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     );
     keep(
         "header",
-        styled_rows(&s, 0, row_of(&s, "shitty coding agent")),
+        s.styled_rows(0..=row_of(&s, "shitty coding agent")),
     );
     // shutdown-command's /quit, which pi's own shadows (the extension's
     // path, on the row above, differs).
     keep("/quit clash", s.row(row_of(&s, "conflicts with built-in")));
     keep(
         "widgets around the editor",
-        styled_rows(&s, row_of(&s, ABOVE), row_of(&s, "Below editor widget")),
+        s.styled_rows(row_of(&s, ABOVE)..=row_of(&s, "Below editor widget")),
     );
     keep("status at start", s.styled_row(row_of(&s, "Ready")));
 
@@ -146,7 +138,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     keep("/builtin-header", note(&s));
     keep(
         "pi's header",
-        styled_rows(&s, 0, row_of(&s, "[Extension issues]")),
+        s.styled_rows(0..=row_of(&s, "[Extension issues]")),
     );
 
     // session-name.
@@ -169,7 +161,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     });
     let thought = |s: &Screen| {
         let answer = row_of(s, "Thought it through.");
-        styled_rows(s, answer - 2, answer)
+        s.styled_rows(answer - 2..=answer)
     };
     keep("thinking shown", thought(&s));
     keep(
@@ -220,7 +212,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
         let s = pi.wait_for(&format!("the dialog {title:?}"), |s| {
             s.contains(title) && s.contains("navigate")
         });
-        mask_countdown(&styled_rows(&s, row_of(&s, title), row_of(&s, "navigate")))
+        mask_countdown(&s.styled_rows(row_of(&s, title)..=row_of(&s, "navigate")))
     };
     let answered = |note: &str, timeout: Duration| -> String {
         let s = pi.wait_for_timeout(&format!("{note:?}"), timeout, |s| {
