@@ -60,8 +60,11 @@ lint() {
   time RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 }
 export -f lint
-(nice -n 15 bash -c lint >"$LOGS/lint.log" 2>&1 || touch "$LOGS/lint-failed") &
+# In a session of its own, so that a failing step below (`set -e`) ends it
+# with its cargo and rustc, instead of leaving it writing to target/.
+setsid bash -c 'nice -n 15 bash -c lint >"$1/lint.log" 2>&1 || touch "$1/lint-failed"' lint "$LOGS" &
 lint_pid=$!
+trap 'kill -- -"$lint_pid" 2>/dev/null || true' EXIT
 
 # A binary is built as a unit test only where its sources hold a test: most
 # are extensions that tests/ starts, and each harness of no tests costs about
