@@ -76,9 +76,10 @@ pub fn cargo_in(env: &PiEnv) -> Command {
     ));
     cmd.env("PATH", std::env::join_paths(path).unwrap())
         .env("CARGO_TARGET_DIR", crates_target())
-        // As the workspace's dev profile (Cargo.toml): full debug info in
-        // every test crate's binary took gigabytes of CI's disk.
-        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
+        // Gigabytes of CI's disk otherwise (Cargo.toml, `[profile.dev]`):
+        // no debug info, and no incremental data for crates built once.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("CARGO_INCREMENTAL", "0")
         .env("PI_CODING_AGENT_DIR", env.agent_dir())
         // Not the test's own package's variables.
         .env_remove("CARGO_MANIFEST_DIR")
