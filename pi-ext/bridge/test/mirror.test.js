@@ -50,8 +50,12 @@ const message = (i, text = `text ${i}`) => ({
 
 test("deepEqual is JSON equality, conservative where JSON hides things", () => {
   assert.equal(deepEqual({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] }), true);
-  assert.equal(deepEqual({ a: 1, b: 2 }, { b: 2, a: 1 }), false, "key order is part of the JSON text");
+  assert.equal(deepEqual({ a: 1, b: 2 }, { b: 2, a: 1 }), true, "JSON objects are unordered");
+  assert.equal(deepEqual({ a: 1, b: 2 }, { b: 2, a: 1 }, true), false, "ordered: key order is part of the JSON text");
   assert.equal(deepEqual({ a: 1 }, { a: 1, b: 2 }), false);
+  assert.equal(deepEqual({ a: 1, b: 2 }, { a: 1 }), false);
+  assert.equal(deepEqual({ a: undefined }, { b: 1 }), false, "as many keys, not the same ones");
+  assert.equal(deepEqual({ a: undefined }, { b: undefined }), false);
   assert.equal(deepEqual([1, 2], [1, 2, 3]), false);
   assert.equal(deepEqual(new Date(1), new Date(2)), false, "objects that are not plain compare by identity");
   assert.equal(deepEqual(NaN, NaN), false, "never claims an equality it cannot prove");
@@ -67,7 +71,8 @@ test("deepEqual without allocating: nested objects, key order at every depth, a 
   const swapped = deep();
   /** @type {any} */ (swapped.content[1])[1][1] = { a: undefined };
   assert.equal(deepEqual(deep(), swapped), false, "null is not undefined");
-  assert.equal(deepEqual({ a: { x: 1, y: 2 } }, { a: { y: 2, x: 1 } }), false, "key order below the top");
+  assert.equal(deepEqual({ a: { x: 1, y: 2 } }, { a: { y: 2, x: 1 } }, true), false, "ordered: key order below the top");
+  assert.equal(deepEqual({ a: { x: 1, y: 2 } }, { a: { y: 2, x: 3 } }), false, "a value below the top, keys reordered");
   assert.equal(deepEqual({ a: [1, 2] }, { a: { 0: 1, 1: 2 } }), false, "an array is not an object with the same entries");
   assert.equal(deepEqual([{}], [[]]), false);
   // An enumerable key on Object.prototype: own keys only, as JSON.
@@ -144,6 +149,23 @@ test("random edits between calls: the ops always rebuild pi's list, and unchange
       texts = rebuilt;
       prev = cur;
     }
+  }
+});
+
+test("a message whose keys an earlier handler only reordered is kept, unless the list is checked (PI_EXT_MIRROR_CHECK compares texts)", () => {
+  const first = Array.from({ length: 30 }, (_, i) => message(i));
+  for (const check of [false, true]) {
+    const mirror = new ListMirror();
+    mirror.diff(first, check).commit();
+    /** @type {any[]} */
+    const cur = structuredClone(first);
+    cur[7] = Object.fromEntries(Object.entries(cur[7]).reverse());
+    cur[8].content[0] = { text: cur[8].content[0].text, type: "text" };
+    const { update } = mirror.diff(cur, check);
+    if (check) {
+      assert.deepEqual(update.ops, [[0, 0, 7], [1, cur[7]], [1, cur[8]], [0, 9, 21]]);
+      assert.equal(update.check, JSON.stringify(cur));
+    } else assert.deepEqual(update.ops, [[0, 0, 30]]);
   }
 });
 

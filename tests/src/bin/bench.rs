@@ -173,8 +173,11 @@ struct Sizes {
     deltas: usize,
     /// Row 5: streamed answers per side not counted at the start.
     stream_warmup: usize,
-    /// Row 5: streamed answers counted per side.
+    /// Row 5: streamed answers counted per side, over all its pis.
     stream_rounds: usize,
+    /// Row 5: pis started one after the other for each side, each counting its share of
+    /// `stream_rounds`.
+    stream_pis: usize,
 }
 
 impl Sizes {
@@ -194,6 +197,7 @@ impl Sizes {
                 deltas: 200,
                 stream_warmup: 1,
                 stream_rounds: 2,
+                stream_pis: 1,
             }
         } else {
             Sizes {
@@ -212,6 +216,9 @@ impl Sizes {
                 // 30 answers per side gave medians a few percent apart between runs of
                 // the same code, as large as the 5 % target.
                 stream_rounds: 60,
+                // One pi's speed moved the median of its answers by more than the target
+                // between runs (5a +2.4 %, +9.2 %, +5.0 % in three runs of 30 answers).
+                stream_pis: 3,
             }
         }
     }
@@ -1242,7 +1249,6 @@ impl Bench {
         let rust_bridge = self.install_bridge("bench-hook-stream");
         let batch_bridge = self.install_bridge("bench-hook-batch");
         let gate_bridge = self.install_bridge("bench-hook-gate");
-        progress("row 5: three pis (Rust message_update hook, TS one, no hook)");
         let model = ScriptedModel::start();
         let env = PiEnv::new(&model);
         // The pi of the traffic check (5b) starts meanwhile; it stays idle until then.
@@ -1259,19 +1265,8 @@ impl Bench {
             .env("PI_EXT_LOG_TRAFFIC", "1")
             .skip_message_updates()
             .spawn();
-        let mut pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-stream.ts"));
-        // A fourth pi: the Rust hook in its batch form (5d).
-        pis.push(
-            env.pi()
-                .no_extensions()
-                .env("PI_EXT_LOG_DIR", self.scratch.path())
-                .skip_message_updates()
-                .extension(&batch_bridge)
-                .spawn(),
-        );
-        const BATCH: usize = 3;
-        pis[BATCH].wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
         let deltas = self.sizes.deltas;
+        const BATCH: usize = 3;
         let mut whole: [Vec<Duration>; 4] = Default::default();
         let mut updates: [Vec<usize>; 4] = Default::default();
         // CPU time (clock ticks) of each pi, and of the Rust sides' extension processes, over
@@ -1284,42 +1279,62 @@ impl Bench {
             String::new(),
             process_comm("bench-hook-batch"),
         ];
-        rounds_over_pis(
-            &pis,
-            self.sizes.stream_warmup,
-            self.sizes.stream_rounds,
-            STREAM_ROUNDS_PER_SESSION,
-            |side, _round, counted| {
-                let pid = pis[side].pid();
-                // The extension process is replaced with each new session: look it up.
-                let child = if extension_comm[side].is_empty() {
-                    None
-                } else {
-                    find_child(pid, &extension_comm[side])
-                };
-                let before = (cpu_ticks(pid), child.and_then(cpu_ticks));
-                let (took, n) = stream_prompt(&pis[side], &model, deltas);
-                if counted {
-                    whole[side].push(took);
-                    updates[side].push(n);
-                    pi_ticks[side] += cpu_ticks(pid).unwrap_or(0) - before.0.unwrap_or(0);
-                    if let (Some(child), Some(start)) = (child, before.1) {
-                        extension_ticks[side] += cpu_ticks(child).unwrap_or(start) - start;
+        let generations = self.sizes.stream_pis;
+        for generation in 0..generations {
+            progress(&format!(
+                "row 5: four pis (Rust message_update hook, its batch form, TS hook, no hook), {} of {generations}",
+                generation + 1
+            ));
+            let mut pis = self.hook_pis(&env, &rust_bridge, &fixture("bench-hook-stream.ts"));
+            // A fourth pi: the Rust hook in its batch form (5d).
+            pis.push(
+                env.pi()
+                    .no_extensions()
+                    .env("PI_EXT_LOG_DIR", self.scratch.path())
+                    .skip_message_updates()
+                    .extension(&batch_bridge)
+                    .spawn(),
+            );
+            pis[BATCH].wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
+            rounds_over_pis(
+                &pis,
+                self.sizes.stream_warmup,
+                self.sizes.stream_rounds.div_ceil(generations),
+                STREAM_ROUNDS_PER_SESSION,
+                |side, _round, counted| {
+                    let pid = pis[side].pid();
+                    // The extension process is replaced with each new session: look it up.
+                    let child = if extension_comm[side].is_empty() {
+                        None
+                    } else {
+                        find_child(pid, &extension_comm[side])
+                    };
+                    let before = (cpu_ticks(pid), child.and_then(cpu_ticks));
+                    let (took, n) = stream_prompt(&pis[side], &model, deltas);
+                    if counted {
+                        whole[side].push(took);
+                        updates[side].push(n);
+                        pi_ticks[side] += cpu_ticks(pid).unwrap_or(0) - before.0.unwrap_or(0);
+                        if let (Some(child), Some(start)) = (child, before.1) {
+                            extension_ticks[side] += cpu_ticks(child).unwrap_or(start) - start;
+                        }
                     }
-                }
-            },
-        );
-        drop(pis);
+                },
+            );
+        }
         let answers = whole[0].len().max(1) as f64;
+        let counted = whole[0].len();
         let [rust, ts, none, batch] = whole.map(|v| summarize(&v));
         let added = |s: &Summary| (ms(s.median) / ms(none.median) - 1.0) * 100.0;
         let updates_per_answer = updates[2].iter().copied().max().unwrap_or(0);
         self.report.row(Row {
             id: "5a",
             what: format!(
-                "`message_update` hook (counts only) while an answer of {} deltas streams ({} `message_update` events): `prompt` → `agent_end` (no hook: {})",
+                "`message_update` hook (counts only) while an answer of {} deltas streams ({} `message_update` events): `prompt` → `agent_end`, {} answers per side from {generations} pi process{} each (no hook: {})",
                 fmt_count(deltas as f64),
                 fmt_count(updates_per_answer as f64),
+                counted,
+                if generations == 1 { "" } else { "es" },
                 fmt_summary(&none)
             ),
             rust: format!("{} ({:+.1}% vs none)", fmt_summary(&rust), added(&rust)),
