@@ -103,6 +103,9 @@ struct CtxSamples {
     ticks: u64,
     /// Prompts counted for `read`, `written`, `ticks`.
     prompts: u64,
+    /// pi's own CPU (its Node process, in clock ticks) over the counted prompts: what the
+    /// hook costs pi's thread, without the wall clock's noise.
+    pi_ticks: u64,
 }
 
 /// `rchar` and `wchar` of `/proc/<pid>/io`: bytes a process read and wrote (pipes included).
@@ -364,6 +367,7 @@ impl Bench {
                         .package()
                         .and_then(|p| find_child(pi.pid(), &process_comm(p)));
                     let before = child.map(|c| (io_bytes(c), cpu_ticks(c)));
+                    let pi_before = cpu_ticks(pi.pid());
                     model.push(Reply::text("ok"));
                     let sent = Instant::now();
                     pi.prompt_timeout("one more question", PROMPT_TIMEOUT);
@@ -372,12 +376,16 @@ impl Bench {
                         .last()
                         .map(|r| r.received)
                         .expect("the model request");
+                    let pi_after = cpu_ticks(pi.pid());
                     reset_leaf(pi, &leaf);
                     if !counted {
                         continue;
                     }
                     let m = &mut measured[k];
                     m.to_request.push(arrived - sent);
+                    if let (Some(t0), Some(t1)) = (pi_before, pi_after) {
+                        m.pi_ticks += t1 - t0;
+                    }
                     if let (Some(c), Some((Some((r0, w0)), Some(t0)))) = (child, before) {
                         if let (Some((r1, w1)), Some(t1)) = (io_bytes(c), cpu_ticks(c)) {
                             m.read += r1 - r0;
@@ -410,25 +418,37 @@ impl Bench {
         let of = |side: CtxSide| &measured[CTX_SIDES.iter().position(|s| *s == side).unwrap()];
         let none = summarize(&of(CtxSide::None).to_request);
         let added = |s: &Summary| ms(s.median) - ms(none.median);
+        // pi's CPU per counted prompt, in ms (`/proc/<pid>/stat`, 10 ms ticks summed over the
+        // prompts).
+        let pi_cpu = |m: &CtxSamples| {
+            m.pi_ticks as f64 * 1000.0 / clock_ticks_per_second() / m.to_request.len().max(1) as f64
+        };
+        let none_cpu = pi_cpu(of(CtxSide::None));
         let rust_cell = |m: &CtxSamples| {
             let s = summarize(&m.to_request);
             let per = m.prompts.max(1) as f64;
             format!(
-                "{} ({:+.3} ms vs none); per request: {} in, {} out, extension CPU {:.1} ms",
+                "{} ({:+.3} ms vs none); per request: {} in, {} out, extension CPU {:.1} ms, pi's CPU {:+.1} ms vs none",
                 fmt_summary(&s),
                 added(&s),
                 fmt_bytes(m.read as f64 / per),
                 fmt_bytes(m.written as f64 / per),
-                m.ticks as f64 * 1000.0 / clock_ticks_per_second() / per
+                m.ticks as f64 * 1000.0 / clock_ticks_per_second() / per,
+                pi_cpu(m) - none_cpu
             )
         };
         let ts_cell = |m: &CtxSamples| {
             let s = summarize(&m.to_request);
-            format!("{} ({:+.3} ms vs none)", fmt_summary(&s), added(&s))
+            format!(
+                "{} ({:+.3} ms vs none); pi's CPU {:+.1} ms vs none",
+                fmt_summary(&s),
+                added(&s),
+                pi_cpu(m) - none_cpu
+            )
         };
         let what = |hook: &str| {
             format!(
-                "{hook}, session of {} messages ({} file): `prompt` → model request (no hook: {})",
+                "{hook}, session of {} messages ({} file): `prompt` → model request (no hook: {}; pi's CPU per prompt {none_cpu:.1} ms)",
                 fmt_count(size as f64),
                 fmt_bytes(file_bytes as f64),
                 fmt_summary(&none)
