@@ -359,11 +359,35 @@ pub(crate) const SHARED_BRIDGE_FILE: &str = "bridge.cjs";
 /// jiti); `install` removes it.
 const OLD_SHARED_BRIDGE_FILE: &str = "bridge.js";
 
-/// The shared bridge ([`SHARED_BRIDGE_FILE`]) as `install` writes it.
+/// The shared bridge ([`SHARED_BRIDGE_FILE`]) as `install` writes it, in
+/// ASCII ([`ascii_escaped`]).
 pub(crate) fn shared_bridge_source() -> String {
     let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs);
     debug_assert!(bundle.contains(BUILD_PLACEHOLDER));
-    bundle.replacen(BUILD_PLACEHOLDER, &build_line(), 1)
+    ascii_escaped(&bundle.replacen(BUILD_PLACEHOLDER, &build_line(), 1))
+}
+
+/// `source` with every character outside ASCII written as `\uXXXX` (UTF-16
+/// units). Node reads an ASCII file into a one-byte string, which it decodes,
+/// hashes and V8 scans faster: for the shared bridge's 470 KB, `require` took
+/// 2.0–2.3 ms instead of 2.9–3.0 (measured with Node's compile cache warm).
+/// The bridge's sources have such characters only in comments and in string,
+/// template and regex literals, where the escape means the same character
+/// (none is raw: no `String.raw`, no backslash before one; a unit test checks).
+fn ascii_escaped(source: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(source.len() + 64);
+    for c in source.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        }
+    }
+    out
 }
 
 /// Write an extension's bridge into `dir`: `index.js` (the entry, with
@@ -817,6 +841,29 @@ mod tests {
                     BRIDGE_ENTRY.contains(&format!("name === \"{name}\"")),
                     "the bridge asks for {name}, which index.js does not give"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_shared_bridge_is_ascii_and_escapes_only_where_an_escape_means_the_character() {
+        assert!(shared_bridge_source().is_ascii());
+        assert_eq!(
+            ascii_escaped("a ≥ b → 😀"),
+            "a \\u2265 b \\u2192 \\ud83d\\ude00"
+        );
+        for (file, source) in BRIDGE_MODULES {
+            assert!(
+                !source.contains("String.raw"),
+                "{file}: String.raw would keep an escape"
+            );
+            for (i, c) in source.char_indices() {
+                if !c.is_ascii() {
+                    assert!(
+                        !source[..i].ends_with('\\'),
+                        "{file}: a backslash before {c:?} would change what its escape means"
+                    );
+                }
             }
         }
     }
