@@ -2,17 +2,20 @@
 // pi-ext bridge: loads a Rust extension binary (built with the pi-ext crate) into pi.
 // Written by `<binary> install`; run that again instead of editing this file.
 // The protocol is documented in PROTOCOL.md of the pi-ext crate. This file is
-// the extension's entry: its CONFIG and the choice of bridge (lib/shared.js,
-// which `install` inlines here). The bridge itself is bridge.cjs beside it,
+// the extension's entry: its CONFIG, the choice of bridge (lib/shared.js) and
+// how its file loads (lib/bridge-file.js), which `install` inlines here. The
+// bridge itself is bridge.cjs beside it,
 // loaded only when no other pi-ext extension in this pi has loaded one that
 // serves this extension: one bridge for all of them keeps pi's startup short.
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { loadBridgeFile } from "./lib/bridge-file.js";
 import { PROTOCOL, sharedBridge } from "./lib/shared.js";
 
 const CONFIG = null; // @pi-ext-config
+/** bridge.cjs's content id, for its code cache (`install` replaces the line; null: no cache). */
+const BRIDGE_ID = /** @type {string | null} */ (null); // @pi-ext-bridge-id
 /** CONFIG as its type (`install` replaces the line above). */
 const config = /** @type {import("./lib/manifest.js").Config} */ (/** @type {unknown} */ (CONFIG));
 
@@ -51,9 +54,14 @@ function missing(name) {
   return new Error(`pi-ext: index.js does not give its bridge ${name}; run \`<binary> install\` again`);
 }
 
+/** Writes bridge.cjs's code cache once this extension has activated (when it loaded its own). */
+let saveCodeCache = () => {};
+
 /** @returns {Promise<{ bridge: import("./lib/shared.js").SharedBridge }>} this extension's own bridge.cjs */
 async function ownBridge() {
-  const load = /** @type {import("./lib/shared.js").BridgeModule} */ (createRequire(join(HERE, "index.js"))("./bridge.cjs"));
+  const file = loadBridgeFile(HERE, BRIDGE_ID);
+  saveCodeCache = file.save;
+  const load = /** @type {import("./lib/shared.js").BridgeModule} */ (file.exports);
   return await load(piPackages(await import("@mariozechner/pi-tui")));
 }
 
@@ -61,4 +69,5 @@ async function ownBridge() {
 export default async function piExtBridge(pi) {
   const bridge = await sharedBridge(ownBridge);
   await bridge.activate(pi, { config, protocol: PROTOCOL, here: HERE });
+  saveCodeCache();
 }

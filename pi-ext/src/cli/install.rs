@@ -26,6 +26,10 @@ const BRIDGE_SHARED: &str = include_str!("../../bridge/bridge.js");
 const BRIDGE_MODULES: &[(&str, &str)] = &[
     ("api.js", include_str!("../../bridge/lib/api.js")),
     ("bridge.js", include_str!("../../bridge/lib/bridge.js")),
+    (
+        "bridge-file.js",
+        include_str!("../../bridge/lib/bridge-file.js"),
+    ),
     ("bus.js", include_str!("../../bridge/lib/bus.js")),
     ("child.js", include_str!("../../bridge/lib/child.js")),
     ("clock.js", include_str!("../../bridge/lib/clock.js")),
@@ -332,6 +336,11 @@ impl<'a> Bundle<'a> {
 /// The line of the entry module that `install` replaces with the configuration.
 const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
 
+/// The line of `index.js` that `install` replaces with [`SHARED_BRIDGE_FILE`]'s
+/// content id ([`bridge_id`]), which names its code cache.
+const BRIDGE_ID_PLACEHOLDER: &str =
+    "const BRIDGE_ID = /** @type {string | null} */ (null); // @pi-ext-bridge-id";
+
 /// The line of `lib/shared.js` that `install` replaces with [`build_line`].
 const BUILD_PLACEHOLDER: &str = "const BUILD = null; // @pi-ext-build";
 
@@ -403,6 +412,12 @@ pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result
         bridge_with_config(config).as_bytes(),
         FileMode::Shared,
     )?;
+    // Code caches of an earlier bridge.cjs: never used again, only disk.
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        if entry.file_name().to_str().is_some_and(is_code_cache) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
     // The new index.js never loads it; left, it would only mislead.
     match std::fs::remove_file(dir.join(OLD_SHARED_BRIDGE_FILE)) {
         Err(err) if err.kind() != io::ErrorKind::NotFound => Err(err),
@@ -494,11 +509,34 @@ fn bridge_config(
 /// `bridge/lib/manifest.js` describes).
 pub(crate) fn bridge_with_config(config: &serde_json::Value) -> String {
     let line = format!("const CONFIG = {config};");
+    let id = format!(
+        "const BRIDGE_ID = \"{}\";",
+        bridge_id(&shared_bridge_source())
+    );
     let bundle = bridge_bundle(BRIDGE_ENTRY, Format::Module);
     debug_assert!(bundle.contains(CONFIG_PLACEHOLDER) && bundle.contains(BUILD_PLACEHOLDER));
+    debug_assert!(bundle.contains(BRIDGE_ID_PLACEHOLDER));
     bundle
         .replacen(CONFIG_PLACEHOLDER, &line, 1)
+        .replacen(BRIDGE_ID_PLACEHOLDER, &id, 1)
         .replacen(BUILD_PLACEHOLDER, &build_line(), 1)
+}
+
+/// The content id of a shared bridge's source (64-bit FNV-1a, in hex): what
+/// its code cache is named after, so that a cache is only ever used with the
+/// file it was made from (`lib/bridge-file.js`).
+fn bridge_id(source: &str) -> String {
+    let hash = source.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// Whether `name` is a code cache `lib/bridge-file.js` wrote (`bridge-<id>.v8cache`).
+fn is_code_cache(name: &str) -> bool {
+    name.strip_prefix("bridge-")
+        .and_then(|rest| rest.strip_suffix(".v8cache"))
+        .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The binary's manifest, recorded in the bridge together with what
@@ -793,7 +831,9 @@ mod tests {
         let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs);
         for (file, _) in BRIDGE_MODULES {
             let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
-            assert_eq!(bundle.matches(&marker).count(), 1, "{file}");
+            // How the entry loads this file is the entry's alone.
+            let times = usize::from(*file != "bridge-file.js");
+            assert_eq!(bundle.matches(&marker).count(), times, "{file}");
         }
         assert_eq!(bundle.matches(BUILD_PLACEHOLDER).count(), 1);
         let names = check_bundle(&bundle, None);
@@ -900,18 +940,24 @@ mod tests {
     fn the_entry_is_small_and_loads_the_shared_bridge_beside_it() {
         let entry = bridge_bundle(BRIDGE_ENTRY, Format::Module);
         assert_eq!(entry.matches(CONFIG_PLACEHOLDER).count(), 1);
-        assert_eq!(entry.matches("// ---- pi-ext/bridge/lib/").count(), 1);
+        assert_eq!(entry.matches(BRIDGE_ID_PLACEHOLDER).count(), 1);
+        assert_eq!(entry.matches("// ---- pi-ext/bridge/lib/").count(), 2);
         assert!(entry.contains("// ---- pi-ext/bridge/lib/shared.js ----"));
-        assert!(entry.contains(&format!("(\"./{SHARED_BRIDGE_FILE}\")")));
+        assert!(entry.contains("// ---- pi-ext/bridge/lib/bridge-file.js ----"));
+        assert!(entry.contains(&format!("join(dir, \"{SHARED_BRIDGE_FILE}\")")));
         assert!(entry.contains("sharedBridge(ownBridge)"));
         check_bundle(
             &entry,
             Some("export default async function piExtBridge(pi) {"),
         );
-        // pi's loader compiles this file for every extension: it stays small.
-        assert!(entry.len() < 9 * 1024, "{} bytes", entry.len());
+        // pi's loader compiles this file for every extension: it stays small
+        // (though 5 KB more cost jiti only 0.03-0.06 ms, BENCHMARKS.md).
+        assert!(entry.len() < 12 * 1024, "{} bytes", entry.len());
         let written = bridge_with_config(&json!({"name": "x"}));
         assert!(written.contains(&build_line()) && !written.contains(BUILD_PLACEHOLDER));
+        let id = bridge_id(&shared_bridge_source());
+        assert!(written.contains(&format!("const BRIDGE_ID = \"{id}\";")));
+        assert!(!written.contains(BRIDGE_ID_PLACEHOLDER));
     }
 
     #[test]
@@ -919,10 +965,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut manifest = crate::Registry::from_inventory(None).manifest();
         manifest.name = "probe".into();
-        // What an older pi-ext wrote goes.
+        // What an older pi-ext wrote goes, and so do code caches of an
+        // earlier bridge.cjs; other files stay.
         let old = dir.path().join("probe");
         std::fs::create_dir_all(&old).unwrap();
         std::fs::write(old.join(OLD_SHARED_BRIDGE_FILE), "old").unwrap();
+        std::fs::write(old.join("bridge-00c0ffee00c0ffee.v8cache"), "cache").unwrap();
+        std::fs::write(old.join("bridge-notes.v8cache"), "not a cache").unwrap();
         let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
         let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
         let shared = std::fs::read_to_string(report.dir.join(SHARED_BRIDGE_FILE)).unwrap();
@@ -934,7 +983,10 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         files.sort();
-        assert_eq!(files, [SHARED_BRIDGE_FILE, "index.js"]);
+        assert_eq!(
+            files,
+            ["bridge-notes.v8cache", SHARED_BRIDGE_FILE, "index.js"]
+        );
         let pkg = dir.path().join("pkg");
         pack(&manifest, &pkg).unwrap();
         let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
