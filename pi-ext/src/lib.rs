@@ -31,7 +31,8 @@
 //! - pi loads the bridge (`bridge/index.js` with the binary's manifest, and
 //!   `bridge/bridge.js`, which every pi-ext extension in a pi shares; both
 //!   embedded in this crate and written out by `install`, the shared one as
-//!   `bridge.cjs`, which Node loads and caches itself). The bridge
+//!   `bridge.cjs`, which the entry compiles with a V8 code cache it keeps
+//!   beside it, `bridge-<id>.v8cache`). The bridge
 //!   registers the tools the binary declares, spawns the binary when pi's
 //!   session starts, handshakes, and forwards calls.
 //! - The binary serves newline-delimited JSON on stdin/stdout
