@@ -5,9 +5,10 @@
 // file ran, so the functions a start calls were compiled again at every
 // start: about 1.4 of `activate`'s 2 ms. A code cache made after the first
 // activation holds them too. It lives beside bridge.cjs, named after the
-// content id `install` wrote into index.js (V8 itself checks only the
-// source's length), and is written once, when missing or rejected (another
-// Node or V8). In a directory it cannot write to there is no cache.
+// content id `install` wrote into index.js: V8 itself checks only the
+// source's length, and runs a cache made from other code of that length. It
+// is written once, when missing or rejected (another Node or V8). In a
+// directory it cannot write to there is no cache.
 
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
