@@ -104,6 +104,8 @@ function same(a, b) {
 /**
  * `deepEqual` on plain data with key order: keys in `for…in` order, which
  * for a plain object is its own keys' order (`Object.keys`, JSON's order).
+ * Its array half repeats `same`'s so that each recursion stays a direct
+ * call to itself on the hot path, not a comparison passed in.
  * @param {unknown} a
  * @param {unknown} b
  * @returns {boolean}
