@@ -402,19 +402,26 @@ fn ascii_escaped(source: &str) -> String {
 /// Write an extension's bridge into `dir`: `index.js` (the entry, with
 /// `config`) and [`SHARED_BRIDGE_FILE`] (the shared bridge).
 pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result<()> {
+    let shared = shared_bridge_source();
     write_atomic(
         &dir.join(SHARED_BRIDGE_FILE),
-        shared_bridge_source().as_bytes(),
+        shared.as_bytes(),
         FileMode::Shared,
     )?;
+    let id = bridge_id(&shared);
     write_atomic(
         &dir.join("index.js"),
-        bridge_with_config(config).as_bytes(),
+        entry_source(config, &id).as_bytes(),
         FileMode::Shared,
     )?;
     // Code caches of an earlier bridge.cjs: never used again, only disk.
+    let current = format!("bridge-{id}.v8cache");
     for entry in std::fs::read_dir(dir)?.flatten() {
-        if entry.file_name().to_str().is_some_and(is_code_cache) {
+        let name = entry.file_name();
+        if name
+            .to_str()
+            .is_some_and(|n| is_code_cache(n) && n != current)
+        {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -505,14 +512,17 @@ fn bridge_config(
     config
 }
 
-/// The bridge with `config` as its `CONFIG` (the shape `Config` in
-/// `bridge/lib/manifest.js` describes).
-pub(crate) fn bridge_with_config(config: &serde_json::Value) -> String {
+/// [`entry_source`] for this build's shared bridge.
+#[cfg(test)]
+fn bridge_with_config(config: &serde_json::Value) -> String {
+    entry_source(config, &bridge_id(&shared_bridge_source()))
+}
+
+/// The entry (`index.js`) with `config` as its `CONFIG` (the shape `Config`
+/// in `bridge/lib/manifest.js` describes) and the shared bridge's content id.
+fn entry_source(config: &serde_json::Value, bridge_id: &str) -> String {
     let line = format!("const CONFIG = {config};");
-    let id = format!(
-        "const BRIDGE_ID = \"{}\";",
-        bridge_id(&shared_bridge_source())
-    );
+    let id = format!("const BRIDGE_ID = \"{bridge_id}\";");
     let bundle = bridge_bundle(BRIDGE_ENTRY, Format::Module);
     debug_assert!(bundle.contains(CONFIG_PLACEHOLDER) && bundle.contains(BUILD_PLACEHOLDER));
     debug_assert!(bundle.contains(BRIDGE_ID_PLACEHOLDER));
@@ -972,6 +982,9 @@ mod tests {
         std::fs::write(old.join(OLD_SHARED_BRIDGE_FILE), "old").unwrap();
         std::fs::write(old.join("bridge-00c0ffee00c0ffee.v8cache"), "cache").unwrap();
         std::fs::write(old.join("bridge-notes.v8cache"), "not a cache").unwrap();
+        // The cache of the very bridge.cjs it writes again stays.
+        let current = format!("bridge-{}.v8cache", bridge_id(&shared_bridge_source()));
+        std::fs::write(old.join(&current), "current").unwrap();
         let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
         let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
         let shared = std::fs::read_to_string(report.dir.join(SHARED_BRIDGE_FILE)).unwrap();
@@ -985,7 +998,12 @@ mod tests {
         files.sort();
         assert_eq!(
             files,
-            ["bridge-notes.v8cache", SHARED_BRIDGE_FILE, "index.js"]
+            [
+                current.as_str(),
+                "bridge-notes.v8cache",
+                SHARED_BRIDGE_FILE,
+                "index.js"
+            ]
         );
         let pkg = dir.path().join("pkg");
         pack(&manifest, &pkg).unwrap();
