@@ -24,14 +24,17 @@
 // sends the whole list along and the extension checks its copy against it.
 
 /**
- * Keys of the objects `sameOrdered` compares, one stack for the whole recursion:
- * each level pushes its keys above the ones below it and pops them when
- * done, so a comparison allocates nothing (a 5,000-message conversation has
- * some 30,000 objects, and `Object.keys` for each side was a third of the
- * comparison's time in pi's profile, and garbage).
+ * Keys of the objects `same` compares with key order, one stack for the
+ * whole recursion: each level pushes its keys above the ones below it and
+ * pops them when done, so a comparison allocates nothing (a 5,000-message
+ * conversation has some 30,000 objects, and `Object.keys` for each side was
+ * a third of the comparison's time in pi's profile, and garbage).
  * @type {string[]}
  */
 const keyStack = [];
+
+/** Whether the comparison `equality` set up counts key order. */
+let keyOrder = false;
 
 /**
  * Whether `a` and `b` are the same JSON value (with `ordered`: write the same
@@ -49,22 +52,25 @@ export function deepEqual(a, b, ordered = false) {
 }
 
 /**
- * The comparison to use for a while (one diff): `same` (`sameOrdered` when
- * key order counts), unless `for…in` would see inherited keys (an
- * enumerable key on Object.prototype: someone polluted it), then `sameOwn`.
+ * The comparison to use for a while (one diff): `same`, with or without
+ * key order, unless `for…in` would see inherited keys (an enumerable key on
+ * Object.prototype: someone polluted it), then `sameOwn`.
  * @param {boolean} ordered
  * @returns {(a: unknown, b: unknown) => boolean}
  */
 function equality(ordered) {
   // What a comparison that threw (a getter) left behind.
   keyStack.length = 0;
+  keyOrder = ordered;
   for (const _ in Object.prototype) return sameOwn;
-  return ordered ? sameOrdered : same;
+  return same;
 }
 
 /**
- * `deepEqual` on plain data, key order aside: each key of `a` looked up in
- * `b`, and as many keys in `b`.
+ * `deepEqual` on plain data. Without key order, each key of `a` is looked
+ * up in `b`, and `b` has as many keys; with it (`keyOrder`), the keys come
+ * in the same `for…in` order, which for a plain object is its own keys'
+ * order (`Object.keys`, JSON's order).
  * @param {unknown} a
  * @param {unknown} b
  * @returns {boolean}
@@ -85,6 +91,7 @@ function same(a, b) {
   if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
   const ra = /** @type {Record<string, unknown>} */ (a);
   const rb = /** @type {Record<string, unknown>} */ (b);
+  if (keyOrder) return sameInOrder(ra, rb);
   let keys = 0;
   for (const k in ra) {
     keys++;
@@ -102,33 +109,16 @@ function same(a, b) {
 }
 
 /**
- * `deepEqual` on plain data with key order: keys in `for…in` order, which
- * for a plain object is its own keys' order (`Object.keys`, JSON's order).
- * Its array half repeats `same`'s so that each recursion stays a direct
- * call to itself on the hot path, not a comparison passed in.
- * @param {unknown} a
- * @param {unknown} b
+ * The object half of `same` with key order: the same keys in the same
+ * order, and the same values.
+ * @param {Record<string, unknown>} ra
+ * @param {Record<string, unknown>} rb
  * @returns {boolean}
  */
-function sameOrdered(a, b) {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) {
-      const x = a[i];
-      const y = b[i];
-      if (x !== y && (typeof x !== "object" || !sameOrdered(x, y))) return false;
-    }
-    return true;
-  }
-  if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
-  const ra = /** @type {Record<string, unknown>} */ (a);
-  const rb = /** @type {Record<string, unknown>} */ (b);
+function sameInOrder(ra, rb) {
   const base = keyStack.length;
   for (const k in ra) keyStack.push(k);
   const end = keyStack.length;
-  // The same keys in the same order, and the same values.
   let i = base;
   let equal = true;
   for (const k in rb) {
@@ -138,7 +128,7 @@ function sameOrdered(a, b) {
     }
     const x = ra[k];
     const y = rb[k];
-    if (x !== y && (typeof x !== "object" || !sameOrdered(x, y))) {
+    if (x !== y && (typeof x !== "object" || !same(x, y))) {
       equal = false;
       break;
     }
