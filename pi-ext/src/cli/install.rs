@@ -546,7 +546,11 @@ fn bridge_id(source: &str) -> String {
 fn is_code_cache(name: &str) -> bool {
     name.strip_prefix("bridge-")
         .and_then(|rest| rest.strip_suffix(".v8cache"))
-        .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        .is_some_and(|id| {
+            // The ids `bridge_id` writes, as `loadBridgeFile` accepts them.
+            (1..=32).contains(&id.len())
+                && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        })
 }
 
 /// The binary's manifest, recorded in the bridge together with what
