@@ -74,6 +74,12 @@ const FAKE_EXTENSION_ENV: &str = "PI_EXT_BENCH_FAKE_EXTENSION";
 /// Tool-name prefix of the ideal extension (default none: `trivial`, `confirm_once`).
 const FAKE_PREFIX_ENV: &str = "PI_EXT_BENCH_FAKE_PREFIX";
 
+/// Row 6i: the time between two requests to the same process.
+const PACED_GAP: Duration = Duration::from_millis(20);
+
+/// Row 6i: requests per process before the counted ones.
+const PACED_WARMUP: usize = 20;
+
 /// The prefix the ideal extension gets inside pi, next to the Rust one.
 const FLOOR_PREFIX: &str = "floor_";
 
@@ -178,6 +184,8 @@ struct Sizes {
     /// Row 5: pis started one after the other for each side, each counting its share of
     /// `stream_rounds`.
     stream_pis: usize,
+    /// Row 6i: counted requests per series, one every [`PACED_GAP`].
+    paced_calls: usize,
 }
 
 impl Sizes {
@@ -198,6 +206,7 @@ impl Sizes {
                 stream_warmup: 1,
                 stream_rounds: 2,
                 stream_pis: 1,
+                paced_calls: 10,
             }
         } else {
             Sizes {
@@ -219,6 +228,7 @@ impl Sizes {
                 // One pi's speed moved the median of its answers by more than the target
                 // between runs (5a +2.4 %, +9.2 %, +5.0 % in three runs of 30 answers).
                 stream_pis: 3,
+                paced_calls: 300,
             }
         }
     }
@@ -1468,6 +1478,66 @@ impl Bench {
 
     // -- row 6: throughput without pi -----------------------------------------------------------
 
+    /// Row 6i: requests one every [`PACED_GAP`] per process, as pi spaces a session's tool
+    /// calls, so that each finds the process idle with its caches gone cold (row 6a's calls
+    /// come back to back). Three processes take turns, so that the machine's drift is shared:
+    /// the Rust binary with tool calls, the same binary with `ping` (answered by the runtime
+    /// without a task or a handler), and the ideal extension with tool calls.
+    fn row6_paced(&mut self, me: &Path) {
+        progress("row 6: paced requests, one every 20 ms per process");
+        let mut exts = [
+            DirectExt::spawn(&self.bench_ext, &[]),
+            DirectExt::spawn(&self.bench_ext, &[]),
+            DirectExt::spawn(me, &[(FAKE_EXTENSION_ENV, "1")]),
+        ];
+        let request = |ext: &mut DirectExt, series: usize| match series {
+            1 => ext.ping(),
+            _ => ext.call(),
+        };
+        let turn = PACED_GAP / exts.len() as u32;
+        for _ in 0..PACED_WARMUP {
+            for (series, ext) in exts.iter_mut().enumerate() {
+                request(ext, series);
+                std::thread::sleep(turn);
+            }
+        }
+        let n = self.sizes.paced_calls;
+        let cpu_before: Vec<Duration> = exts.iter().map(DirectExt::cpu).collect();
+        let mut trips: [Vec<Duration>; 3] = Default::default();
+        for _ in 0..n {
+            for (series, ext) in exts.iter_mut().enumerate() {
+                trips[series].push(request(ext, series));
+                std::thread::sleep(turn);
+            }
+        }
+        let per_request: Vec<f64> = exts
+            .iter()
+            .zip(&cpu_before)
+            .map(|(ext, before)| (ext.cpu() - *before).as_secs_f64() * 1e6 / n as f64)
+            .collect();
+        let [call, ping, ideal] = trips.map(|t| summarize(&t));
+        self.report.row(Row {
+            id: "6i",
+            what: format!(
+                "paced: one request every {} ms per process (as pi spaces calls; 6a's come back to back), driven directly: round trip; CPU of the extension process per request (`/proc/<pid>/task/*/schedstat`). Rust `tool/call trivial` / Rust `ping` (the runtime alone: no task, no handler) / the ideal extension's `tool/call`",
+                PACED_GAP.as_millis()
+            ),
+            rust: format!(
+                "{}, {:.1} µs CPU / {}, {:.1} µs CPU / {}, {:.1} µs CPU",
+                fmt_summary(&call),
+                per_request[0],
+                fmt_summary(&ping),
+                per_request[1],
+                fmt_summary(&ideal),
+                per_request[2]
+            ),
+            ts: "n/a".into(),
+            ratio: ratio(call.median, ideal.median),
+            target: "—".into(),
+            verdict: Verdict::Info,
+        });
+    }
+
     fn row6_throughput(&mut self) {
         let calls = self.sizes.direct_calls;
         let window = self.sizes.window;
@@ -1527,6 +1597,7 @@ impl Bench {
             target: "—".into(),
             verdict: Verdict::Info,
         });
+        self.row6_paced(&me);
 
         progress("row 6: the real JS bridge in Node, without pi");
         let real = self.node_bridge(&[self.bridge_js.as_os_str()]);
@@ -2074,6 +2145,28 @@ impl DirectExt {
         );
         self.write(line.as_bytes());
         id
+    }
+
+    /// One `ping`, waiting for its answer; returns the round-trip time.
+    fn ping(&mut self) -> Duration {
+        let started = Instant::now();
+        let id = self.next_id;
+        self.next_id += 1;
+        self.write(format!("{{\"id\":{id},\"method\":\"ping\",\"params\":{{}}}}\n").as_bytes());
+        let answer = self.read();
+        assert_eq!(answer["id"].as_u64(), Some(id), "bad answer {answer}");
+        started.elapsed()
+    }
+
+    /// The process's CPU time so far, all threads (`/proc/<pid>/task/*/schedstat`, in ns).
+    fn cpu(&self) -> Duration {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", self.child.id())).expect("/proc");
+        let ns: u64 = tasks
+            .flatten()
+            .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+            .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .sum();
+        Duration::from_nanos(ns)
     }
 
     /// Checks one `tool/call` answer and returns its id.
