@@ -1484,7 +1484,10 @@ impl Bench {
     /// the Rust binary with tool calls, the same binary with `ping` (answered by the runtime
     /// without a task or a handler), and the ideal extension with tool calls.
     fn row6_paced(&mut self, me: &Path) {
-        progress("row 6: paced requests, one every 20 ms per process");
+        progress(&format!(
+            "row 6: paced requests, one every {} ms per process",
+            PACED_GAP.as_millis()
+        ));
         let mut exts = [
             DirectExt::spawn(&self.bench_ext, &[]),
             DirectExt::spawn(&self.bench_ext, &[]),
@@ -1502,7 +1505,7 @@ impl Bench {
             }
         }
         let n = self.sizes.paced_calls;
-        let cpu_before: Vec<Duration> = exts.iter().map(DirectExt::cpu).collect();
+        let cpu_before: Vec<Option<Duration>> = exts.iter().map(DirectExt::cpu).collect();
         let mut trips: [Vec<Duration>; 3] = Default::default();
         for _ in 0..n {
             for (series, ext) in exts.iter_mut().enumerate() {
@@ -1510,10 +1513,17 @@ impl Bench {
                 std::thread::sleep(turn);
             }
         }
-        let per_request: Vec<f64> = exts
+        // "—" where the system has no per-thread CPU times (`/proc`).
+        let per_request: Vec<String> = exts
             .iter()
             .zip(&cpu_before)
-            .map(|(ext, before)| (ext.cpu() - *before).as_secs_f64() * 1e6 / n as f64)
+            .map(|(ext, before)| match (before, ext.cpu()) {
+                (Some(before), Some(after)) => format!(
+                    "{:.1} µs CPU",
+                    after.saturating_sub(*before).as_secs_f64() * 1e6 / n as f64
+                ),
+                _ => "— CPU".into(),
+            })
             .collect();
         let [call, ping, ideal] = trips.map(|t| summarize(&t));
         self.report.row(Row {
@@ -1523,7 +1533,7 @@ impl Bench {
                 PACED_GAP.as_millis()
             ),
             rust: format!(
-                "{}, {:.1} µs CPU / {}, {:.1} µs CPU / {}, {:.1} µs CPU",
+                "{}, {} / {}, {} / {}, {}",
                 fmt_summary(&call),
                 per_request[0],
                 fmt_summary(&ping),
@@ -1532,7 +1542,7 @@ impl Bench {
                 per_request[2]
             ),
             ts: "n/a".into(),
-            ratio: ratio(call.median, ideal.median),
+            ratio: "—".into(),
             target: "—".into(),
             verdict: Verdict::Info,
         });
@@ -2158,15 +2168,16 @@ impl DirectExt {
         started.elapsed()
     }
 
-    /// The process's CPU time so far, all threads (`/proc/<pid>/task/*/schedstat`, in ns).
-    fn cpu(&self) -> Duration {
-        let tasks = std::fs::read_dir(format!("/proc/{}/task", self.child.id())).expect("/proc");
+    /// The process's CPU time so far, its live threads' (`/proc/<pid>/task/*/schedstat`, in
+    /// ns); `None` without `/proc`.
+    fn cpu(&self) -> Option<Duration> {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", self.child.id())).ok()?;
         let ns: u64 = tasks
             .flatten()
             .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
             .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
             .sum();
-        Duration::from_nanos(ns)
+        Some(Duration::from_nanos(ns))
     }
 
     /// Checks one `tool/call` answer and returns its id.
