@@ -36,7 +36,8 @@ export function loadBridgeFile(dir, id) {
   if (id === null || !/^[0-9a-f]{1,32}$/.test(id)) return { exports: require(file), cached: false, save() {} };
   const cacheFile = join(dir, `bridge-${id}.v8cache`);
   // `install` writes the file in ASCII, where Latin-1 is the same text and
-  // is read without UTF-8's checks: 0.4 of 1.0 ms for the 470 KB (measured).
+  // is read without UTF-8's checks: 0.9 instead of 1.4 ms for the 470 KB
+  // in a fresh Node (measured).
   const source = fs.readFileSync(file, "latin1");
   /** @type {Buffer | undefined} */
   let cachedData;
