@@ -8,6 +8,8 @@
 // `idle.restart` says the last process died: the next start is a restart,
 // which replays the session's start to the new process.
 
+import { messageOf } from "./protocol.js";
+
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
 
 /**
@@ -144,7 +146,7 @@ export class Connection {
       try {
         snapshots = await unload(old);
       } catch (err) {
-        this.hooks.log.line("warn", `unload before hot reload failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.hooks.log.line("warn", `unload before hot reload failed: ${messageOf(err)}`);
       }
       this.retire(old);
     }

@@ -4,6 +4,7 @@
 // session goes away.
 
 import { sanitize } from "./sanitize.js";
+import { messageOf } from "./protocol.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionUIContext} ExtensionUIContext */
 /** @typedef {import("./child.js").ChildConnection} ChildConnection */
@@ -349,7 +350,7 @@ async function components(o) {
   try {
     return await o.loadPi();
   } catch (err) {
-    o.log.line("warn", `pi's dialog components are not available (${err instanceof Error ? err.message : String(err)}): showing a plain dialog`);
+    o.log.line("warn", `pi's dialog components are not available (${messageOf(err)}): showing a plain dialog`);
     return undefined;
   }
 }

@@ -4,6 +4,8 @@
 // (a BigInt, nesting too deep for JSON.stringify) is an error that names what
 // was being sent, never a silent "null".
 
+import { messageOf } from "./protocol.js";
+
 /** A value that cannot be sent as JSON. */
 export class EncodeError extends Error {
   /** @param {string} message */
@@ -49,7 +51,7 @@ export function jsonText(value, what) {
   } catch (err) {
     if (err instanceof EncodeError) throw err;
     if (err instanceof RangeError) throw tooDeep(what);
-    throw new EncodeError(`cannot send ${what}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new EncodeError(`cannot send ${what}: ${messageOf(err)}`);
   }
 }
 

@@ -148,6 +148,7 @@ export async function sharedBridge(load, registered = bridgesOf(globalThis), nee
   } catch (err) {
     // A registered bridge that serves it still does (an older pi-ext's).
     if (best) return best;
+    // Not protocol.js's messageOf: this module is inlined into every index.js.
     const why = err instanceof Error ? err.message : String(err);
     throw new Error(`pi-ext: could not load bridge.cjs beside this extension's index.js (${why}); run \`<binary> install\` again`);
   }

@@ -15,6 +15,7 @@
 import { spawn as nodeSpawn, spawnSync as nodeSpawnSync } from "node:child_process";
 
 import { sanitize } from "./sanitize.js";
+import { messageOf } from "./protocol.js";
 
 /** Sent before the program: clear the screen, as interactive-shell.ts does. */
 export const CLEAR = "\x1b[2J\x1b[H";
@@ -139,7 +140,7 @@ async function hand(tui, p, d) {
     d.write(CLEAR);
     exit = await run(p, d);
   } catch (e) {
-    exit = { ...exit, error: e instanceof Error ? e.message : String(e) };
+    exit = { ...exit, error: messageOf(e) };
   } finally {
     if (exit.signal || exit.timedOut) {
       d.write(RESET);
