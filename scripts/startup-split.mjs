@@ -114,19 +114,17 @@ function median(xs) {
 
 const cli = timingPi();
 const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-ext-startup-"));
-try {
-  /** @type {Map<string, { import: number, factory: number, total: number }[]>} */
-  const runs = new Map(entries.map((e) => [e, []]));
-  // One start each first: a transform cache to fill, a code cache to write.
-  for (const e of entries) start(cli, e, agentDir);
-  for (let i = 0; i < starts; i++) for (const e of entries) runs.get(e)?.push(start(cli, e, agentDir));
-  console.log(`medians of ${starts} starts each, alternating (ms): module import + factory = the extension's; pi's TOTAL`);
-  for (const [e, rs] of runs) {
-    const own = median(rs.map((r) => r.import + r.factory));
-    console.log(
-      `${median(rs.map((r) => r.import)).toFixed(2)} + ${median(rs.map((r) => r.factory)).toFixed(2)} = ${own.toFixed(2)}; TOTAL ${median(rs.map((r) => r.total)).toFixed(2)}  ${path.relative(process.cwd(), e)}`,
-    );
-  }
-} finally {
-  fs.rmSync(agentDir, { recursive: true, force: true });
+// On "exit", not in a `finally`: `fail` ends the process with `process.exit`.
+process.on("exit", () => fs.rmSync(agentDir, { recursive: true, force: true }));
+/** @type {Map<string, { import: number, factory: number, total: number }[]>} */
+const runs = new Map(entries.map((e) => [e, []]));
+// One start each first: a transform cache to fill, a code cache to write.
+for (const e of entries) start(cli, e, agentDir);
+for (let i = 0; i < starts; i++) for (const e of entries) runs.get(e)?.push(start(cli, e, agentDir));
+console.log(`medians of ${starts} starts each, alternating (ms): module import + factory = the extension's; pi's TOTAL`);
+for (const [e, rs] of runs) {
+  const own = median(rs.map((r) => r.import + r.factory));
+  console.log(
+    `${median(rs.map((r) => r.import)).toFixed(2)} + ${median(rs.map((r) => r.factory)).toFixed(2)} = ${own.toFixed(2)}; TOTAL ${median(rs.map((r) => r.total)).toFixed(2)}  ${path.relative(process.cwd(), e)}`,
+  );
 }
