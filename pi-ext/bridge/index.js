@@ -2,16 +2,19 @@
 // pi-ext bridge: loads a Rust extension binary (built with the pi-ext crate) into pi.
 // Written by `<binary> install`; run that again instead of editing this file.
 // The protocol is documented in PROTOCOL.md of the pi-ext crate. This file is
-// the extension's entry: its CONFIG, the choice of bridge (lib/shared.js) and
-// how its file loads (lib/bridge-file.js), which `install` inlines here. The
-// bridge itself is bridge.cjs beside it,
-// loaded only when no other pi-ext extension in this pi has loaded one that
-// serves this extension: one bridge for all of them keeps pi's startup short.
+// the extension's entry: its CONFIG, the choice of bridge (lib/shared.js),
+// how its file loads (lib/bridge-file.js) and the registration of an
+// extension that only answers pi (lib/deferred.js), which `install` inlines
+// here. The bridge itself is bridge.cjs beside it, loaded only when no other
+// pi-ext extension in this pi has loaded one that serves this extension (one
+// bridge for all of them keeps pi's startup short), and for an extension of
+// tools and commands only at its first call.
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { loadBridgeFile } from "./lib/bridge-file.js";
-import { PROTOCOL, sharedBridge } from "./lib/shared.js";
+import { deferredManifest, registerDeferred } from "./lib/deferred.js";
+import { build, PROTOCOL, sharedBridge } from "./lib/shared.js";
 
 const CONFIG = null; // @pi-ext-config
 /** bridge.cjs's content id, for its code cache (`install` replaces the line; null: no cache). */
@@ -67,7 +70,17 @@ async function ownBridge() {
 
 /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
 export default async function piExtBridge(pi) {
+  const options = { config, protocol: PROTOCOL, here: HERE };
+  const deferred = deferredManifest(config, HERE, PROTOCOL, process.env);
+  if (deferred) {
+    return registerDeferred(pi, deferred, async () => {
+      const bridge = await sharedBridge(ownBridge, undefined, { protocol: PROTOCOL, ...build, attach: true });
+      const attached = await /** @type {NonNullable<typeof bridge.attach>} */ (bridge.attach)(pi, options);
+      saveCodeCache();
+      return attached;
+    });
+  }
   const bridge = await sharedBridge(ownBridge);
-  await bridge.activate(pi, { config, protocol: PROTOCOL, here: HERE });
+  await bridge.activate(pi, options);
   saveCodeCache();
 }

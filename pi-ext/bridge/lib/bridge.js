@@ -9,9 +9,10 @@ import { ChildConnection } from "./child.js";
 import { Deadline } from "./clock.js";
 import { Connection } from "./connection.js";
 import { Dialogs } from "./dialogs.js";
+import { toolDefinition } from "./definitions.js";
 import { hookResult, sameMeta, shortUpdate, slimMeta, slimUpdate, STREAMING_EVENTS, trustContext } from "./hooks.js";
 import { jsonText } from "./json.js";
-import { sanitizeCompletions, sanitizeManifest, sanitizeTool } from "./manifest.js";
+import { sanitizeCompletions, sanitizeManifest, sanitizeTool } from "./manifest-text.js";
 import { ModelCalls } from "./models.js";
 import { providerIdleMs, providerMaxBytes } from "./provider.js";
 import { ignoredToolFields, passedToolFields } from "./features.js";
@@ -274,7 +275,7 @@ export class Bridge {
    * @param {Manifest} live
    */
   setManifest(live) {
-    // What pi shows of it is the extension's text (lib/manifest.js).
+    // What pi shows of it is the extension's text (lib/manifest-text.js).
     const manifest = sanitizeManifest(live);
     if (this.cached) {
       const live = new Set((manifest.tools ?? []).map((t) => t.name));
@@ -604,17 +605,11 @@ export class Bridge {
   registerTool(tool) {
     this.tools.set(tool.name, tool);
     this.pi.registerTool({
-      name: tool.name,
-      label: tool.label ?? tool.name,
-      description: tool.description ?? "",
-      parameters: tool.parameters,
-      ...(tool.promptSnippet ? { promptSnippet: tool.promptSnippet } : {}),
-      ...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
-      ...this.tui.toolRenderers(tool),
-      ...(tool.executionMode === "sequential" ? { executionMode: "sequential" } : {}),
-      ...this.definitionFields(tool),
-      execute: (toolCallId, params, signal, onUpdate, ctx) =>
+      ...toolDefinition(tool, (toolCallId, params, signal, onUpdate, ctx) =>
         this.callTool(tool.name, toolCallId, params, signal, /** @type {Call["onUpdate"]} */ (onUpdate), ctx),
+      ),
+      ...this.tui.toolRenderers(tool),
+      ...this.definitionFields(tool),
     });
   }
 

@@ -28,12 +28,13 @@ import { virtualModelDefinition } from "./virtual-models.js";
 import { builtinToolDefinition } from "./builtin-tools.js";
 import { locateBinary } from "./platform.js";
 import { messageOf } from "./protocol.js";
+import { flagOptions, registerCommand } from "./definitions.js";
+import { sanitizeManifest } from "./manifest-text.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} ExtensionAPI */
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} ExtensionContext */
 /** @typedef {import("./manifest.js").Manifest} Manifest */
 /** @typedef {import("./manifest.js").HookManifest} HookManifest */
-/** @typedef {import("./manifest.js").CommandManifest} CommandManifest */
 
 /**
  * @typedef {object} ActivateOptions
@@ -67,18 +68,15 @@ function logFile(config, here, env) {
 }
 
 /**
+ * An extension's bridge, not registered with pi yet, and its log.
  * @param {ExtensionAPI} pi
  * @param {ActivateOptions} options
- * @returns {Promise<Bridge>}
+ * @param {string} binary
  */
-export async function activate(pi, options) {
+function makeBridge(pi, options, binary) {
   const { config, here } = options;
   const env = options.env ?? process.env;
   const argv = options.argv ?? process.argv;
-  // Next to the bridge, or in the npm package installed for this platform.
-  const located = locateBinary(config, here);
-  const binary = located.binary ?? "";
-  const dev = config.dev === true || env.PI_EXT_DEV === "1";
   const limits = limitsFrom(env);
   const log = new Log(logFile(config, here, env), { maxBytes: limits.logMaxBytes });
   const mode = detectMode(argv, options.stdinIsTTY ?? process.stdin.isTTY === true);
@@ -108,6 +106,22 @@ export async function activate(pi, options) {
     mirrorCheck: env.PI_EXT_MIRROR_CHECK === "1",
     terminal: options.terminal,
   });
+  return { bridge, log };
+}
+
+/**
+ * @param {ExtensionAPI} pi
+ * @param {ActivateOptions} options
+ * @returns {Promise<Bridge>}
+ */
+export async function activate(pi, options) {
+  const { config, here } = options;
+  const env = options.env ?? process.env;
+  // Next to the bridge, or in the npm package installed for this platform.
+  const located = locateBinary(config, here);
+  const binary = located.binary ?? "";
+  const dev = config.dev === true || env.PI_EXT_DEV === "1";
+  const { bridge, log } = makeBridge(pi, options, binary);
   const label = `pi-ext extension "${config.name}"`;
   /** @type {string[]} */
   const problems = [];
@@ -272,17 +286,7 @@ export async function activate(pi, options) {
     attempt(`virtual model ${vm.provider}/${vm.id}`, () => register.call(pi, virtualModelDefinition(vm, () => bridge.routeCall())));
   }
   for (const flag of manifest?.flags ?? []) {
-    attempt(`flag --${flag.name}`, () =>
-      pi.registerFlag(
-        flag.name,
-        // pi 1.x types this as a union on `type`; the manifest pairs type and default already.
-        /** @type {Parameters<ExtensionAPI["registerFlag"]>[1]} */ ({
-          description: flag.description,
-          type: flag.type,
-          ...(flag.default !== undefined ? { default: flag.default } : {}),
-        }),
-      ),
-    );
+    attempt(`flag --${flag.name}`, () => pi.registerFlag(flag.name, flagOptions(flag)));
   }
   /** @type {Set<string>} hook ids with a pi handler */
   const subscribed = new Set();
@@ -292,36 +296,11 @@ export async function activate(pi, options) {
   const renderers = new Set();
   /** Entry renderers, other tools' rows and the Markdown transformer (pi ≥ 0.80.4). */
   const registrations = new Registrations(bridge.tui, label, () => bridge.o.piVersion());
-  /** @param {CommandManifest} command */
-  const registerCommand = (command) => {
-    const completions = command.completions ?? [];
-    // `#[shortcut]`: the key alone; the name is only what the bridge runs it by.
-    if (!command.shortcutOnly) pi.registerCommand(command.name, {
-      description: command.description,
-      ...(command.dynamicCompletions
-        ? {
-            getArgumentCompletions: (/** @type {string} */ prefix) => bridge.completeCommand(command.name, prefix ?? ""),
-          }
-        : completions.length
-        ? {
-            getArgumentCompletions: (/** @type {string} */ prefix) =>
-              completions.filter((c) => c.startsWith(prefix ?? "")).map((c) => ({ value: c, label: c })),
-          }
-        : {}),
-      handler: (args, ctx) => bridge.callCommand(command.name, args, ctx),
-    });
-    if (command.shortcut) {
-      // Terminal UI only: pi ignores shortcuts in RPC and print mode.
-      pi.registerShortcut(/** @type {import("@mariozechner/pi-tui").KeyId} */ (command.shortcut), {
-        description: command.description,
-        handler: (ctx) =>
-          bridge.callCommand(command.name, "", /** @type {ExtensionContext} */ (ctx)).catch((err) => {
-            log.line("warn", `shortcut ${command.shortcut}: ${messageOf(err)}`);
-            const what = command.shortcutOnly ? command.shortcut : `/${command.name}`;
-            ctx?.ui?.notify?.(`${what} failed: ${messageOf(err)}`, "error");
-          }),
-      });
-    }
+  /** @type {import("./definitions.js").CommandCalls} */
+  const commandCalls = {
+    run: (name, args, ctx) => bridge.callCommand(name, args, ctx),
+    complete: (name, prefix) => bridge.completeCommand(name, prefix),
+    warn: (message) => log.line("warn", message),
   };
   /** pi's `on`, for an event named at run time. */
   const on = /** @type {(event: string, handler: (event: any, ctx: ExtensionContext) => unknown) => void} */ (
@@ -368,7 +347,7 @@ export async function activate(pi, options) {
     }
     for (const command of m?.commands ?? []) {
       if (commands.has(command.name)) continue;
-      attempt(command.shortcutOnly ? `shortcut ${command.shortcut}` : `command /${command.name}`, () => registerCommand(command));
+      attempt(command.shortcutOnly ? `shortcut ${command.shortcut}` : `command /${command.name}`, () => registerCommand(pi, command, commandCalls));
       commands.add(command.name);
     }
   };
@@ -377,6 +356,54 @@ export async function activate(pi, options) {
 
   if (dev && manifest) watchBinary(bridge, binary, config.name, registerHandlers);
   return bridge;
+}
+
+/**
+ * The bridge of an extension whose index.js registered it with pi without
+ * loading a bridge (lib/deferred.js: an `onDemand` manifest recorded from
+ * the binary it found), made at its first call: it registers nothing, and
+ * its process starts at that call.
+ * @param {ExtensionAPI} pi
+ * @param {ActivateOptions} options
+ * @returns {Promise<import("./shared.js").Attached>}
+ */
+export async function attach(pi, options) {
+  const { config, here } = options;
+  const label = `pi-ext extension "${config.name}"`;
+  const located = locateBinary(config, here);
+  if (located.binary === undefined || config.cache?.manifest === undefined) {
+    throw new Error(`${label}: ${located.problem ?? "its CONFIG records no manifest"}; run \`<binary> install\` again`);
+  }
+  const { bridge, log } = makeBridge(pi, options, located.binary);
+  // What pi was given: tools the process no longer serves (a binary rebuilt
+  // since pi loaded) answer with the reason (Bridge.setManifest).
+  const manifest = sanitizeManifest(config.cache.manifest);
+  bridge.cached = manifest;
+  bridge.manifest = manifest;
+  for (const tool of manifest.tools ?? []) bridge.tools.set(tool.name, tool);
+  /** @type {string[]} shown at the session's (re)start */
+  const notices = [];
+  const outside = versionNotice(bridge.o.piVersion());
+  if (outside) {
+    log.line("warn", `${label}: ${outside}`);
+    notices.push(`${label}: ${outside}`);
+  }
+  return {
+    callTool: (name, toolCallId, args, signal, onUpdate, ctx) => bridge.callTool(name, toolCallId, args, signal, onUpdate, ctx),
+    callCommand: (name, args, ctx) => bridge.callCommand(name, args, ctx),
+    completeCommand: (name, prefix) => bridge.completeCommand(name, prefix),
+    sessionStarted(event, ctx) {
+      bridge.sessionStarted(event, ctx);
+      for (const line of notices.splice(0)) {
+        try {
+          ctx.ui.notify(line, "warning");
+        } catch {
+          // Showing a problem must never become one.
+        }
+      }
+    },
+    stop: () => bridge.stop(),
+  };
 }
 
 /**

@@ -51,12 +51,13 @@ export function locateBinary(config, here, host = {}) {
   const libc = host.libc ?? hostLibc;
   const entries = Object.entries(config.platforms);
   const matching = entries.filter(([, p]) => p.os === platform && p.cpu === arch);
-  const name = platformName(platform, arch, platform === "linux" ? libc() : undefined);
+  // Only for the messages: asking Node for the libc costs 2-4 ms (its diagnostic report).
+  const name = () => platformName(platform, arch, platform === "linux" ? libc() : undefined);
   const built = entries.map(([key]) => key).join(", ") || "none";
   if (matching.length === 0) {
     return {
       problem:
-        `no binary for this platform (${name}): the package has binaries for ${built} only. ` +
+        `no binary for this platform (${name()}): the package has binaries for ${built} only. ` +
         "Ask its author for a build for your platform, or build the extension from source with cargo.",
     };
   }
@@ -88,7 +89,7 @@ export function locateBinary(config, here, host = {}) {
     const wanted = `${wrong.entry.package}@${version}`;
     return {
       problem:
-        `the binary for this platform (${name}) is in the npm package ${wanted}, but the one installed ` +
+        `the binary for this platform (${name()}) is in the npm package ${wanted}, but the one installed ` +
         `(${wrong.dir}) is version ${String(wrong.version)}, so it is not run: ${again}, which installs ${wanted}.`,
     };
   }
@@ -96,7 +97,7 @@ export function locateBinary(config, here, host = {}) {
   const wanted = matching.map(([, p]) => `${p.package}@${version}`).join(" or ");
   return {
     problem:
-      `the binary for this platform (${name}) is in the npm package ${packages}, which is not installed ` +
+      `the binary for this platform (${name()}) is in the npm package ${packages}, which is not installed ` +
       `(the package has binaries for ${built}). npm leaves it out when optional dependencies are omitted ` +
       `(--omit=optional) or when it was not published for this version: ${again} with optional dependencies, which installs ${wanted}.`,
   };
@@ -158,14 +159,18 @@ function platformName(platform, arch, libc) {
   return `${platform}-${arch}${suffix}`;
 }
 
+/** What {@link hostLibc} found: once per pi process (null: not asked yet). */
+let libcFound = /** @type {string | undefined | null} */ (null);
+
 /** This machine's C library on Linux: "glibc", "musl", or undefined if unknown. */
 function hostLibc() {
+  if (libcFound !== null) return libcFound;
   try {
     // Node's diagnostic report names the glibc it runs on; musl builds have none.
     const report = /** @type {any} */ (process.report?.getReport());
-    if (!report?.header) return undefined;
-    return report.header.glibcVersionRuntime ? "glibc" : "musl";
+    libcFound = !report?.header ? undefined : report.header.glibcVersionRuntime ? "glibc" : "musl";
   } catch {
-    return undefined;
+    libcFound = undefined;
   }
+  return libcFound;
 }

@@ -14,7 +14,7 @@
 // streamed tool-call JSON is read once (lib/streaming-json.js), and
 // one answer may hold at most PI_EXT_PROVIDER_MAX_BYTES of deltas.
 
-import { sanitizeModels, sanitizeProvider } from "./manifest.js";
+import { sanitizeModels, sanitizeProvider } from "./manifest-text.js";
 import { messageOf } from "./protocol.js";
 import { seconds } from "./options.js";
 import { StreamingJson } from "./streaming-json.js";
@@ -222,7 +222,7 @@ export function runtimeProviderConfig(p, piVersion = "") {
   if (given === null || typeof given !== "object" || typeof given.name !== "string" || !given.name) {
     throw new Error("registerProvider needs a provider manifest with a name");
   }
-  // Its display name and models' names are shown by pi (lib/manifest.js).
+  // Its display name and models' names are shown by pi (lib/manifest-text.js).
   const m = sanitizeProvider(given);
   if (m.configOnly !== true) {
     throw new Error(`provider \`${m.name}\`: only a provider without a stream is registered at run time`);

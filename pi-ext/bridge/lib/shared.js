@@ -43,6 +43,20 @@ export const build = /** @type {Build} */ (/** @type {unknown} */ (BUILD)) ?? { 
  * @property {string} version pi-ext's version
  * @property {string[]} features its optional parts
  * @property {(pi: any, options: import("./main.js").ActivateOptions) => Promise<unknown>} activate what an extension's factory runs
+ * @property {(pi: any, options: import("./main.js").ActivateOptions) => Promise<Attached>} [attach] what an
+ *   extension registered without a bridge (lib/deferred.js) runs at its first call (older bridges have none)
+ */
+
+/**
+ * What an extension registered without a bridge runs its calls on, once one
+ * is loaded: an interface between pi-ext versions, like the rest of a
+ * {@link SharedBridge}.
+ * @typedef {object} Attached
+ * @property {(tool: string, toolCallId: string, args: unknown, signal: AbortSignal | undefined, onUpdate: any, ctx: any) => Promise<any>} callTool
+ * @property {(name: string, args: string, ctx: any) => Promise<void>} callCommand
+ * @property {(name: string, prefix: string) => Promise<{ value: string, label: string, description?: string }[] | null>} completeCommand
+ * @property {(event: unknown, ctx: any) => void} sessionStarted pi's session_start, replayed for the session under way when it attached
+ * @property {() => void} stop pi's session_shutdown
  */
 
 /**
@@ -58,7 +72,10 @@ export const build = /** @type {Build} */ (/** @type {unknown} */ (BUILD)) ?? { 
  * @typedef {(pi: PiPackages) => { bridge: SharedBridge } | Promise<{ bridge: SharedBridge }>} BridgeModule
  */
 
-/** What an extension needs of a bridge. @typedef {{ protocol: number, version: string, features: string[] }} Need */
+/**
+ * What an extension needs of a bridge (`attach`: registered without one, lib/deferred.js).
+ * @typedef {{ protocol: number, version: string, features: string[], attach?: boolean }} Need
+ */
 
 /** Where bridges register: one list per pi process (the key names its shape). */
 export const REGISTRY_KEY = Symbol.for("pi-ext.bridges/1");
@@ -113,7 +130,8 @@ export function serves(bridge, need) {
     typeof bridge?.activate === "function" &&
     bridge.oldest <= need.protocol &&
     need.protocol <= bridge.protocol &&
-    need.features.every((f) => Array.isArray(bridge.features) && bridge.features.includes(f))
+    need.features.every((f) => Array.isArray(bridge.features) && bridge.features.includes(f)) &&
+    (need.attach !== true || typeof bridge.attach === "function")
   );
 }
 

@@ -10,7 +10,8 @@ import { test } from "node:test";
 
 import { present } from "../lib/dialogs.js";
 import { Log } from "../lib/log.js";
-import { cachedManifest, sanitizeManifest } from "../lib/manifest.js";
+import { cachedManifest } from "../lib/manifest.js";
+import { sanitizeManifest } from "../lib/manifest-text.js";
 import { callbacks } from "../lib/provider.js";
 import { sanitize } from "../lib/sanitize.js";
 import { linkUrl, renderView, styleAnsi } from "../lib/tui-render.js";
