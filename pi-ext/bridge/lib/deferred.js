@@ -7,8 +7,10 @@
 // every call from then on; until then nothing of the extension runs.
 // index.js inlines this module.
 
-import * as fs from "node:fs";
-import * as path from "node:path";
+// Named imports only: pi's loader (jiti) makes `import * as` a copy of every
+// export of the module, for every extension (a profile of 20 extensions).
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 
 import { flagOptions, registerCommand, toolDefinition } from "./definitions.js";
 import { sanitizeManifest } from "./manifest-text.js";
@@ -41,7 +43,7 @@ const BRIDGE_PARTS = ["hooks", "builtinTools", "messageRenderers", "entryRendere
  * @param {(file: string) => { size: number, mtimeMs: number }} [stat]
  * @returns {DeferredManifest | undefined}
  */
-export function deferredManifest(config, here, protocol, env, stat = fs.statSync) {
+export function deferredManifest(config, here, protocol, env, stat = statSync) {
   const cache = config?.cache;
   const m = cache?.manifest;
   if (!m || m.onDemand !== true || m.protocol !== protocol) return undefined;
@@ -52,7 +54,7 @@ export function deferredManifest(config, here, protocol, env, stat = fs.statSync
   if (!lists.every((l) => l === undefined || Array.isArray(l))) return undefined;
   if (!(m.tools ?? []).every((t) => t !== null && typeof t === "object" && Object.keys(t).every((k) => PLAIN_TOOL_FIELDS.has(k)))) return undefined;
   try {
-    const found = stat(path.resolve(here, config.binary));
+    const found = stat(resolve(here, config.binary));
     if (found.size !== cache.size || (cache.mtimeMs !== undefined && Math.floor(found.mtimeMs) !== cache.mtimeMs)) return undefined;
   } catch {
     // No binary: the bridge says so at session start.
