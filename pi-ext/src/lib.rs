@@ -28,13 +28,15 @@
 //!
 //! ## How it fits together
 //!
-//! - pi loads the bridge (`bridge/index.js` with the binary's manifest, and
-//!   `bridge/bridge.js`, which every pi-ext extension in a pi shares; both
-//!   embedded in this crate and written out by `install`, the shared one as
-//!   `bridge.cjs`, which the entry compiles with a V8 code cache it keeps
-//!   beside it, `bridge-<id>.v8cache`). The bridge
-//!   registers the tools the binary declares, spawns the binary when pi's
-//!   session starts, handshakes, and forwards calls.
+//! - pi loads the bridge (`bridge/index.js` with the binary's manifest; the
+//!   entry's code `bridge/entry.js`, which extensions with the same file
+//!   share; and `bridge/bridge.js`, which every pi-ext extension in a pi
+//!   shares; all embedded in this crate and written out by `install`, the
+//!   shared ones as `entry.cjs` and `bridge.cjs`, which the entry compiles
+//!   with a V8 code cache it keeps beside it, `bridge-<id>.v8cache`). The
+//!   bridge registers the tools the binary declares, spawns the binary when
+//!   pi's session starts (an extension of tools and commands only: at its
+//!   first call, the bridge itself loaded then), handshakes, and forwards calls.
 //! - The binary serves newline-delimited JSON on stdin/stdout
 //!   ([`protocol`]). Its real stdout is taken over before any user code runs,
 //!   so a stray `println!` goes to the log, not into the protocol.

@@ -1,10 +1,10 @@
 // @ts-check
-// One bridge for every pi-ext extension in a pi. An extension's index.js is
-// small (its CONFIG and this module); the bridge itself is bridge.js beside
-// it. The first extension that pi loads loads its bridge.cjs and registers
-// it on globalThis; the next ones use a registered bridge that serves them,
-// so Node compiles and evaluates the bridge once instead of once per
-// extension.
+// One bridge for every pi-ext extension in a pi. An extension's entry
+// (index.js, and entry.cjs with this module) is small; the bridge itself is
+// bridge.cjs beside it. The first extension that loads a bridge loads its
+// own bridge.cjs and registers it on globalThis; the next ones use a
+// registered bridge that serves them, so Node compiles and evaluates the
+// bridge once instead of once per extension.
 //
 // Which bridge serves an extension is decided by the protocol (the wire
 // protocol with the binary, PROTOCOL.md, and the CONFIG `install` writes),

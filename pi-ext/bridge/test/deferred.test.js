@@ -13,7 +13,7 @@ import { deferredManifest, registerDeferred } from "../lib/deferred.js";
 import { attach } from "../lib/main.js";
 import { REGISTRY_KEY, bridgesOf } from "../lib/shared.js";
 import { DialogQueue } from "../lib/dialogs.js";
-import { FakeClock, FakeExtension, fakeCtx, fakePi, manifestWith, settle, startBridge, tempDir, toolManifest } from "./helpers.js";
+import { FakeClock, FakeExtension, fakeCtx, fakePi, installSources, manifestWith, settle, startBridge, tempDir, toolManifest } from "./helpers.js";
 
 const bridgeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -208,14 +208,8 @@ test("an installed onDemand extension loads no bridge until its first call, then
   const manifest = manifestWith({ name: "probe", onDemand: true, tools: [toolManifest("echo")] });
   const dir = tempDir();
   const config = { name: "probe", binary, log: path.join(dir, "probe.log"), cache: { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs), manifest } };
-  const entry = fs.readFileSync(path.join(bridgeDir, "index.js"), "utf8").replace("const CONFIG = null; // @pi-ext-config", `const CONFIG = ${JSON.stringify(config)};`);
-  fs.writeFileSync(path.join(dir, "index.js"), entry);
-  fs.copyFileSync(path.join(bridgeDir, "bridge.cjs"), path.join(dir, "bridge.cjs"));
-  fs.copyFileSync(path.join(bridgeDir, "bridge.js"), path.join(dir, "bridge.js"));
-  fs.cpSync(path.join(bridgeDir, "lib"), path.join(dir, "lib"), { recursive: true });
-  fs.symlinkSync(path.join(bridgeDir, "..", "..", "node_modules"), path.join(dir, "node_modules"));
   const fake = fakePi();
-  await (await import(pathToFileURL(path.join(dir, "index.js")).href)).default(fake.pi);
+  await (await import(pathToFileURL(installSources(dir, config)).href)).default(fake.pi);
   assert.equal(bridgesOf(globalThis).length, 0, "no bridge loaded while pi loads");
   const { ctx } = fakeCtx({ hasUI: false });
   await fake.emit("session_start", { type: "session_start", reason: "startup" }, ctx);

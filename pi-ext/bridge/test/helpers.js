@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
 
 import { DialogQueue } from "../lib/dialogs.js";
 import { activate } from "../lib/main.js";
@@ -414,4 +415,35 @@ export function manifestWith(parts) {
 /** A tool manifest. @param {string} name @param {object} [extra] */
 export function toolManifest(name, extra = {}) {
   return { name, label: name, description: `${name} tool`, parameters: { type: "object", properties: {} }, ...extra };
+}
+
+/** The bridge's sources: what `install` bundles. */
+const SOURCES = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * The sources laid out in `dir` as `install` writes an extension (index.js
+ * with its CONFIG, entry.cjs and bridge.cjs beside it, with the modules
+ * beside them where `install` inlines them); pi's packages resolve through
+ * the repository's node_modules, as pi resolves them for extensions.
+ * @param {string} dir
+ * @param {object} config its CONFIG
+ * @param {{ bridgeCjs?: string, entryId?: string, entryCjs?: string }} [o] another bridge.cjs or entry.cjs
+ *   (its text), and an ENTRY_ID
+ * @returns {string} index.js
+ */
+export function installSources(dir, config, o = {}) {
+  let entry = fs.readFileSync(path.join(SOURCES, "index.js"), "utf8");
+  const line = (/** @type {string} */ from, /** @type {string} */ to) => {
+    if (!entry.includes(from)) throw new Error(`index.js has no \`${from}\``);
+    entry = entry.replace(from, to);
+  };
+  line("const CONFIG = null; // @pi-ext-config", `const CONFIG = ${JSON.stringify(config)};`);
+  if (o.entryId) line("const ENTRY_ID = /** @type {string | null} */ (null); // @pi-ext-entry-id", `const ENTRY_ID = ${JSON.stringify(o.entryId)};`);
+  fs.writeFileSync(path.join(dir, "index.js"), entry);
+  for (const file of ["bridge.js", "entry.js", "bridge.cjs", "entry.cjs"]) fs.copyFileSync(path.join(SOURCES, file), path.join(dir, file));
+  if (o.bridgeCjs !== undefined) fs.writeFileSync(path.join(dir, "bridge.cjs"), o.bridgeCjs);
+  if (o.entryCjs !== undefined) fs.writeFileSync(path.join(dir, "entry.cjs"), o.entryCjs);
+  fs.cpSync(path.join(SOURCES, "lib"), path.join(dir, "lib"), { recursive: true });
+  fs.symlinkSync(path.join(SOURCES, "..", "..", "node_modules"), path.join(dir, "node_modules"));
+  return path.join(dir, "index.js");
 }

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { activate } from "../lib/main.js";
 import { REGISTRY_KEY } from "../lib/shared.js";
-import { FakeClock, fakeCtx, fakePi, tempDir, until } from "./helpers.js";
+import { FakeClock, fakeCtx, fakePi, installSources, tempDir, until } from "./helpers.js";
 
 const bridgeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const extension = path.join(bridgeDir, "fixtures", "extension.js");
@@ -22,14 +22,7 @@ const extension = path.join(bridgeDir, "fixtures", "extension.js");
  * @param {Record<string, unknown>} config
  */
 function install(dir, config) {
-  const source = fs.readFileSync(path.join(bridgeDir, "index.js"), "utf8");
-  const placeholder = "const CONFIG = null; // @pi-ext-config";
-  assert.ok(source.includes(placeholder));
-  fs.writeFileSync(path.join(dir, "index.js"), source.replace(placeholder, `const CONFIG = ${JSON.stringify(config)};`));
-  for (const file of ["bridge.cjs", "bridge.js"]) fs.copyFileSync(path.join(bridgeDir, file), path.join(dir, file));
-  fs.cpSync(path.join(bridgeDir, "lib"), path.join(dir, "lib"), { recursive: true });
-  // pi resolves its own packages (pi-tui) for extensions; node finds them here.
-  fs.symlinkSync(path.join(bridgeDir, "..", "..", "node_modules"), path.join(dir, "node_modules"));
+  installSources(dir, config);
 }
 
 /** @param {string} indexJs */

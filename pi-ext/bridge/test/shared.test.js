@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { build, chooseBridge, compareVersions, OLDEST_PROTOCOL, PROTOCOL, REGISTRY_KEY, bridgesOf, sharedBridge } from "../lib/shared.js";
-import { fakeCtx, fakePi, tempDir } from "./helpers.js";
+import { fakeCtx, fakePi, installSources, tempDir } from "./helpers.js";
 
 const bridgeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const extension = path.join(bridgeDir, "fixtures", "extension.js");
@@ -103,21 +103,13 @@ test("the sources' bridge speaks and serves this protocol with every part", asyn
 
 test("two installed extensions in one process: the second runs on the first one's bridge.cjs", { timeout: 60_000 }, async () => {
   delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
-  const entry = fs.readFileSync(path.join(bridgeDir, "index.js"), "utf8");
-  const placeholder = "const CONFIG = null; // @pi-ext-config";
   /**
    * @param {string} name
    * @param {string} bridgeCjs the bridge.cjs written beside index.js
    */
   const install = (name, bridgeCjs) => {
     const dir = tempDir();
-    const config = { name, binary: extension, log: path.join(dir, `${name}.log`) };
-    fs.writeFileSync(path.join(dir, "index.js"), entry.replace(placeholder, `const CONFIG = ${JSON.stringify(config)};`));
-    fs.writeFileSync(path.join(dir, "bridge.cjs"), bridgeCjs);
-    fs.copyFileSync(path.join(bridgeDir, "bridge.js"), path.join(dir, "bridge.js"));
-    fs.cpSync(path.join(bridgeDir, "lib"), path.join(dir, "lib"), { recursive: true });
-    fs.symlinkSync(path.join(bridgeDir, "..", "..", "node_modules"), path.join(dir, "node_modules"));
-    return path.join(dir, "index.js");
+    return installSources(dir, { name, binary: extension, log: path.join(dir, `${name}.log`) }, { bridgeCjs });
   };
   const first = install("first", fs.readFileSync(path.join(bridgeDir, "bridge.cjs"), "utf8"));
   // Loading this one would fail the test: the second extension must not need it.
@@ -132,4 +124,29 @@ test("two installed extensions in one process: the second runs on the first one'
   assert.equal(out.content[0].text, '{"n":1}');
   await fake.emit("session_shutdown", { type: "session_shutdown" }, ctx);
   delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
+});
+
+test("extensions with the same entry.cjs run the first one's copy; another entry.cjs runs its own", { timeout: 60_000 }, async () => {
+  delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
+  const id = `test-${process.pid}-${Date.now()}`;
+  const install = (/** @type {string} */ name, /** @type {object} */ o) => {
+    const dir = tempDir();
+    return installSources(dir, { name, binary: extension, log: path.join(dir, `${name}.log`) }, o);
+  };
+  const first = install("first", { entryId: id });
+  // Loading either would fail the test: the second uses the first's entry, the third its own.
+  const thrown = 'throw new Error("this entry.cjs was loaded");\n';
+  const second = install("second", { entryId: id, entryCjs: thrown });
+  const third = install("third", { entryId: `${id}-other`, entryCjs: thrown });
+  const fake = fakePi();
+  for (const file of [first, second]) await (await import(pathToFileURL(file).href)).default(fake.pi);
+  assert.ok(Object.getOwnPropertySymbols(globalThis).includes(Symbol.for(`pi-ext.entry/${id}`)), "the first registered its entry");
+  await assert.rejects((await import(pathToFileURL(third).href)).default(fake.pi), /could not load entry\.cjs beside this extension's index\.js \(this entry\.cjs was loaded\); run `<binary> install` again/);
+  const { ctx } = fakeCtx({ hasUI: false });
+  await fake.emit("session_start", { type: "session_start", reason: "startup" }, ctx);
+  const out = await fake.tools.get("echo").execute("c1", { n: 2 }, undefined, undefined, ctx);
+  assert.equal(out.content[0].text, '{"n":2}');
+  await fake.emit("session_shutdown", { type: "session_shutdown" }, ctx);
+  delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
+  delete (/** @type {any} */ (globalThis))[Symbol.for(`pi-ext.entry/${id}`)];
 });

@@ -12,8 +12,13 @@ use crate::util::atomic_file::{write_atomic, FileMode};
 use crate::util::pi_dirs::agent_dir;
 
 /// The extension's entry module (`bridge/index.js`, installed as `index.js`):
-/// `CONFIG`, pi's factory and the choice of bridge (`lib/shared.js`).
+/// `CONFIG`, pi's packages and pi's factory, which runs [`BRIDGE_ENTRY_CODE`].
 const BRIDGE_ENTRY: &str = include_str!("../../bridge/index.js");
+
+/// What the entry runs (`bridge/entry.js`, installed as [`ENTRY_FILE`] beside
+/// `index.js`): the registration of an extension without its bridge and the
+/// choice of bridge. Extensions with the same file share one copy in a pi.
+const BRIDGE_ENTRY_CODE: &str = include_str!("../../bridge/entry.js");
 
 /// The bridge shared by every pi-ext extension in a pi (`bridge/bridge.js`,
 /// installed as `bridge.js` beside `index.js`). It imports the modules of
@@ -188,26 +193,47 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
 enum Format {
     /// An ES module for pi's loader (jiti): the extension's `index.js`.
     Module,
-    /// A CommonJS module Node loads itself (`bridge.cjs`): Node compiles it
-    /// lazily and from its compile cache, which pi turns on, where jiti would
-    /// first transform all of it (about a second after each install) and then
-    /// compile its transform on every start. It exports a function of pi's
-    /// packages ([`PI_PACKAGES`]), which only pi's loader resolves.
-    CommonJs,
+    /// A CommonJS module Node loads itself (`bridge.cjs`, `entry.cjs`): Node
+    /// compiles it lazily and from its compile cache, which pi turns on, where
+    /// jiti would first transform all of it (about a second after each install
+    /// for the bridge) and then compile its transform on every start. Its
+    /// code runs inside the [`Wrapper`]'s function.
+    CommonJs(Wrapper),
 }
+
+/// The function a [`Format::CommonJs`] bundle's code runs in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Wrapper {
+    /// The line that opens it, after `module.exports = `.
+    open: &'static str,
+    /// The lines that close it.
+    close: &'static str,
+}
+
+/// `bridge.cjs` exports a function of pi's packages ([`PI_PACKAGES`]), which
+/// only pi's loader resolves: `index.js` gives them.
+const SHARED_WRAPPER: Wrapper = Wrapper {
+    open: "(function piExtSharedBridge(piPackages) {",
+    close: "return { bridge };\n});",
+};
+
+/// `entry.cjs` exports what its function returns: `index.js` calls `factory`.
+const ENTRY_WRAPPER: Wrapper = Wrapper {
+    open: "(function piExtEntry() {",
+    close: "return { factory };\n})();",
+};
 
 /// The parameter of [`Format::CommonJs`]'s function: pi's packages, given by
 /// the `index.js` that loads it (`piPackages` there).
 const PI_PACKAGES: &str = "piPackages";
 
-/// An entry module (`entry`: [`BRIDGE_ENTRY`] or [`BRIDGE_SHARED`]) as
+/// An entry module (`entry`: [`BRIDGE_ENTRY`], [`BRIDGE_ENTRY_CODE`] or [`BRIDGE_SHARED`]) as
 /// `install` writes it: with the modules it imports inlined in its place,
 /// dependencies first (the order ES modules are evaluated in). One file keeps
 /// pi's startup as short as a single-file bridge. The modules keep to a form
 /// that makes this a matter of lines: imports on one line each, `export` only
 /// before declarations, top-level names unique across modules (unit tests
-/// check all three). The entry's own loading of the shared bridge is not
-/// inlined: it loads it only when no other extension has.
+/// check all three).
 fn bridge_bundle(entry: &'static str, format: Format) -> String {
     let mut out = String::with_capacity(
         entry.len() + BRIDGE_MODULES.iter().map(|(_, s)| s.len()).sum::<usize>(),
@@ -221,22 +247,26 @@ fn bridge_bundle(entry: &'static str, format: Format) -> String {
     let mut opened = false;
     for line in entry.lines() {
         // The CommonJS function opens after the entry's leading comments.
-        if format == Format::CommonJs && !opened && !line.starts_with("//") {
-            opened = true;
-            bundle.out.push_str(&format!(
-                "\"use strict\";\nmodule.exports = (function piExtSharedBridge({PI_PACKAGES}) {{\n"
-            ));
+        if let Format::CommonJs(wrapper) = format {
+            if !opened && !line.starts_with("//") {
+                opened = true;
+                bundle.out.push_str(&format!(
+                    "\"use strict\";\nmodule.exports = {}\n",
+                    wrapper.open
+                ));
+            }
         }
         match relative_import(line) {
             Some(target) => bundle.inline(target.trim_start_matches("lib/")),
-            None if format == Format::CommonJs => {
+            None if format != Format::Module => {
                 bundle.line(line.strip_prefix("export ").unwrap_or(line))
             }
             None => bundle.line(line),
         }
     }
-    if format == Format::CommonJs {
-        out.push_str("return { bridge };\n});\n");
+    if let Format::CommonJs(wrapper) = format {
+        out.push_str(wrapper.close);
+        out.push('\n');
     }
     out
 }
@@ -309,7 +339,7 @@ impl<'a> Bundle<'a> {
             }
             self.imports.push(line);
         }
-        if self.format == Format::CommonJs {
+        if self.format != Format::Module {
             if let Some(required) = import_as_require(line) {
                 self.out.push_str(&required);
             } else {
@@ -350,6 +380,11 @@ const CONFIG_PLACEHOLDER: &str = "const CONFIG = null; // @pi-ext-config";
 const BRIDGE_ID_PLACEHOLDER: &str =
     "const BRIDGE_ID = /** @type {string | null} */ (null); // @pi-ext-bridge-id";
 
+/// The line of `index.js` that `install` replaces with [`ENTRY_FILE`]'s
+/// content id ([`bridge_id`]): extensions with the same one share its code.
+const ENTRY_ID_PLACEHOLDER: &str =
+    "const ENTRY_ID = /** @type {string | null} */ (null); // @pi-ext-entry-id";
+
 /// The line of `lib/shared.js` that `install` replaces with [`build_line`].
 const BUILD_PLACEHOLDER: &str = "const BUILD = null; // @pi-ext-build";
 
@@ -373,6 +408,16 @@ fn build_line() -> String {
 /// The file the shared bridge is written to, beside `index.js`.
 pub(crate) const SHARED_BRIDGE_FILE: &str = "bridge.cjs";
 
+/// The file the entry's code ([`BRIDGE_ENTRY_CODE`]) is written to, beside `index.js`.
+pub(crate) const ENTRY_FILE: &str = "entry.cjs";
+
+/// The entry's code ([`ENTRY_FILE`]) as `install` writes it, in ASCII.
+pub(crate) fn entry_code_source() -> String {
+    let bundle = bridge_bundle(BRIDGE_ENTRY_CODE, Format::CommonJs(ENTRY_WRAPPER));
+    debug_assert!(bundle.contains(BUILD_PLACEHOLDER));
+    ascii_escaped(&bundle.replacen(BUILD_PLACEHOLDER, &build_line(), 1))
+}
+
 /// What an older pi-ext wrote the shared bridge to (an ES module, loaded by
 /// jiti); `install` removes it.
 const OLD_SHARED_BRIDGE_FILE: &str = "bridge.js";
@@ -380,7 +425,7 @@ const OLD_SHARED_BRIDGE_FILE: &str = "bridge.js";
 /// The shared bridge ([`SHARED_BRIDGE_FILE`]) as `install` writes it, in
 /// ASCII ([`ascii_escaped`]).
 pub(crate) fn shared_bridge_source() -> String {
-    let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs);
+    let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs(SHARED_WRAPPER));
     debug_assert!(bundle.contains(BUILD_PLACEHOLDER));
     ascii_escaped(&bundle.replacen(BUILD_PLACEHOLDER, &build_line(), 1))
 }
@@ -409,7 +454,8 @@ fn ascii_escaped(source: &str) -> String {
 }
 
 /// Write an extension's bridge into `dir`: `index.js` (the entry, with
-/// `config`) and [`SHARED_BRIDGE_FILE`] (the shared bridge).
+/// `config`), [`ENTRY_FILE`] (its code) and [`SHARED_BRIDGE_FILE`] (the
+/// shared bridge).
 pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result<()> {
     let shared = shared_bridge_source();
     write_atomic(
@@ -417,10 +463,12 @@ pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result
         shared.as_bytes(),
         FileMode::Shared,
     )?;
+    let code = entry_code_source();
+    write_atomic(&dir.join(ENTRY_FILE), code.as_bytes(), FileMode::Shared)?;
     let id = bridge_id(&shared);
     write_atomic(
         &dir.join("index.js"),
-        entry_source(config, &id).as_bytes(),
+        entry_source(config, &id, &bridge_id(&code)).as_bytes(),
         FileMode::Shared,
     )?;
     // Code caches of an earlier bridge.cjs: never used again, only disk.
@@ -521,24 +569,30 @@ fn bridge_config(
     config
 }
 
-/// [`entry_source`] for this build's shared bridge.
+/// [`entry_source`] for this build's shared bridge and entry code.
 #[cfg(test)]
 fn bridge_with_config(config: &serde_json::Value) -> String {
-    entry_source(config, &bridge_id(&shared_bridge_source()))
+    entry_source(
+        config,
+        &bridge_id(&shared_bridge_source()),
+        &bridge_id(&entry_code_source()),
+    )
 }
 
 /// The entry (`index.js`) with `config` as its `CONFIG` (the shape `Config`
-/// in `bridge/lib/manifest.js` describes) and the shared bridge's content id.
-fn entry_source(config: &serde_json::Value, bridge_id: &str) -> String {
+/// in `bridge/lib/manifest.js` describes) and the content ids of the shared
+/// bridge and of the entry's code.
+fn entry_source(config: &serde_json::Value, bridge_id: &str, entry_id: &str) -> String {
     let line = format!("const CONFIG = {config};");
-    let id = format!("const BRIDGE_ID = \"{bridge_id}\";");
+    let bridge = format!("const BRIDGE_ID = \"{bridge_id}\";");
+    let entry = format!("const ENTRY_ID = \"{entry_id}\";");
     let bundle = bridge_bundle(BRIDGE_ENTRY, Format::Module);
-    debug_assert!(bundle.contains(CONFIG_PLACEHOLDER) && bundle.contains(BUILD_PLACEHOLDER));
-    debug_assert!(bundle.contains(BRIDGE_ID_PLACEHOLDER));
+    debug_assert!(bundle.contains(CONFIG_PLACEHOLDER));
+    debug_assert!(bundle.contains(BRIDGE_ID_PLACEHOLDER) && bundle.contains(ENTRY_ID_PLACEHOLDER));
     bundle
         .replacen(CONFIG_PLACEHOLDER, &line, 1)
-        .replacen(BRIDGE_ID_PLACEHOLDER, &id, 1)
-        .replacen(BUILD_PLACEHOLDER, &build_line(), 1)
+        .replacen(BRIDGE_ID_PLACEHOLDER, &bridge, 1)
+        .replacen(ENTRY_ID_PLACEHOLDER, &entry, 1)
 }
 
 /// The content id of a shared bridge's source (64-bit FNV-1a, in hex): what
@@ -669,7 +723,7 @@ pub fn pack(manifest: &crate::Manifest, dir: &Path) -> io::Result<PathBuf> {
         "version": manifest.version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "files": ["index.js", SHARED_BRIDGE_FILE, "bin/"],
+        "files": ["index.js", ENTRY_FILE, SHARED_BRIDGE_FILE, "bin/"],
         "pi": { "extensions": ["./index.js"] },
         "os": [std::env::consts::OS.replace("macos", "darwin").replace("windows", "win32")],
         "cpu": [match std::env::consts::ARCH { "x86_64" => "x64", "aarch64" => "arm64", other => other }],
@@ -851,7 +905,7 @@ mod tests {
 
     #[test]
     fn the_shared_bridge_inlines_every_module_once_as_a_function_of_pis_packages() {
-        let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs);
+        let bundle = bridge_bundle(BRIDGE_SHARED, Format::CommonJs(SHARED_WRAPPER));
         for (file, _) in BRIDGE_MODULES {
             let marker = format!("// ---- pi-ext/bridge/lib/{file} ----");
             // How the entry loads this file, and registers an extension
@@ -961,10 +1015,41 @@ mod tests {
     }
 
     #[test]
-    fn the_entry_is_small_and_loads_the_shared_bridge_beside_it() {
+    fn the_entry_is_small_and_its_code_is_shared_beside_it() {
         let entry = bridge_bundle(BRIDGE_ENTRY, Format::Module);
-        assert_eq!(entry.matches(CONFIG_PLACEHOLDER).count(), 1);
-        assert_eq!(entry.matches(BRIDGE_ID_PLACEHOLDER).count(), 1);
+        for placeholder in [
+            CONFIG_PLACEHOLDER,
+            BRIDGE_ID_PLACEHOLDER,
+            ENTRY_ID_PLACEHOLDER,
+        ] {
+            assert_eq!(entry.matches(placeholder).count(), 1, "{placeholder}");
+        }
+        // Nothing inlined: the code is the entry's file's.
+        assert_eq!(entry, BRIDGE_ENTRY);
+        assert!(entry.contains(&format!("(\"./{ENTRY_FILE}\")")));
+        check_bundle(
+            &entry,
+            Some("export default async function piExtBridge(pi) {"),
+        );
+        // pi's loader compiles this file for every extension: in a profile of
+        // 20 extensions, compiling a 31 KB entry was most of their cost over
+        // TypeScript's (BENCHMARKS.md).
+        assert!(entry.len() < 6 * 1024, "{} bytes", entry.len());
+        // jiti copies every export of an `import * as` module, per extension.
+        assert!(!entry.lines().any(|l| l.starts_with("import * as")));
+        let written = bridge_with_config(&json!({"name": "x"}));
+        for (placeholder, id) in [
+            (BRIDGE_ID_PLACEHOLDER, bridge_id(&shared_bridge_source())),
+            (ENTRY_ID_PLACEHOLDER, bridge_id(&entry_code_source())),
+        ] {
+            assert!(written.contains(&format!("_ID = \"{id}\";")));
+            assert!(!written.contains(placeholder));
+        }
+
+        // Its code: CommonJS, the modules inlined once, `factory` exported.
+        let code = entry_code_source();
+        assert!(code.is_ascii());
+        assert!(code.contains(&build_line()) && !code.contains(BUILD_PLACEHOLDER));
         let inlined = [
             "shared.js",
             "bridge-file.js",
@@ -974,30 +1059,30 @@ mod tests {
             "sanitize.js",
         ];
         assert_eq!(
-            entry.matches("// ---- pi-ext/bridge/lib/").count(),
+            code.matches("// ---- pi-ext/bridge/lib/").count(),
             inlined.len()
         );
         for file in inlined {
-            assert!(entry.contains(&format!("// ---- pi-ext/bridge/lib/{file} ----")));
+            assert!(code.contains(&format!("// ---- pi-ext/bridge/lib/{file} ----")));
         }
-        assert!(entry.contains(&format!("join(dir, \"{SHARED_BRIDGE_FILE}\")")));
-        assert!(entry.contains("sharedBridge(ownBridge)"));
-        check_bundle(
-            &entry,
-            Some("export default async function piExtBridge(pi) {"),
+        assert!(code.contains(&format!("join(dir, \"{SHARED_BRIDGE_FILE}\")")));
+        let names = check_bundle(&code, None);
+        assert!(names.contains(&"factory".to_string()), "{names:?}");
+        let lines: Vec<&str> = code
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty())
+            .collect();
+        assert_eq!(
+            lines[..2],
+            [
+                "\"use strict\";",
+                "module.exports = (function piExtEntry() {"
+            ]
         );
-        // pi's loader compiles this file for every extension: it stays small
-        // (though 5 KB more cost jiti only 0.03-0.06 ms, and the 31 KB entry
-        // that registers an extension without its bridge imported as fast as
-        // the 13 KB one before it: BENCHMARKS.md).
-        assert!(entry.len() < 40 * 1024, "{} bytes", entry.len());
-        // jiti copies every export of an `import * as` module, per extension.
-        assert!(!entry.lines().any(|l| l.starts_with("import * as")));
-        let written = bridge_with_config(&json!({"name": "x"}));
-        assert!(written.contains(&build_line()) && !written.contains(BUILD_PLACEHOLDER));
-        let id = bridge_id(&shared_bridge_source());
-        assert!(written.contains(&format!("const BRIDGE_ID = \"{id}\";")));
-        assert!(!written.contains(BRIDGE_ID_PLACEHOLDER));
+        assert_eq!(lines[lines.len() - 2..], ["return { factory };", "})();"]);
+        assert!(!lines.iter().any(|l| l.starts_with("import ")));
+        assert!(!lines.iter().any(|l| l.starts_with("export ")));
+        assert!(SHARED_WRAPPER.open.contains(PI_PACKAGES));
     }
 
     #[test]
@@ -1032,9 +1117,12 @@ mod tests {
                 current.as_str(),
                 "bridge-notes.v8cache",
                 SHARED_BRIDGE_FILE,
+                ENTRY_FILE,
                 "index.js"
             ]
         );
+        let code = std::fs::read_to_string(report.dir.join(ENTRY_FILE)).unwrap();
+        assert!(code.contains("// ---- pi-ext/bridge/lib/deferred.js ----"));
         let pkg = dir.path().join("pkg");
         pack(&manifest, &pkg).unwrap();
         let index = std::fs::read_to_string(pkg.join("index.js")).unwrap();
@@ -1042,6 +1130,7 @@ mod tests {
             .unwrap()
             .contains("// ---- pi-ext/bridge/lib/main.js ----"));
         assert!(index.contains(r#""binary":"./bin/probe""#), "{index}");
+        assert!(pkg.join(ENTRY_FILE).is_file());
     }
 
     #[test]

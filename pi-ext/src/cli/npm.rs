@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::cli::install::{check_name, write_bridge, SHARED_BRIDGE_FILE};
+use crate::cli::install::{check_name, write_bridge, ENTRY_FILE, SHARED_BRIDGE_FILE};
 use crate::util::atomic_file::{copy_atomic, write_atomic, FileMode};
 
 /// A platform npm can tell apart, with Rust's name for it.
@@ -332,7 +332,7 @@ pub(crate) fn pack_npm(
         "version": version,
         "description": manifest.description,
         "keywords": ["pi-package", "pi-ext"],
-        "files": ["index.js", SHARED_BRIDGE_FILE],
+        "files": ["index.js", ENTRY_FILE, SHARED_BRIDGE_FILE],
         "pi": { "extensions": ["./index.js"] },
         "optionalDependencies": optional,
     });

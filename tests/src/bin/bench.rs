@@ -2067,9 +2067,9 @@ fn write_fake_bridge(bridge_js: &Path, scratch: &Path) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("mkdir bench-fake");
     let path = dir.join("index.js");
     std::fs::write(&path, patched.join("\n") + "\n").expect("write the fake bridge");
-    // The shared bridge beside it (`bridge.js` in an older pi-ext; none
-    // before the shared one).
-    for file in ["bridge.cjs", "bridge.js"] {
+    // The entry's code and the shared bridge beside it (`bridge.js` in an
+    // older pi-ext; neither before the shared one).
+    for file in ["entry.cjs", "bridge.cjs", "bridge.js"] {
         let shared = bridge_js.with_file_name(file);
         if shared.is_file() {
             std::fs::copy(&shared, dir.join(file)).expect("copy the shared bridge");
