@@ -52,6 +52,15 @@ test("the newest bridge that serves the protocol and every part is chosen", () =
   assert.equal(chooseBridge([old], { ...need, protocol: 3 }), undefined, "an older protocol never serves a newer one");
 });
 
+test("an extension registered without a bridge is served only by one that can attach it", () => {
+  const old = bridgeOf(2, "0.1.0");
+  const attaching = { ...bridgeOf(2, "0.1.0"), attach: async () => /** @type {any} */ (undefined) };
+  const need = { protocol: 2, version: "0.1.0", features: [], attach: true };
+  assert.equal(chooseBridge([old], need), undefined, "an older bridge has no attach");
+  assert.equal(chooseBridge([old, attaching], need), attaching);
+  assert.equal(chooseBridge([old], { ...need, attach: false }), old);
+});
+
 test("the first extension loads and registers its bridge; the next ones use it", async () => {
   /** @type {import("../lib/shared.js").SharedBridge[]} */
   const registered = [];
