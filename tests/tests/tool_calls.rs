@@ -389,12 +389,16 @@ fn a_crashed_extension_process_fails_the_call_and_is_restarted() {
     assert!(pi.exit_status().is_none(), "pi must keep running");
 }
 
-/// Rewrite the installed bridge, e.g. to simulate a stale or broken install.
+/// Rewrite the installed entry (`index.js`), e.g. to simulate a stale or broken install.
 fn patch_bridge(dir: &Path, from: &str, to: &str) {
-    let path = dir.join("index.js");
-    let src = std::fs::read_to_string(&path).unwrap();
-    assert!(src.contains(from), "bridge has no `{from}`");
-    std::fs::write(&path, src.replacen(from, to, 1)).unwrap();
+    patch_file(&dir.join("index.js"), from, to);
+}
+
+/// Rewrite one installed file.
+fn patch_file(path: &Path, from: &str, to: &str) {
+    let src = std::fs::read_to_string(path).unwrap();
+    assert!(src.contains(from), "{} has no `{from}`", path.display());
+    std::fs::write(path, src.replacen(from, to, 1)).unwrap();
 }
 
 #[test]
@@ -427,11 +431,11 @@ fn a_protocol_version_mismatch_is_reported_clearly() {
     let model = ScriptedModel::start();
     let env = PiEnv::new(&model);
     let dir = install_example(&env, "hello");
-    // A bridge from a newer pi-ext than the binary.
+    // An entry from a newer pi-ext than the binary (its code, beside index.js).
     let ours = pi_ext::protocol::PROTOCOL_VERSION;
     let newer = ours + 1;
-    patch_bridge(
-        &dir,
+    patch_file(
+        &dir.join("entry.cjs"),
         &format!("const PROTOCOL = {ours};"),
         &format!("const PROTOCOL = {newer};"),
     );
