@@ -5,7 +5,7 @@
 // definitions only, as for a TypeScript extension. The bridge (bridge.cjs,
 // or one another extension loaded) is loaded at the first call and runs
 // every call from then on; until then nothing of the extension runs.
-// index.js inlines this module.
+// entry.cjs inlines this module (entry.js).
 
 // Named imports only: pi's loader (jiti) makes `import * as` a copy of every
 // export of the module, for every extension (a profile of 20 extensions).

@@ -1,7 +1,9 @@
 // @ts-check
 // What pi is given for a manifest's tool, command and flag. The bridge
 // (lib/main.js, lib/bridge.js) and an extension registered before its bridge
-// loads (lib/deferred.js, inlined into index.js) give pi the same definitions.
+// loads (lib/deferred.js, in entry.cjs) give pi the same definitions.
+
+import { messageOf } from "./protocol.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} PiApi */
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionContext} PiContext */
@@ -65,8 +67,7 @@ export function registerCommand(pi, command, calls) {
       description: command.description,
       handler: (ctx) =>
         calls.run(command.name, "", /** @type {PiContext} */ (ctx)).catch((err) => {
-          // Not protocol.js's messageOf: index.js inlines this module and only this.
-          const why = err instanceof Error ? err.message : String(err);
+          const why = messageOf(err);
           calls.warn(`shortcut ${command.shortcut}: ${why}`);
           const what = command.shortcutOnly ? command.shortcut : `/${command.name}`;
           ctx?.ui?.notify?.(`${what} failed: ${why}`, "error");

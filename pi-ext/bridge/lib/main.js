@@ -359,7 +359,7 @@ export async function activate(pi, options) {
 }
 
 /**
- * The bridge of an extension whose index.js registered it with pi without
+ * The bridge of an extension whose entry registered it with pi without
  * loading a bridge (lib/deferred.js: an `onDemand` manifest recorded from
  * the binary it found), made at its first call: it registers nothing, and
  * its process starts at that call.

@@ -5,7 +5,7 @@
 // control character of the extension's reaches pi's terminal. Labels and
 // names are one line; text the model reads keeps its newlines and tabs;
 // descriptions pi lists keep their lines (pi joins them). Apart from
-// manifest.js: an extension's index.js inlines this file (lib/deferred.js).
+// manifest.js: entry.cjs inlines this file (lib/deferred.js) without the rest.
 
 import { sanitize } from "./sanitize.js";
 

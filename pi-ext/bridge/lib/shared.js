@@ -15,6 +15,8 @@
 // it for the extensions after it. Nothing is mixed inside an extension: all
 // of it runs on the one bridge chosen.
 
+import { messageOf } from "./protocol.js";
+
 /** The protocol version this bridge speaks. */
 export const PROTOCOL = 2;
 
@@ -166,9 +168,7 @@ export async function sharedBridge(load, registered = bridgesOf(globalThis), nee
   } catch (err) {
     // A registered bridge that serves it still does (an older pi-ext's).
     if (best) return best;
-    // Not protocol.js's messageOf: this module is inlined into every index.js.
-    const why = err instanceof Error ? err.message : String(err);
-    throw new Error(`pi-ext: could not load bridge.cjs beside this extension's index.js (${why}); run \`<binary> install\` again`);
+    throw new Error(`pi-ext: could not load bridge.cjs beside this extension's index.js (${messageOf(err)}); run \`<binary> install\` again`);
   }
   if (!registered.includes(own)) registered.push(own);
   return own;

@@ -1051,6 +1051,7 @@ mod tests {
         assert!(code.is_ascii());
         assert!(code.contains(&build_line()) && !code.contains(BUILD_PLACEHOLDER));
         let inlined = [
+            "protocol.js",
             "shared.js",
             "bridge-file.js",
             "deferred.js",
