@@ -595,9 +595,10 @@ fn entry_source(config: &serde_json::Value, bridge_id: &str, entry_id: &str) -> 
         .replacen(ENTRY_ID_PLACEHOLDER, &entry, 1)
 }
 
-/// The content id of a shared bridge's source (64-bit FNV-1a, in hex): what
-/// its code cache is named after, so that a cache is only ever used with the
-/// file it was made from (`lib/bridge-file.js`).
+/// The content id of a shared file's source (64-bit FNV-1a, in hex): what the
+/// shared bridge's code cache is named after, so that a cache is only ever
+/// used with the file it was made from (`lib/bridge-file.js`), and what
+/// extensions share one [`ENTRY_FILE`] by (`index.js`).
 fn bridge_id(source: &str) -> String {
     let hash = source.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
