@@ -57,6 +57,35 @@ fn model_calls_a_rust_tool_and_sees_its_text() {
 }
 
 #[test]
+fn an_extension_of_tools_only_loads_its_bridge_at_its_first_call() {
+    let model = ScriptedModel::start();
+    model.push(Reply::tool("call_greet_1", "greet", json!({"name": "Ada"})));
+    model.push(Reply::text("Greeted."));
+    let env = PiEnv::new(&model);
+    let (pi, dir) = pi_with(&env, "hello");
+    // The entry writes bridge.cjs's code cache once it has loaded the bridge
+    // (lib/bridge-file.js), before the call it loaded it for runs.
+    let caches = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().ends_with(".v8cache")
+            })
+            .count()
+    };
+    assert_eq!(
+        caches(),
+        0,
+        "pi started and its session began without the bridge"
+    );
+    let events = pi.prompt("Please greet Ada");
+    assert_eq!(tool_end(&events, "call_greet_1")["isError"], false);
+    assert_eq!(caches(), 1, "the first call loaded the bridge");
+    assert_clean_stderr(&pi);
+}
+
+#[test]
 fn invalid_arguments_are_rejected_by_pi_and_the_tool_does_not_run() {
     let model = ScriptedModel::start();
     model.push(Reply::tool(
