@@ -7,13 +7,10 @@
 // every call from then on; until then nothing of the extension runs.
 // entry.cjs inlines this module (entry.js).
 
-// Named imports only: pi's loader (jiti) makes `import * as` a copy of every
-// export of the module, for every extension (a profile of 20 extensions).
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 
 import { flagOptions, registerCommand, toolDefinition } from "./definitions.js";
-import { sanitizeManifest } from "./manifest-text.js";
+import { cachedManifest } from "./manifest.js";
 
 /** @typedef {import("@mariozechner/pi-coding-agent").ExtensionAPI} DeferredPi */
 /** @typedef {import("./manifest.js").Manifest} DeferredManifest */
@@ -40,12 +37,10 @@ const BRIDGE_PARTS = ["hooks", "builtinTools", "messageRenderers", "entryRendere
  * @param {string} here index.js's directory
  * @param {number} protocol
  * @param {NodeJS.ProcessEnv} env
- * @param {(file: string) => { size: number, mtimeMs: number }} [stat]
  * @returns {DeferredManifest | undefined}
  */
-export function deferredManifest(config, here, protocol, env, stat = statSync) {
-  const cache = config?.cache;
-  const m = cache?.manifest;
+export function deferredManifest(config, here, protocol, env) {
+  const m = config?.cache?.manifest;
   if (!m || m.onDemand !== true || m.protocol !== protocol) return undefined;
   if (config.dev === true || env.PI_EXT_DEV === "1" || config.platforms || typeof config.binary !== "string") return undefined;
   const record = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (m));
@@ -53,14 +48,8 @@ export function deferredManifest(config, here, protocol, env, stat = statSync) {
   const lists = [m.tools, m.commands, m.flags];
   if (!lists.every((l) => l === undefined || Array.isArray(l))) return undefined;
   if (!(m.tools ?? []).every((t) => t !== null && typeof t === "object" && Object.keys(t).every((k) => PLAIN_TOOL_FIELDS.has(k)))) return undefined;
-  try {
-    const found = stat(resolve(here, config.binary));
-    if (found.size !== cache.size || (cache.mtimeMs !== undefined && Math.floor(found.mtimeMs) !== cache.mtimeMs)) return undefined;
-  } catch {
-    // No binary: the bridge says so at session start.
-    return undefined;
-  }
-  return sanitizeManifest(m);
+  // A changed or missing binary: the bridge logs it, or says so at session start.
+  return cachedManifest(config, resolve(here, config.binary));
 }
 
 /**

@@ -4,8 +4,7 @@
 // the bridge reads a manifest or an item registered at run time, so no
 // control character of the extension's reaches pi's terminal. Labels and
 // names are one line; text the model reads keeps its newlines and tabs;
-// descriptions pi lists keep their lines (pi joins them). Apart from
-// manifest.js: entry.cjs inlines this file (lib/deferred.js) without the rest.
+// descriptions pi lists keep their lines (pi joins them).
 
 import { sanitize } from "./sanitize.js";
 

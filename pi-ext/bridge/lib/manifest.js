@@ -92,7 +92,8 @@ import { sanitizeManifest } from "./manifest-text.js";
  * the binary is asked at startup.
  * @param {Config} config
  * @param {string} binary
- * @param {import("./log.js").Log} log
+ * @param {import("./log.js").Log} [log] where a changed binary is told (none: the
+ *   caller falls back to a path that tells it)
  * @returns {Manifest | undefined}
  */
 export function cachedManifest(config, binary, log) {
@@ -104,7 +105,7 @@ export function cachedManifest(config, binary, log) {
     if (stat.size === cache.size && (cache.mtimeMs === undefined || Math.floor(stat.mtimeMs) === cache.mtimeMs)) {
       return sanitizeManifest(cache.manifest);
     }
-    log.line("info", `${binary} changed since it was installed: asking it for its manifest (run \`${binary} install\` again to start faster)`);
+    log?.line("info", `${binary} changed since it was installed: asking it for its manifest (run \`${binary} install\` again to start faster)`);
   } catch {
     // Missing binary: the start reports it.
   }

@@ -1057,6 +1057,7 @@ mod tests {
             "bridge-file.js",
             "deferred.js",
             "definitions.js",
+            "manifest.js",
             "manifest-text.js",
             "sanitize.js",
         ];
