@@ -10,8 +10,6 @@
 // is written once, when missing or rejected (another Node or V8). In a
 // directory it cannot write to there is no cache.
 
-// Named imports only: pi's loader (jiti) makes `import * as` a copy of every
-// export of the module, for every extension (a profile of 20 extensions).
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
