@@ -132,14 +132,23 @@ function attachOver(fake, manifest, at, spawned) {
   });
 }
 
-test("the first call loads the bridge once, replays the session to it, and runs every call on it", async () => {
+/**
+ * A pi, the plain manifest installed, and the bridge's `attach` over
+ * scripted processes (`spawned`), for a test's own `load`.
+ */
+function deferredFixture() {
   const m = plainManifest();
   const at = installed(m);
   const fake = fakePi();
   /** @type {FakeExtension[]} */
   const spawned = [];
+  return { m, fake, spawned, attachNow: () => attachOver(fake, m, at, spawned) };
+}
+
+test("the first call loads the bridge once, replays the session to it, and runs every call on it", async () => {
+  const { m, fake, spawned, attachNow } = deferredFixture();
   let loads = 0;
-  registerDeferred(fake.pi, m, () => (loads++, attachOver(fake, m, at, spawned)));
+  registerDeferred(fake.pi, m, () => (loads++, attachNow()));
   const { ctx } = fakeCtx();
   await fake.emit("session_start", { type: "session_start", reason: "startup" }, ctx);
   await settle();
@@ -168,15 +177,11 @@ test("the first call loads the bridge once, replays the session to it, and runs 
 });
 
 test("a bridge that fails to load fails the call with the reason, and the next call tries again", async () => {
-  const m = plainManifest();
-  const at = installed(m);
-  const fake = fakePi();
-  /** @type {FakeExtension[]} */
-  const spawned = [];
+  const { m, fake, attachNow } = deferredFixture();
   let loads = 0;
   registerDeferred(fake.pi, m, async () => {
     if (loads++ < 2) throw new Error("pi-ext: could not load bridge.cjs");
-    return attachOver(fake, m, at, spawned);
+    return attachNow();
   });
   const { ctx } = fakeCtx();
   await fake.emit("session_start", { type: "session_start", reason: "startup" }, ctx);

@@ -110,19 +110,21 @@ test("the sources' bridge speaks and serves this protocol with every part", asyn
   assert.deepEqual([...build.features].sort(), ["builtin-tools", "models", "tui"]);
 });
 
+/**
+ * The fixture extension installed from the sources as `name` (its log beside it).
+ * @param {string} name
+ * @param {Parameters<typeof installSources>[2]} o
+ */
+function install(name, o) {
+  const dir = tempDir();
+  return installSources(dir, { name, binary: extension, log: path.join(dir, `${name}.log`) }, o);
+}
+
 test("two installed extensions in one process: the second runs on the first one's bridge.cjs", { timeout: 60_000 }, async () => {
   delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
-  /**
-   * @param {string} name
-   * @param {string} bridgeCjs the bridge.cjs written beside index.js
-   */
-  const install = (name, bridgeCjs) => {
-    const dir = tempDir();
-    return installSources(dir, { name, binary: extension, log: path.join(dir, `${name}.log`) }, { bridgeCjs });
-  };
-  const first = install("first", fs.readFileSync(path.join(bridgeDir, "bridge.cjs"), "utf8"));
+  const first = install("first", { bridgeCjs: fs.readFileSync(path.join(bridgeDir, "bridge.cjs"), "utf8") });
   // Loading this one would fail the test: the second extension must not need it.
-  const second = install("second", 'throw new Error("the second bridge.cjs was loaded");\n');
+  const second = install("second", { bridgeCjs: 'throw new Error("the second bridge.cjs was loaded");\n' });
   const fake = fakePi();
   for (const file of [first, second]) await (await import(pathToFileURL(file).href)).default(fake.pi);
   assert.equal(bridgesOf(globalThis).length, 1, "one bridge registered");
@@ -138,10 +140,6 @@ test("two installed extensions in one process: the second runs on the first one'
 test("extensions with the same entry.cjs run the first one's copy; another entry.cjs runs its own", { timeout: 60_000 }, async () => {
   delete (/** @type {any} */ (globalThis))[REGISTRY_KEY];
   const id = `test-${process.pid}-${Date.now()}`;
-  const install = (/** @type {string} */ name, /** @type {object} */ o) => {
-    const dir = tempDir();
-    return installSources(dir, { name, binary: extension, log: path.join(dir, `${name}.log`) }, o);
-  };
   const first = install("first", { entryId: id });
   // Loading either would fail the test: the second uses the first's entry, the third its own.
   const thrown = 'throw new Error("this entry.cjs was loaded");\n';
