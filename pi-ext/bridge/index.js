@@ -10,11 +10,9 @@
 // commands only at its first call.
 // Named imports only: pi's loader (jiti) makes `import * as` a copy of every
 // export of the module, for every extension.
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
 
 const CONFIG = null; // @pi-ext-config
 /** bridge.cjs's content id, for its code cache (`install` replaces the line; null: no cache). */
@@ -62,48 +60,39 @@ function missing(name) {
 }
 
 /**
- * entry.cjs, compiled with the code cache `entry-<ENTRY_ID>.v8cache` beside
- * it when ENTRY_ID is a content id (else required as any file). Node's
- * compile cache holds only what V8 compiled before the file ran, so the
- * functions a start calls (checking the manifest, registering) were compiled
- * again at every start; a cache made after the first factory holds them
- * (the factory 0.3–0.4 instead of 0.8–1.5 ms, measured). As
- * lib/bridge-file.js does for bridge.cjs: the cache is written once, when
- * missing or rejected (another Node or V8), and not where it cannot be.
+ * entry.cjs, with a code cache written after the first factory (BENCHMARKS.md,
+ * 4b; as lib/bridge-file.js for bridge.cjs). Short: jiti compiles this file per extension.
  * @returns {{ entry: import("./entry.js").Entry, save: () => void }}
  */
 function loadEntry() {
   const file = join(HERE, "entry.cjs");
   const require = createRequire(file);
-  if (ENTRY_ID === null || !/^[0-9a-f]{1,32}$/.test(ENTRY_ID)) return { entry: require(file), save() {} };
+  if (!/^[0-9a-f]{1,32}$/.test(ENTRY_ID ?? "")) return { entry: require(file), save() {} };
+  /** @type {typeof import("node:fs")} */
+  const fs = require("node:fs");
   const cacheFile = join(HERE, `entry-${ENTRY_ID}.v8cache`);
   /** @type {Buffer | undefined} */
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
-  // Node's own wrapper, on the file's first line: line numbers stay the file's.
-  const script = new Script(`(function (module, require) {${readFileSync(file, "latin1")}\n})`, { filename: file, cachedData });
-  const module = { exports: /** @type {import("./entry.js").Entry} */ (/** @type {unknown} */ ({})) };
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {}
+  /** @type {typeof import("node:vm")} */
+  const vm = require("node:vm");
+  const script = new vm.Script(`(function (module, require) {${fs.readFileSync(file, "latin1")}\n})`, { filename: file, cachedData });
+  const module = { exports: /** @type {any} */ ({}) };
   script.runInThisContext()(module, require);
-  const fresh = cachedData === undefined || script.cachedDataRejected === true;
-  const save = () => {
-    if (!fresh) return;
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
+  const tmp = `${cacheFile}.${process.pid}.tmp`;
+  const write = () => {
     try {
-      writeFileSync(tmp, script.createCachedData());
-      renameSync(tmp, cacheFile);
+      fs.writeFileSync(tmp, script.createCachedData());
+      fs.renameSync(tmp, cacheFile);
     } catch {
       try {
-        rmSync(tmp, { force: true });
-      } catch {
-        // Nothing was written.
-      }
+        fs.rmSync(tmp, { force: true });
+      } catch {}
     }
   };
-  return { entry: module.exports, save };
+  return { entry: module.exports, save: cachedData === undefined || script.cachedDataRejected ? write : () => {} };
 }
 
 /** @returns {{ entry: import("./entry.js").Entry, save: () => void }} entry.cjs: the one registered for ENTRY_ID, else this extension's own */
