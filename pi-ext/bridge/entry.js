@@ -1,7 +1,7 @@
 // @ts-check
 // pi-ext's entry code: what an extension's index.js runs when pi calls its
 // factory. `install` writes it beside index.js as entry.cjs (this file with
-// lib/ inlined, CommonJS, which index.js compiles with a code cache), and
+// lib/ inlined, CommonJS, which Node compiles from its compile cache), and
 // index.js keeps only what is the extension's own (its CONFIG, pi's
 // packages as pi's loader resolves them for it). Extensions whose entry.cjs
 // is the same file (the same content id) run one copy of it, registered on

@@ -59,47 +59,11 @@ function missing(name) {
   return new Error(`pi-ext: index.js does not give its bridge ${name}; run \`<binary> install\` again`);
 }
 
-/**
- * entry.cjs, with a code cache written after the first factory (BENCHMARKS.md,
- * 4b; as lib/bridge-file.js for bridge.cjs). Short: jiti compiles this file per extension.
- * @returns {{ entry: import("./entry.js").Entry, save: () => void }}
- */
-function loadEntry() {
-  const file = join(HERE, "entry.cjs");
-  const require = createRequire(file);
-  if (!/^[0-9a-f]{1,32}$/.test(ENTRY_ID ?? "")) return { entry: require(file), save() {} };
-  /** @type {typeof import("node:fs")} */
-  const fs = require("node:fs");
-  const cacheFile = join(HERE, `entry-${ENTRY_ID}.v8cache`);
-  /** @type {Buffer | undefined} */
-  let cachedData;
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {}
-  /** @type {typeof import("node:vm")} */
-  const vm = require("node:vm");
-  const script = new vm.Script(`(function (module, require) {${fs.readFileSync(file, "latin1")}\n})`, { filename: file, cachedData });
-  const module = { exports: /** @type {any} */ ({}) };
-  script.runInThisContext()(module, require);
-  const tmp = `${cacheFile}.${process.pid}.tmp`;
-  const write = () => {
-    try {
-      fs.writeFileSync(tmp, script.createCachedData());
-      fs.renameSync(tmp, cacheFile);
-    } catch {
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {}
-    }
-  };
-  return { entry: module.exports, save: cachedData === undefined || script.cachedDataRejected ? write : () => {} };
-}
-
-/** @returns {{ entry: import("./entry.js").Entry, save: () => void }} entry.cjs: the one registered for ENTRY_ID, else this extension's own */
+/** @returns {import("./entry.js").Entry} entry.cjs: the one registered for ENTRY_ID, else this extension's own */
 function entry() {
   const load = () => {
     try {
-      return loadEntry();
+      return /** @type {import("./entry.js").Entry} */ (createRequire(join(HERE, "index.js"))("./entry.cjs"));
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       throw new Error(`pi-ext: could not load entry.cjs beside this extension's index.js (${why}); run \`<binary> install\` again`);
@@ -108,16 +72,13 @@ function entry() {
   if (ENTRY_ID === null) return load();
   const key = Symbol.for(`pi-ext.entry/${ENTRY_ID}`);
   const registered = /** @type {Record<symbol, import("./entry.js").Entry | undefined>} */ (/** @type {unknown} */ (globalThis))[key];
-  if (registered) return { entry: registered, save() {} };
+  if (registered) return registered;
   const own = load();
-  Object.defineProperty(globalThis, key, { value: own.entry, configurable: true });
+  Object.defineProperty(globalThis, key, { value: own, configurable: true });
   return own;
 }
 
 /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
 export default async function piExtBridge(pi) {
-  const { entry: code, save } = entry();
-  await code.factory(pi, { config, bridgeId: BRIDGE_ID, here: HERE, packages: piPackages });
-  // After the factory: the cache then holds what a start runs.
-  save();
+  await entry().factory(pi, { config, bridgeId: BRIDGE_ID, here: HERE, packages: piPackages });
 }

@@ -32,8 +32,8 @@
 //!   entry's code `bridge/entry.js`, which extensions with the same file
 //!   share; and `bridge/bridge.js`, which every pi-ext extension in a pi
 //!   shares; all embedded in this crate and written out by `install`, the
-//!   shared ones as `entry.cjs` and `bridge.cjs`, each compiled with a V8
-//!   code cache kept beside it, `entry-<id>.v8cache`, `bridge-<id>.v8cache`). The
+//!   shared ones as `entry.cjs` and `bridge.cjs`, which the entry compiles
+//!   with a V8 code cache it keeps beside it, `bridge-<id>.v8cache`). The
 //!   bridge registers the tools the binary declares, spawns the binary when
 //!   pi's session starts (an extension of tools and commands only: at its
 //!   first call, the bridge itself loaded then), handshakes, and forwards calls.

@@ -1,18 +1,15 @@
 // @ts-check
-// The shared bridge's file, and the entry's (index.js loads entry.cjs), load
-// with a code cache of their own: made after the first start, used by the
-// next, never with another file's content, and a directory it cannot write
-// to only means no cache.
+// The shared bridge's file loads with a code cache of its own: made after
+// the first start, used by the next, never with another file's content, and
+// a directory it cannot write to only means no cache.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { pathToFileURL } from "node:url";
 
 import { loadBridgeFile } from "../lib/bridge-file.js";
-import { installSources, tempDir } from "./helpers.js";
 
 /** A directory with a bridge.cjs whose function, once called, says `word`. @param {string} word */
 function bridgeDir(word) {
@@ -91,32 +88,4 @@ test("a cache it cannot write: save does nothing, throws nothing and leaves no t
   file.save();
   assert.deepEqual(fs.readdirSync(dir).sort(), ["bridge-abcd.v8cache", "bridge.cjs"]);
   assert.ok(fs.statSync(path.join(dir, "bridge-abcd.v8cache")).isDirectory());
-});
-
-test("index.js compiles entry.cjs with a cache it writes after the first factory, uses it next, and replaces a bad one", () => {
-  const id = "0e17";
-  const dir = tempDir();
-  const entryCjs = '"use strict";\nmodule.exports = { factory: async (pi) => { pi.ran = true; } };\n';
-  const index = installSources(dir, { name: "cached" }, { entryId: id, entryCjs });
-  const cacheFile = path.join(dir, `entry-${id}.v8cache`);
-  /** One pi start in a new Node process (V8 keeps what it compiled in a process): what the factory did. */
-  const start = () => {
-    const script = `const pi = {}; await (await import(${JSON.stringify(pathToFileURL(index).href)})).default(pi); console.log(JSON.stringify(pi));`;
-    return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
-  };
-  assert.deepEqual(start(), { ran: true });
-  assert.deepEqual(caches(dir), [`entry-${id}.v8cache`]);
-  const written = fs.statSync(cacheFile).mtimeMs;
-  assert.deepEqual(start(), { ran: true });
-  assert.equal(fs.statSync(cacheFile).mtimeMs, written, "a cache V8 took is not written again");
-  fs.writeFileSync(cacheFile, "not a code cache");
-  assert.deepEqual(start(), { ran: true }, "V8 rejects it");
-  assert.notEqual(fs.readFileSync(cacheFile, "utf8"), "not a code cache", "replaced");
-  // Where the cache goes is a directory with a file in it: no cache, no error.
-  fs.rmSync(cacheFile);
-  fs.mkdirSync(cacheFile);
-  fs.writeFileSync(path.join(cacheFile, "x"), "");
-  assert.deepEqual(start(), { ran: true });
-  assert.ok(fs.statSync(cacheFile).isDirectory());
-  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith(".tmp")), [], "no temporary file left");
 });

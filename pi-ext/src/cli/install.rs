@@ -193,11 +193,11 @@ const BRIDGE_MODULES: &[(&str, &str)] = &[
 enum Format {
     /// An ES module for pi's loader (jiti): the extension's `index.js`.
     Module,
-    /// A CommonJS module compiled by Node (`bridge.cjs`, `entry.cjs`, each
-    /// with a V8 code cache of its own beside it), where jiti would first
-    /// transform all of it (about a second after each install for the
-    /// bridge) and then compile its transform on every start. Its code runs
-    /// inside the [`Wrapper`]'s function.
+    /// A CommonJS module Node loads itself (`bridge.cjs`, `entry.cjs`): Node
+    /// compiles it lazily and from its compile cache, which pi turns on, where
+    /// jiti would first transform all of it (about a second after each install
+    /// for the bridge) and then compile its transform on every start. Its
+    /// code runs inside the [`Wrapper`]'s function.
     CommonJs(Wrapper),
 }
 
@@ -465,22 +465,19 @@ pub(crate) fn write_bridge(dir: &Path, config: &serde_json::Value) -> io::Result
     )?;
     let code = entry_code_source();
     write_atomic(&dir.join(ENTRY_FILE), code.as_bytes(), FileMode::Shared)?;
-    let (id, entry_id) = (bridge_id(&shared), bridge_id(&code));
+    let id = bridge_id(&shared);
     write_atomic(
         &dir.join("index.js"),
-        entry_source(config, &id, &entry_id).as_bytes(),
+        entry_source(config, &id, &bridge_id(&code)).as_bytes(),
         FileMode::Shared,
     )?;
-    // Code caches of an earlier bridge.cjs or entry.cjs: never used again, only disk.
-    let current = [
-        format!("bridge-{id}.v8cache"),
-        format!("entry-{entry_id}.v8cache"),
-    ];
+    // Code caches of an earlier bridge.cjs: never used again, only disk.
+    let current = format!("bridge-{id}.v8cache");
     for entry in std::fs::read_dir(dir)?.flatten() {
         let name = entry.file_name();
         if name
             .to_str()
-            .is_some_and(|n| is_code_cache(n) && !current.iter().any(|c| c == n))
+            .is_some_and(|n| is_code_cache(n) && n != current)
         {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -609,11 +606,9 @@ fn bridge_id(source: &str) -> String {
     format!("{hash:016x}")
 }
 
-/// Whether `name` is a code cache `lib/bridge-file.js` or `index.js` wrote
-/// (`bridge-<id>.v8cache`, `entry-<id>.v8cache`).
+/// Whether `name` is a code cache `lib/bridge-file.js` wrote (`bridge-<id>.v8cache`).
 fn is_code_cache(name: &str) -> bool {
     name.strip_prefix("bridge-")
-        .or_else(|| name.strip_prefix("entry-"))
         .and_then(|rest| rest.strip_suffix(".v8cache"))
         .is_some_and(|id| {
             // The ids `bridge_id` writes, as `loadBridgeFile` accepts them.
@@ -1032,7 +1027,7 @@ mod tests {
         }
         // Nothing inlined: the code is the entry's file's.
         assert_eq!(entry, BRIDGE_ENTRY);
-        assert!(entry.contains(&format!("join(HERE, \"{ENTRY_FILE}\")")));
+        assert!(entry.contains(&format!("(\"./{ENTRY_FILE}\")")));
         check_bundle(
             &entry,
             Some("export default async function piExtBridge(pi) {"),
@@ -1099,18 +1094,15 @@ mod tests {
         let mut manifest = crate::Registry::from_inventory(None).manifest();
         manifest.name = "probe".into();
         // What an older pi-ext wrote goes, and so do code caches of an
-        // earlier bridge.cjs or entry.cjs; other files stay.
+        // earlier bridge.cjs; other files stay.
         let old = dir.path().join("probe");
         std::fs::create_dir_all(&old).unwrap();
         std::fs::write(old.join(OLD_SHARED_BRIDGE_FILE), "old").unwrap();
         std::fs::write(old.join("bridge-00c0ffee00c0ffee.v8cache"), "cache").unwrap();
-        std::fs::write(old.join("entry-00c0ffee00c0ffee.v8cache"), "cache").unwrap();
         std::fs::write(old.join("bridge-notes.v8cache"), "not a cache").unwrap();
-        // The caches of the very files it writes again stay.
+        // The cache of the very bridge.cjs it writes again stays.
         let current = format!("bridge-{}.v8cache", bridge_id(&shared_bridge_source()));
         std::fs::write(old.join(&current), "current").unwrap();
-        let current_entry = format!("entry-{}.v8cache", bridge_id(&entry_code_source()));
-        std::fs::write(old.join(&current_entry), "current").unwrap();
         let report = install(&manifest, InstallTarget::Dir(dir.path().into()), true).unwrap();
         let index = std::fs::read_to_string(report.dir.join("index.js")).unwrap();
         let shared = std::fs::read_to_string(report.dir.join(SHARED_BRIDGE_FILE)).unwrap();
@@ -1128,7 +1120,6 @@ mod tests {
                 current.as_str(),
                 "bridge-notes.v8cache",
                 SHARED_BRIDGE_FILE,
-                current_entry.as_str(),
                 ENTRY_FILE,
                 "index.js"
             ]
