@@ -112,6 +112,36 @@ fn package_fields(names: &Names) -> String {
     )
 }
 
+/// The release profile a new extension gets (pi-ext's own workspace uses
+/// the same): in pi, between two calls, the extension's code is out of the
+/// CPU's caches, and one codegen unit with fat LTO makes each call run less
+/// distinct code and the binary smaller (pi-ext's BENCHMARKS.md, row 1a),
+/// for a slower release build.
+const RELEASE_PROFILE: &str = "\n\
+    # What pi runs (`cargo pi-ext package`): fat LTO and one codegen unit make\n\
+    # each call cheaper and the binary smaller, for a slower release build.\n\
+    [profile.release]\n\
+    strip = true\n\
+    lto = \"fat\"\n\
+    codegen-units = 1\n";
+
+/// Whether the crate at `dir` is its workspace's root (not a member that
+/// `cargo new` added to an enclosing workspace).
+fn is_own_workspace(dir: &Path, manifest: &Path) -> bool {
+    let Ok(out) = cargo()
+        .current_dir(dir)
+        .args(["locate-project", "--workspace", "--message-format", "plain"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+    else {
+        return false;
+    };
+    let root = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    out.status.success()
+        && matches!((root.canonicalize(), manifest.canonicalize()), (Ok(a), Ok(b)) if a == b)
+}
+
 /// `toml` with `fields` added to `[package]`, after its `edition` line (or
 /// at its end). Cargo.toml is the one `cargo new` just wrote.
 fn with_package_fields(toml: &str, fields: &str) -> String {
@@ -200,11 +230,13 @@ pub(crate) fn run(args: &NewArgs) -> Result<()> {
     let manifest = dir.join("Cargo.toml");
     let toml = std::fs::read_to_string(&manifest)
         .with_context(|| format!("reading {}", manifest.display()))?;
-    std::fs::write(
-        &manifest,
-        with_package_fields(&toml, &package_fields(&names)),
-    )
-    .with_context(|| format!("writing {}", manifest.display()))?;
+    let mut toml = with_package_fields(&toml, &package_fields(&names));
+    // Cargo reads profiles at a workspace's root only (and warns about
+    // the others): a crate made inside a workspace gets none.
+    if is_own_workspace(dir, &manifest) && !toml.contains("[profile.release]") {
+        toml.push_str(RELEASE_PROFILE);
+    }
+    std::fs::write(&manifest, toml).with_context(|| format!("writing {}", manifest.display()))?;
     for (file, template) in TEMPLATE {
         let path = dir.join(file);
         if let Some(parent) = path.parent() {

@@ -247,7 +247,7 @@ pub fn tool(model: &ToolModel) -> TokenStream {
             #params_slot
 
             #[allow(unused_variables, clippy::clone_on_ref_ptr, clippy::redundant_clone)]
-            fn __pi_ext_call(__ctx: #krate::Ctx, __args: #private::Value) -> #private::ToolFuture {
+            fn __pi_ext_call(__ctx: #krate::Ctx, __args: ::std::boxed::Box<#private::RawValue>) -> #private::ToolFuture {
                 #body
             }
             #(#items)*

@@ -75,9 +75,10 @@ fn arguments_nested_too_deep_are_answered_with_a_clear_error() {
     let host = TestHost::new();
     host.send_line(nested_call(4, MAX_DEPTH + 1).as_bytes());
     let msg = answer(&host, 4);
-    // The line is JSON; its params are read (and refused) by the method.
-    assert_eq!(msg["error"]["code"], codes::INVALID_PARAMS, "{msg}");
-    let text = msg["error"]["message"].as_str().unwrap();
+    // The line is JSON; the tool's arguments are refused as any arguments
+    // that do not fit are: a failed tool result the model reads.
+    assert_eq!(msg["result"]["isError"], true, "{msg}");
+    let text = msg["result"]["content"][0]["text"].as_str().unwrap();
     assert!(
         text.contains("levels deep") && text.contains("4096"),
         "{text}"

@@ -163,6 +163,12 @@ fn check_step(env: &PiEnv, dir: &Path, line: &str, stdout: &str) {
             // add gives a path dev-dependency no version).
             let dev = &manifest[manifest.find("[dev-dependencies]").expect(&manifest)..];
             assert!(dev.contains("pi-ext-test = { path = "), "{manifest}");
+            // The release profile pi-ext's BENCHMARKS.md measures.
+            let release = &manifest[manifest.find("[profile.release]").expect(&manifest)..];
+            assert!(
+                release.contains("lto = \"fat\"") && release.contains("codegen-units = 1"),
+                "{manifest}"
+            );
             // What it writes is formatted as `cargo fmt` would.
             let formatted = run(
                 cargo_in(env).args(["fmt", "--check"]).current_dir(&dir),

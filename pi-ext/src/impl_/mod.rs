@@ -123,6 +123,7 @@ pub use crate::tool::schema::{portable_schema_for, SchemaError};
 pub use inventory;
 pub use schemars;
 pub use serde;
+pub use serde_json::value::RawValue;
 pub use serde_json::Value;
 
 use crate::context::Ctx;
@@ -131,14 +132,19 @@ use std::future::Future;
 use std::pin::Pin;
 
 /// Decode the arguments and run an async tool body.
-pub fn call_async<S, F, Fut>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
+pub fn call_async<S, F, Fut>(
+    tool: &'static str,
+    ctx: Ctx,
+    args: Box<RawValue>,
+    body: F,
+) -> ToolFuture
 where
     S: ParamsSlot,
     F: FnOnce(Ctx, S::Params) -> Fut,
     Fut: Future + Send + 'static,
     Fut::Output: IntoToolResult,
 {
-    match decode_params::<S>(tool, args) {
+    match decode_params::<S>(tool, &args) {
         Ok(params) => {
             let fut = body(ctx, params);
             Box::pin(async move { ToolOutcome::of(fut.await) })
@@ -149,14 +155,14 @@ where
 
 /// Decode the arguments and run a synchronous tool body on the runtime's
 /// blocking pool, so it cannot stall other calls.
-pub fn call_sync<S, F, R>(tool: &'static str, ctx: Ctx, args: Value, body: F) -> ToolFuture
+pub fn call_sync<S, F, R>(tool: &'static str, ctx: Ctx, args: Box<RawValue>, body: F) -> ToolFuture
 where
     S: ParamsSlot,
     S::Params: Send + 'static,
     F: FnOnce(Ctx, S::Params) -> R + Send + 'static,
     R: IntoToolResult + Send + 'static,
 {
-    match decode_params::<S>(tool, args) {
+    match decode_params::<S>(tool, &args) {
         Ok(params) => Box::pin(async move {
             on_blocking_pool("the tool", move || ToolOutcome::of(body(ctx, params)))
                 .await
@@ -166,7 +172,10 @@ where
     }
 }
 
-fn decode_params<S: ParamsSlot>(tool: &'static str, args: Value) -> Result<S::Params, ToolOutcome> {
+fn decode_params<S: ParamsSlot>(
+    tool: &'static str,
+    args: &RawValue,
+) -> Result<S::Params, ToolOutcome> {
     crate::tool::decode_args::<<S::Params as ToolParams>::Decoded>(tool, args)
         .map(<S::Params as ToolParams>::from_decoded)
 }
@@ -452,7 +461,7 @@ pub fn tool_output<S: OutputSlot>(builder: crate::ToolBuilder) -> crate::ToolBui
 /// and the generated call, which decodes them.
 pub fn tool_handler<S: ParamsSlot>(
     builder: crate::ToolBuilder,
-    call: fn(Ctx, Value) -> ToolFuture,
+    call: fn(Ctx, Box<RawValue>) -> ToolFuture,
 ) -> crate::ToolDef {
     builder.finish(tool_schema::<S>(), Arc::new(call))
 }

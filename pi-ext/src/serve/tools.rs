@@ -10,8 +10,9 @@ pub(super) struct ToolCallParams {
     session: Option<u64>,
     #[serde(default)]
     tool_call_id: String,
-    #[serde(default)]
-    args: Value,
+    /// As JSON text: the tool's handler decodes it into its own type.
+    #[serde(default = "crate::wire::raw_null")]
+    args: Box<RawValue>,
 }
 
 impl Dispatcher {

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -211,14 +212,15 @@ impl Dispatcher {
         tool: &crate::tool::ToolDef,
         name: &str,
         tool_call_id: &str,
-        args: &Value,
+        args: &RawValue,
     ) -> Option<ResultViews> {
         let render = tool.render.clone()?;
         (self.session().mode == Mode::Interactive).then(|| ResultViews {
             render,
             tool: name.to_string(),
             tool_call_id: tool_call_id.to_string(),
-            args: args.clone(),
+            // Read as a `Value` only here, for the tools with a renderer.
+            args: crate::wire::from_raw(args).unwrap_or(Value::Null),
         })
     }
 }

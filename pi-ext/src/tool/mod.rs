@@ -9,6 +9,7 @@ pub mod truncate;
 pub use nested::MAX_TOOL_DEPTH;
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use std::future::Future;
@@ -281,8 +282,10 @@ pub struct Params<T>(pub T);
 /// The future a tool handler returns.
 pub type ToolFuture = Pin<Box<dyn Future<Output = ToolOutcome> + Send + 'static>>;
 
-/// A type-erased tool handler.
-pub type ToolHandler = Arc<dyn Fn(Ctx, Value) -> ToolFuture + Send + Sync>;
+/// A type-erased tool handler: the call's context and its arguments as the
+/// JSON text pi sent (each handler decodes them into its own type, with no
+/// [`Value`] in between).
+pub type ToolHandler = Arc<dyn Fn(Ctx, Box<RawValue>) -> ToolFuture + Send + Sync>;
 
 /// pi's built-in tools (pi 1.6's list; 0.73.1 has no `powershell`). An
 /// extension tool with one of these names replaces
@@ -563,9 +566,9 @@ impl ToolBuilder {
         Fut::Output: IntoToolResult,
     {
         let name: Arc<str> = self.name.clone().into();
-        let handler: ToolHandler = Arc::new(move |ctx, args| {
+        let handler: ToolHandler = Arc::new(move |ctx, args: Box<RawValue>| {
             let name = name.clone();
-            match decode_args::<P>(&name, args) {
+            match decode_args::<P>(&name, &args) {
                 Ok(params) => {
                     let fut = handler(ctx, params);
                     Box::pin(async move { ToolOutcome::of(fut.await) })
@@ -645,8 +648,24 @@ impl ToolDef {
 }
 
 /// Deserialize tool arguments, naming the failing field path.
-pub(crate) fn decode_args<P: DeserializeOwned>(tool: &str, args: Value) -> Result<P, ToolOutcome> {
-    serde_path_to_error::deserialize(args).map_err(|e| {
+pub(crate) fn decode_args<P: DeserializeOwned>(
+    tool: &str,
+    args: &RawValue,
+) -> Result<P, ToolOutcome> {
+    // Straight from the text, without tracking the path: a call runs as
+    // little distinct code as it can (in pi, between two calls, the
+    // process's code is out of the CPU's caches). Only arguments that do not
+    // fit are read again, as a `Value`, to say where.
+    let first = match crate::wire::from_raw::<P>(args) {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    let Ok(value) = crate::wire::from_raw::<Value>(args) else {
+        return Err(ToolOutcome::error(format!(
+            "invalid arguments for tool `{tool}`: {first}"
+        )));
+    };
+    serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
         let at = if path == "." {
@@ -755,7 +774,8 @@ mod tests {
 
     #[test]
     fn bad_args_name_the_field() {
-        let err = decode_args::<Args>("t", serde_json::json!({"n": 300})).unwrap_err();
+        let args = serde_json::value::to_raw_value(&serde_json::json!({"n": 300})).unwrap();
+        let err = decode_args::<Args>("t", &args).unwrap_err();
         assert!(err.is_error);
         let text = err.text();
         assert!(text.contains("`n`") && text.contains("300"), "{text}");

@@ -216,7 +216,10 @@ impl Incoming {
     /// not parse comes back with the request id when one could be read, so
     /// that the request can be answered instead of waited on forever.
     pub fn parse(line: &[u8]) -> Result<Self, Unreadable> {
-        // Nearly every line: one pass, no copy.
+        if let Some(request) = Self::bridge_request(line) {
+            return Ok(request);
+        }
+        // Nearly every other line: one pass, no copy.
         let first = match serde_json::from_slice(line) {
             Ok(msg) => return Ok(msg),
             Err(e) => e,
@@ -244,6 +247,39 @@ impl Incoming {
         Incoming::deserialize(&mut de)
             .and_then(|msg| de.end().map(|()| msg))
             .map_err(|e| unreadable(format!("malformed protocol line: {e}")))
+    }
+
+    /// A request exactly as the bridge writes one,
+    /// `{"id":N,"method":"M","params":P}` with a plain ASCII method name, read
+    /// without serde's general paths: only the params are parsed (checked to
+    /// be one JSON value). In pi, between two calls, this process's code is
+    /// out of the CPU's caches, so a call pays for each distinct piece of code
+    /// it runs (BENCHMARKS.md, row 1a). `None` for anything else, which the
+    /// general path then reads (with its precise errors).
+    fn bridge_request(line: &[u8]) -> Option<Self> {
+        let rest = line.strip_prefix(br#"{"id":"#)?;
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        // JSON has no leading zeros; an id over u64 fails to parse.
+        if digits == 0 || (digits > 1 && rest[0] == b'0') {
+            return None;
+        }
+        let id: u64 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+        let rest = rest[digits..].strip_prefix(br#","method":""#)?;
+        let end = rest.iter().position(|&b| b == b'"')?;
+        let method = std::str::from_utf8(&rest[..end]).ok()?;
+        if !method.bytes().all(|b| b.is_ascii_graphic() && b != b'\\') {
+            return None;
+        }
+        let params = rest[end + 1..]
+            .strip_prefix(br#","params":"#)?
+            .strip_suffix(b"}")?;
+        let params: Box<RawValue> = serde_json::from_slice(params).ok()?;
+        Some(Self {
+            id: Some(Value::from(id)),
+            method: Some(method.to_owned()),
+            params: Some(params),
+            ..Self::default()
+        })
     }
 
     /// Classify the message. The error carries the id (when one could be
@@ -524,6 +560,40 @@ mod tests {
         assert!(s.ends_with('\n'));
         let back: Value = serde_json::from_str(s.trim_end()).unwrap();
         assert_eq!(back["params"]["message"], text);
+    }
+
+    #[test]
+    fn requests_as_the_bridge_writes_them_read_as_the_general_path_reads_them() {
+        let raw = |p: Option<Box<RawValue>>| p.map(|p| p.get().to_owned());
+        for line in [
+            br#"{"id":7,"method":"tool/call","params":{"tool":"t","args":{"s":"\"}\u00e9"}}}"#
+                .as_slice(),
+            br#"{"id":0,"method":"ping","params":{}}"#,
+            br#"{"id":18446744073709551615,"method":"hook/call","params":[1,"x",null]}"#,
+        ] {
+            let fast = Incoming::bridge_request(line).expect("read without serde's general paths");
+            let general: Incoming = serde_json::from_slice(line).unwrap();
+            assert_eq!(fast.id, general.id);
+            assert_eq!(fast.method, general.method);
+            assert_eq!(raw(fast.params), raw(general.params));
+        }
+        // Everything else is left to the general path.
+        for line in [
+            br#"{"id":01,"method":"m","params":{}}"#.as_slice(),
+            br#"{"id":18446744073709551616,"method":"m","params":{}}"#,
+            br#"{"id":1,"method":"m","params":{},"x":2}"#,
+            br#"{"id":1,"method":"m\u0041","params":{}}"#,
+            br#"{"id":1,"method":"m","params":{"a":}"#,
+            br#"{"id":1,"method":"m","params":{}} "#,
+            br#"{"method":"m","params":{}}"#,
+            br#"{"id":1,"result":{}}"#,
+        ] {
+            assert!(
+                Incoming::bridge_request(line).is_none(),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
     }
 
     #[test]
