@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::cargo::{cargo, run_visibly};
+use crate::cargo::{cargo, run_quietly, run_visibly};
 
 /// `cargo pi-ext new` options.
 #[derive(Args, Debug)]
@@ -128,18 +128,22 @@ const RELEASE_PROFILE: &str = "\n\
 /// Whether the crate at `dir` is its workspace's root (not a member that
 /// `cargo new` added to an enclosing workspace).
 fn is_own_workspace(dir: &Path, manifest: &Path) -> bool {
-    let Ok(out) = cargo()
-        .current_dir(dir)
-        .args(["locate-project", "--workspace", "--message-format", "plain"])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-    else {
+    let located = run_quietly(
+        cargo().current_dir(dir).args([
+            "locate-project",
+            "--workspace",
+            "--message-format",
+            "plain",
+        ]),
+        "cargo locate-project",
+    );
+    let Ok(root) = located else {
         return false;
     };
-    let root = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    out.status.success()
-        && matches!((root.canonicalize(), manifest.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    matches!(
+        (Path::new(root.trim()).canonicalize(), manifest.canonicalize()),
+        (Ok(a), Ok(b)) if a == b
+    )
 }
 
 /// `toml` with `fields` added to `[package]`, after its `edition` line (or
