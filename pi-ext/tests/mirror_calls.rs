@@ -56,7 +56,7 @@ fn edits_rebuild_the_list_answers_are_edits_and_a_wrong_base_is_refused_unrun() 
         )
         .unwrap();
     // Dropping the first message keeps the other two: one keep run.
-    assert_eq!(first, json!({"ops": [[0, 1, 2]]}));
+    assert_eq!(first["ops"], json!([[0, 1, 2]]), "{first}");
     // The next call keeps the three and adds one; the new one is rewritten.
     let second = host
         .request(
@@ -71,6 +71,19 @@ fn edits_rebuild_the_list_answers_are_edits_and_a_wrong_base_is_refused_unrun() 
     assert_eq!(ops[1][1]["content"], "SHOUT D", "{second}");
     assert_eq!(ops.len(), 2, "{second}");
     assert_eq!(RUNS.load(Ordering::SeqCst), 2);
+    // The same list again, the bridge holding the second answer's new message: the answer
+    // names it instead of sending it again.
+    let gen = second["gen"].as_u64().unwrap();
+    let third = host
+        .request(
+            "hook/call",
+            json!({"hook": hook, "context": {"base": 2, "gen": 3, "len": 4,
+                "ops": [[0, 0, 4]], "prior": gen}}),
+        )
+        .unwrap();
+    assert_eq!(third["ops"], json!([[0, 1, 2], [2, 0, 1]]), "{third}");
+    assert_eq!(third["prior"], gen, "{third}");
+    assert_eq!(RUNS.load(Ordering::SeqCst), 3);
     // An update against another generation: refused, the hook not run…
     let err = host
         .request(
@@ -79,12 +92,12 @@ fn edits_rebuild_the_list_answers_are_edits_and_a_wrong_base_is_refused_unrun() 
         )
         .unwrap_err();
     assert_eq!(err.code, codes::MIRROR_MISMATCH, "{}", err.message);
-    assert_eq!(RUNS.load(Ordering::SeqCst), 2);
+    assert_eq!(RUNS.load(Ordering::SeqCst), 3);
     // …and the copy is gone: even the right base no longer applies.
     let err = host
         .request(
             "hook/call",
-            json!({"hook": hook, "context": {"base": 2, "gen": 3, "len": 4, "ops": [[0, 0, 4]]}}),
+            json!({"hook": hook, "context": {"base": 3, "gen": 4, "len": 4, "ops": [[0, 0, 4]]}}),
         )
         .unwrap_err();
     assert_eq!(err.code, codes::MIRROR_MISMATCH, "{}", err.message);
@@ -96,7 +109,7 @@ fn edits_rebuild_the_list_answers_are_edits_and_a_wrong_base_is_refused_unrun() 
         )
         .unwrap_err();
     assert_eq!(err.code, codes::MIRROR_MISMATCH, "{}", err.message);
-    assert_eq!(RUNS.load(Ordering::SeqCst), 2);
+    assert_eq!(RUNS.load(Ordering::SeqCst), 3);
     // The whole list again works.
     let again = host
         .request(
@@ -105,6 +118,6 @@ fn edits_rebuild_the_list_answers_are_edits_and_a_wrong_base_is_refused_unrun() 
                 "ops": [[1, user("only", 5)]]}}),
         )
         .unwrap();
-    assert_eq!(again, json!({"ops": []}));
-    assert_eq!(RUNS.load(Ordering::SeqCst), 3);
+    assert_eq!(again["ops"], json!([]), "{again}");
+    assert_eq!(RUNS.load(Ordering::SeqCst), 4);
 }

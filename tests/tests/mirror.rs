@@ -118,6 +118,20 @@ impl Probe {
             })
             .collect()
     }
+
+    /// The size of each answer of the `context` hook (`PI_EXT_LOG_TRAFFIC` lines of its process).
+    fn context_answer_bytes(&self, env: &PiEnv) -> Vec<usize> {
+        let log = env.extensions_dir().join("mirror-probe/mirror-probe.log");
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains("answered hook `mirror_probe::view` ("))
+            .map(|l| {
+                let tail = l.rsplit('(').next().unwrap();
+                tail.split(' ').next().unwrap().parse().unwrap()
+            })
+            .collect()
+    }
 }
 
 fn entry_ids_of_user_messages(session: &Value) -> Vec<String> {
@@ -173,6 +187,10 @@ fn the_mirror_and_the_session_copy_equal_pis_view_through_every_change() {
     pi.prompt("read the notes");
     model.push(Reply::text("Third."));
     pi.prompt("and again");
+    // Twice from the bridge's copy of the pruned result, which mirror-after.ts changes in
+    // place each time it gets one.
+    model.push(Reply::text("Fourth."));
+    pi.prompt("once more");
     let calls = probe.assert_calls_equal("appends and in-place edits");
     assert!(calls >= 4, "{calls} context calls");
     // The pruned tool output reached the model, and the first message was dropped.
@@ -190,6 +208,12 @@ fn the_mirror_and_the_session_copy_equal_pis_view_through_every_change() {
     let largest = *bytes.iter().max().unwrap();
     assert!(largest > big.len(), "{bytes:?}");
     assert!(bytes[calls - 1] < big.len() / 4, "{bytes:?}");
+    // The answers go back the same way: the last one names the pruned tool result its
+    // previous answer made (the bridge keeps a copy), instead of sending it again. Its line
+    // is ~80 bytes; the placeholder message alone is ~140.
+    let answers = probe.context_answer_bytes(&env);
+    assert_eq!(answers.len(), calls, "{answers:?}");
+    assert!(answers[calls - 1] < 120, "{answers:?}");
     let session = probe.assert_session_equal(&pi, "appends");
     let pid = probe.last_pid();
 

@@ -18,7 +18,7 @@ import { providerIdleMs, providerMaxBytes } from "./provider.js";
 import { ignoredToolFields, passedToolFields } from "./features.js";
 import { userBashResult } from "./builtin-tools.js";
 import { prepareArgumentsSync } from "./tools.js";
-import { ListMirror, PayloadMirror } from "./mirror.js";
+import { AnswerMemory, ListMirror, PayloadMirror, StaleAnswer } from "./mirror.js";
 import { seconds } from "./options.js";
 import { BRIDGE_VERSION, codes, messageOf, RpcError } from "./protocol.js";
 import { notifyTerminal } from "./terminal-notify.js";
@@ -835,14 +835,29 @@ export class Bridge {
         slot = isContext ? new ListMirror() : new PayloadMirror();
         child.mirrors.set(hook.id, slot);
       }
-      if (attempt > 0) slot.reset();
+      /** @type {AnswerMemory | undefined} */
+      let answers;
+      if (isContext) {
+        answers = child.answers.get(hook.id);
+        if (!answers) child.answers.set(hook.id, (answers = new AnswerMemory()));
+      }
+      if (attempt > 0) {
+        slot.reset();
+        answers?.reset();
+      }
       const { update, commit } = slot.diff(list, this.o.mirrorCheck === true);
+      if (answers && answers.gen !== null) /** @type {import("./mirror.js").ListUpdate} */ (update).prior = answers.gen;
       const text = jsonText(update, `the ${hook.event} event`) ?? "null";
       const raw = `{"hook":${JSON.stringify(hook.id)},"session":${this.session.generation},"${isContext ? "context" : "provider"}":${text}}`;
       try {
-        return await this.call(child, "hook/call", undefined, { ...options, raw, onSent: commit });
+        const out = await this.call(child, "hook/call", undefined, { ...options, raw, onSent: commit });
+        // The answer's edits, against this call's input and the hook's
+        // previous answer (hookResult passes the list on).
+        if (answers && out !== null && typeof out === "object" && "ops" in out) return { messages: answers.apply(list, out) };
+        return out;
       } catch (err) {
-        if (attempt === 0 && err instanceof RpcError && err.code === codes.MIRROR_MISMATCH) {
+        const again = err instanceof StaleAnswer || (err instanceof RpcError && err.code === codes.MIRROR_MISMATCH);
+        if (attempt === 0 && again) {
           this.log.line("info", `hook ${hook.id}: the extension's copy was out of step (${err.message}); sending the whole list`);
           continue;
         }

@@ -84,6 +84,8 @@ export class ChildConnection {
     this.mirror = false;
     /** @type {Map<string, import("./mirror.js").ListMirror | import("./mirror.js").PayloadMirror>} what each hook was sent last */
     this.mirrors = new Map();
+    /** @type {Map<string, import("./mirror.js").AnswerMemory>} what each `context` hook answered last */
+    this.answers = new Map();
     /** @type {Set<number>} ids of liveness pings in flight */
     this.pings = new Set();
     /** @type {unknown} when the next ping goes out */

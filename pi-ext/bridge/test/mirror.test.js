@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { applyChanges, applyOps, deepEqual, ListMirror, PayloadMirror } from "../lib/mirror.js";
+import { AnswerMemory, applyChanges, applyOps, copyJson, deepEqual, ListMirror, PayloadMirror, StaleAnswer } from "../lib/mirror.js";
 import { fakeCtx, manifestWith, startBridge, until } from "./helpers.js";
 
 /** xorshift32, for reproducible random lists. */
@@ -190,6 +190,48 @@ test("answers as edits: keeps of the input and new elements; malformed edits are
   }
 });
 
+test("a context answer's new elements are held, and the next answer names them: pi gets copies, the held ones stay as they were", () => {
+  const memory = new AnswerMemory();
+  const input = [{ a: 1 }, { b: 2 }];
+  const placeholder = { role: "toolResult", content: [{ type: "text", text: "[pruned]" }] };
+  const first = memory.apply(input, { ops: [[1, structuredClone(placeholder)], [0, 1, 1]], gen: 1 });
+  assert.deepEqual(first, [placeholder, { b: 2 }]);
+  assert.equal(memory.gen, 1);
+  // A handler after the hook changes what it got in place.
+  /** @type {any} */ (first[0]).content[0].text = "changed";
+  const second = memory.apply(input, { ops: [[2, 0, 1], [0, 1, 1], [1, { c: 3 }]], gen: 2, prior: 1 });
+  assert.deepEqual(second, [placeholder, { b: 2 }, { c: 3 }], "the held copy did not change");
+  assert.notEqual(second[0], memory.items[0], "pi gets a copy of the held element");
+  assert.deepEqual(memory.items, [placeholder, { c: 3 }]);
+  /** @type {any} */ (second[0]).content.push("more");
+  const third = memory.apply(input, { ops: [[2, 1, 1], [2, 0, 1], [2, 0, 1]], gen: 3, prior: 2 });
+  assert.deepEqual(third, [{ c: 3 }, placeholder, placeholder], "repeated and out of order");
+  assert.notEqual(third[1], third[2]);
+});
+
+test("a context answer that names an answer the bridge does not hold, or outside it, is refused; without a generation nothing is held", () => {
+  const memory = new AnswerMemory();
+  assert.throws(() => memory.apply([], { ops: [[2, 0, 1]], gen: 1, prior: 0 }), StaleAnswer);
+  memory.apply([], { ops: [[1, { a: 1 }]], gen: 4 });
+  assert.throws(() => memory.apply([], { ops: [[2, 0, 1]], gen: 5, prior: 3 }), StaleAnswer);
+  assert.equal(memory.gen, 4, "a stale answer changes nothing");
+  assert.throws(() => memory.apply([], { ops: [[2, 0, 2]], gen: 5, prior: 4 }), /outside the previous answer of 1/);
+  assert.equal(memory.gen, null, "a malformed answer empties the memory");
+  memory.apply([], { ops: [[1, { a: 1 }]] });
+  assert.deepEqual([memory.gen, memory.items], [null, []], "an extension that predates held answers");
+  assert.throws(() => applyOps([], [[2, 0, 0]]), /unknown op/, "plain edits have no previous answer");
+});
+
+test("copyJson copies JSON data with its key order, an own __proto__ key included", () => {
+  const value = JSON.parse('{"z":1,"a":[{"b":null},"s",true],"__proto__":{"x":1}}');
+  const copy = /** @type {any} */ (copyJson(value));
+  assert.deepEqual(Object.keys(copy), ["z", "a", "__proto__"]);
+  assert.equal(Object.getPrototypeOf(copy), Object.prototype);
+  assert.equal(JSON.stringify(copy), JSON.stringify(value));
+  assert.notEqual(copy.a, value.a);
+  assert.notEqual(copy.a[0], value.a[0]);
+});
+
 test("a provider request: changed fields, removed fields and lists as edits; the answer's changes applied in the input's key order", () => {
   const mirror = new PayloadMirror();
   const body = { model: "m", messages: [message(0), message(1)], stream: true, tools: [{ name: "t" }] };
@@ -251,6 +293,32 @@ test("context hooks: the first call sends the list, the next only what changed; 
   assert.equal(calls[0].params.context.base, null);
   assert.deepEqual(calls[1].params.context.ops, [[0, 0, 50], [1, message(50)]]);
   assert.ok(h.ext().lines[h.ext().lines.length - 1].length < 500, "the second line carries one message");
+});
+
+test("context answers name the previous answer's new messages: the call says which answer the bridge holds; a stale answer is asked for again", async () => {
+  const hook = { id: "x::ctx", event: "context" };
+  const placeholder = { role: "toolResult", content: [{ type: "text", text: "[pruned]" }] };
+  let stale = false;
+  const h = await startBridge(manifestWith({ hooks: [hook] }), {
+    script: (ext) =>
+      mirroring(ext, (texts, p) => {
+        const prior = p.context.prior;
+        if (prior === undefined) return { ops: [[1, placeholder], [0, 1, texts.length - 1]], gen: 1 };
+        return { ops: [[2, 0, 1], [0, 1, texts.length - 1]], gen: prior + 1, prior: stale ? 99 : prior };
+      }),
+  });
+  const { ctx } = fakeCtx();
+  await h.startSession(ctx);
+  const messages = [message(0), message(1)];
+  const emit = async () => /** @type {any[]} */ (await h.fake.emit("context", { type: "context", messages: structuredClone(messages) }, ctx))[0].messages;
+  const first = await emit();
+  assert.deepEqual(first, [placeholder, message(1)]);
+  first[0].content[0].text = "changed in place by a later handler";
+  assert.deepEqual(await emit(), [placeholder, message(1)], "the held copy, copied again");
+  stale = true;
+  assert.deepEqual(await emit(), [placeholder, message(1)], "asked again with nothing held");
+  const sent = h.ext().sent("hook/call").map((m) => [m.params.context.base, m.params.context.prior]);
+  assert.deepEqual(sent, [[null, undefined], [1, 1], [2, 2], [null, undefined]]);
 });
 
 test("a process out of step answers MIRROR_MISMATCH: the call is sent again once with the whole list", async () => {

@@ -55,7 +55,11 @@ impl Event for ContextEvent {
 
     fn from_input(input: HookInput) -> Result<(Self, AnswerShape), String> {
         match input {
-            HookInput::Context { messages, mirrored } => Ok((
+            HookInput::Context {
+                messages,
+                mirrored,
+                prior,
+            } => Ok((
                 ContextEvent {
                     messages: messages.clone(),
                     extra: Map::new(),
@@ -63,6 +67,7 @@ impl Event for ContextEvent {
                 AnswerShape::Context {
                     input: messages,
                     mirrored,
+                    prior,
                 },
             )),
             HookInput::Json(raw) => {
@@ -74,6 +79,7 @@ impl Event for ContextEvent {
                     AnswerShape::Context {
                         input,
                         mirrored: false,
+                        prior: None,
                     },
                 ))
             }
@@ -159,7 +165,8 @@ impl HookOutput for ContextMessages {
             AnswerShape::Context {
                 input,
                 mirrored: true,
-            } => match crate::host::mirror::context_answer(&input, &messages) {
+                prior,
+            } => match crate::host::mirror::context_answer(&input, &messages, prior.as_ref()) {
                 Some(ops) => Answer::Raw(ops),
                 None => Answer::Json(Value::Null),
             },

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::data::messages::{AssistantMessage, AssistantMessageEvent, Messages};
 use crate::data::payload::ProviderRequest;
+use crate::host::mirror::PriorAnswer;
 
 /// An event on its way to a hook.
 #[derive(Debug)]
@@ -26,6 +27,8 @@ pub enum HookInput {
         /// Whether the bridge sent them as edits (then the answer goes back
         /// as edits too).
         mirrored: bool,
+        /// The hook's previous answer, which the answer may refer to.
+        prior: Option<PriorAnswer>,
     },
     /// A `before_provider_request` event.
     Provider {
@@ -77,6 +80,8 @@ pub enum AnswerShape {
         input: Messages,
         /// Whether the bridge expects edits.
         mirrored: bool,
+        /// The hook's previous answer, which the answer may refer to.
+        prior: Option<PriorAnswer>,
     },
     /// A `before_provider_request` hook's request: changes to `input` when
     /// `mirrored`.

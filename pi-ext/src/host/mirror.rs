@@ -8,10 +8,12 @@
 //! its own copy (the messages are shared `Arc`s, parsed once) before the
 //! hook runs. A hook's answer goes back the same way, against the call's
 //! input: elements the hook passed on (clones of the input's `Arc`s) become
-//! keep runs, the others literals. See PROTOCOL.md, "Mirrored payloads".
+//! keep runs, the others literals. A `context` hook's new messages can
+//! also refer to the new messages of its previous answer, which the bridge
+//! keeps ([`PriorAnswer`]). See PROTOCOL.md, "Mirrored payloads".
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
@@ -83,6 +85,10 @@ pub(crate) struct ListUpdate {
     /// `PI_EXT_MIRROR_CHECK=1`: `JSON.stringify` of the whole list.
     #[serde(default)]
     pub(crate) check: Option<String>,
+    /// `context`: the generation of this hook's answer whose new messages
+    /// the bridge holds (none: it holds none, or predates them).
+    #[serde(default)]
+    pub(crate) prior: Option<u64>,
 }
 
 /// A list element made from the text the bridge sent.
@@ -226,8 +232,16 @@ fn check_list<E: Element>(items: &[E], check: &str) -> Result<(), Mismatch> {
 
 /// An edit of an answer, against the call's input.
 pub(crate) enum OutOp<'a, E> {
-    Keep { start: usize, len: usize },
+    Keep {
+        start: usize,
+        len: usize,
+    },
     Literal(&'a E),
+    /// `len` new elements of the hook's previous answer from `start`.
+    Prior {
+        start: usize,
+        len: usize,
+    },
 }
 
 /// `output` as edits of `input`: elements of `input` (the same `Arc`s) in
@@ -274,21 +288,145 @@ impl<E: Element> Serialize for OpsJson<'_, E> {
             match op {
                 OutOp::Keep { start, len } => seq.serialize_element(&(0u8, start, len))?,
                 OutOp::Literal(e) => seq.serialize_element(&(1u8, e.raw()))?,
+                OutOp::Prior { start, len } => seq.serialize_element(&(2u8, start, len))?,
             }
         }
         seq.end()
     }
 }
 
+/// The new messages of a `context` hook's last answer, in order, and that
+/// answer's generation (0: none yet).
+///
+/// A hook that rewrites messages (a pruning placeholder, a redaction) makes
+/// the same new messages at every request; the bridge keeps its own copies
+/// of the last answer's, and the next answer names them (`[2, start, len]`)
+/// instead of sending them again: a pruning hook at 5,000 messages answered
+/// 325 KB per request, which pi's thread parsed.
+#[derive(Default)]
+pub(crate) struct AnswerMemory {
+    gen: u64,
+    items: Vec<Message>,
+}
+
+/// A `context` call's way to its hook's [`AnswerMemory`]: the memory, and
+/// which answer's messages the bridge said it holds.
+#[derive(Clone)]
+pub struct PriorAnswer {
+    memory: Arc<Mutex<AnswerMemory>>,
+    held: Option<u64>,
+}
+
+impl PriorAnswer {
+    pub(crate) fn new(memory: Arc<Mutex<AnswerMemory>>, held: Option<u64>) -> Self {
+        Self { memory, held }
+    }
+}
+
+impl std::fmt::Debug for PriorAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorAnswer")
+            .field("held", &self.held)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The literals of `ops` that are new messages of the previous answer
+/// (`prior`) become `Prior` runs; returns the new messages of this answer
+/// in order (literals and prior runs alike), what the bridge keeps next.
+fn refer_to_prior<'a>(ops: &mut Vec<OutOp<'a, Message>>, prior: &[Message]) -> Vec<Message> {
+    let same = |a: &Message, b: &Message| a.addr() == b.addr() || a.raw_json() == b.raw_json();
+    let mut kept = Vec::new();
+    let mut by_text: Option<HashMap<&str, usize>> = None;
+    let mut next = 0usize;
+    let mut out: Vec<OutOp<'a, Message>> = Vec::with_capacity(ops.len());
+    for op in ops.drain(..) {
+        let OutOp::Literal(e) = op else {
+            out.push(op);
+            continue;
+        };
+        kept.push(e.clone());
+        // Most answers repeat the previous one's messages in order; a
+        // look-up table only when one is not where the last one ended.
+        let found = if next < prior.len() && same(&prior[next], e) {
+            Some(next)
+        } else if prior.is_empty() {
+            None
+        } else {
+            by_text
+                .get_or_insert_with(|| {
+                    let mut map = HashMap::with_capacity(prior.len());
+                    for (i, m) in prior.iter().enumerate().rev() {
+                        map.insert(m.raw_json(), i);
+                    }
+                    map
+                })
+                .get(e.raw_json())
+                .copied()
+        };
+        match found {
+            Some(k) => {
+                match out.last_mut() {
+                    Some(OutOp::Prior { start, len }) if *start + *len == k => *len += 1,
+                    _ => out.push(OutOp::Prior { start: k, len: 1 }),
+                }
+                next = k + 1;
+            }
+            None => out.push(OutOp::Literal(e)),
+        }
+    }
+    *ops = out;
+    kept
+}
+
 /// The answer of a `context` hook in mirror form: `{"ops": [...]}`, or
-/// `null` when it kept the input as it was.
-pub(crate) fn context_answer(input: &Messages, output: &[Message]) -> Option<Box<RawValue>> {
-    let ops = diff_by_identity(input, output)?;
+/// `null` when it kept the input as it was. With `prior` (the bridge keeps
+/// answers), also the answer's generation, `"gen"`, and, when ops refer to
+/// the previous answer, its generation, `"prior"`.
+pub(crate) fn context_answer(
+    input: &Messages,
+    output: &[Message],
+    prior: Option<&PriorAnswer>,
+) -> Option<Box<RawValue>> {
+    let mut ops = diff_by_identity(input, output)?;
     #[derive(Serialize)]
     struct Answer<'a> {
         ops: OpsJson<'a, Message>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        gen: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        prior: Option<u64>,
     }
-    serde_json::value::to_raw_value(&Answer { ops: OpsJson(&ops) }).ok()
+    let Some(prior) = prior else {
+        return serde_json::value::to_raw_value(&Answer {
+            ops: OpsJson(&ops),
+            gen: None,
+            prior: None,
+        })
+        .ok();
+    };
+    // Held across the write: two answers of one hook at once (pi does not
+    // do that) take turns, each against the memory the other left.
+    let mut memory = prior.memory.lock().unwrap_or_else(|e| e.into_inner());
+    let held = memory.gen != 0 && prior.held == Some(memory.gen);
+    let previous = if held {
+        std::mem::take(&mut memory.items)
+    } else {
+        Vec::new()
+    };
+    let kept = refer_to_prior(&mut ops, &previous);
+    let refers = ops.iter().any(|op| matches!(op, OutOp::Prior { .. }));
+    let gen = memory.gen + 1;
+    let answer = serde_json::value::to_raw_value(&Answer {
+        ops: OpsJson(&ops),
+        gen: Some(gen),
+        prior: refers.then_some(memory.gen),
+    })
+    .ok();
+    drop(ops);
+    memory.gen = gen;
+    memory.items = kept;
+    answer
 }
 
 // ---------------------------------------------------------------- provider
@@ -464,6 +602,7 @@ mod tests {
             len,
             ops,
             check: None,
+            prior: None,
         }
     }
 
@@ -560,9 +699,114 @@ mod tests {
             match op {
                 OutOp::Keep { start, len } => out.extend(texts(&input[*start..start + len])),
                 OutOp::Literal(m) => out.push(m.raw_json().to_owned()),
+                OutOp::Prior { .. } => unreachable!("diff_by_identity makes no prior runs"),
             }
         }
         out
+    }
+
+    /// Apply a context answer the way the bridge does: runs of `input`, literals and runs of
+    /// the previous answer's new messages (`held`); returns the list and the new messages.
+    fn bridge_applies(
+        input: &[Message],
+        answer: &RawValue,
+        held: &[Value],
+    ) -> (Vec<Value>, Vec<Value>) {
+        let answer: Value = serde_json::from_str(answer.get()).unwrap();
+        let (mut out, mut kept) = (Vec::new(), Vec::new());
+        for op in answer["ops"].as_array().unwrap() {
+            let n = |i: usize| op[i].as_u64().unwrap() as usize;
+            match op[0].as_u64().unwrap() {
+                0 => out.extend(
+                    input[n(1)..n(1) + n(2)]
+                        .iter()
+                        .map(|m| serde_json::from_str::<Value>(m.raw_json()).unwrap()),
+                ),
+                1 => {
+                    out.push(op[1].clone());
+                    kept.push(op[1].clone());
+                }
+                _ => {
+                    out.extend_from_slice(&held[n(1)..n(1) + n(2)]);
+                    kept.extend_from_slice(&held[n(1)..n(1) + n(2)]);
+                }
+            }
+        }
+        (out, kept)
+    }
+
+    fn values(items: &[Message]) -> Vec<Value> {
+        items
+            .iter()
+            .map(|m| serde_json::from_str(m.raw_json()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_context_answer_names_the_new_messages_of_the_previous_answer_the_bridge_holds() {
+        let memory = Arc::new(Mutex::new(AnswerMemory::default()));
+        let input: Vec<Message> = (0..6).map(|i| Message::from_raw(msg(i))).collect();
+        // Every other message replaced by a placeholder made anew at each call.
+        let prune = |input: &[Message]| -> Vec<Message> {
+            input
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    if i % 2 == 0 {
+                        Message::from_raw(msg(100 + i as u32))
+                    } else {
+                        m.clone()
+                    }
+                })
+                .collect()
+        };
+        let messages = Messages::from_arc(input.clone().into());
+        let first = context_answer(
+            &messages,
+            &prune(&input),
+            Some(&PriorAnswer::new(memory.clone(), None)),
+        )
+        .unwrap();
+        assert!(!first.get().contains("[2,"), "nothing held yet: {first}");
+        let (out, held) = bridge_applies(&input, &first, &[]);
+        assert_eq!(out, values(&prune(&input)));
+        let gen: Value = serde_json::from_str(first.get()).unwrap();
+        let gen = gen["gen"].as_u64().unwrap();
+
+        // The next call: one more message; the placeholders again.
+        let input: Vec<Message> = input
+            .iter()
+            .cloned()
+            .chain([Message::from_raw(msg(6))])
+            .collect();
+        let messages = Messages::from_arc(input.clone().into());
+        let second = context_answer(
+            &messages,
+            &prune(&input),
+            Some(&PriorAnswer::new(memory.clone(), Some(gen))),
+        )
+        .unwrap();
+        // The three placeholders of the first answer by name, the new one as a literal.
+        let text = second.get();
+        assert!(
+            text.contains("[2,0,1]") && text.contains("[2,1,1]") && text.contains("[2,2,1]"),
+            "{second}"
+        );
+        assert_eq!(text.matches("[1,").count(), 1, "{second}");
+        assert!(text.contains(&format!("\"prior\":{gen}")), "{second}");
+        let (out, _) = bridge_applies(&input, &second, &held);
+        assert_eq!(out, values(&prune(&input)));
+
+        // A bridge that holds another answer (or none) gets literals only.
+        let third = context_answer(
+            &messages,
+            &prune(&input),
+            Some(&PriorAnswer::new(memory, Some(gen))),
+        )
+        .unwrap();
+        assert!(!third.get().contains("[2,"), "{third}");
+        let (out, _) = bridge_applies(&input, &third, &[]);
+        assert_eq!(out, values(&prune(&input)));
     }
 
     proptest! {
@@ -594,6 +838,52 @@ mod tests {
                     // Literals: the new messages, plus kept ones out of order.
                     prop_assert!(literals >= new);
                 }
+            }
+        }
+
+        /// Answers in a row, each made of input messages, new messages and messages equal
+        /// to earlier answers' (in any order, repeated): the bridge, holding what the
+        /// extension says it holds or not, rebuilds each answer exactly.
+        #[test]
+        fn answers_in_a_row_rebuild_with_or_without_the_previous_answer(
+            rounds in proptest::collection::vec(
+                (proptest::collection::vec((0u8..3, 0u32..12), 0..16), any::<bool>()),
+                1..6,
+            ),
+        ) {
+            let memory = Arc::new(Mutex::new(AnswerMemory::default()));
+            let input: Vec<Message> = (0..8).map(|i| Message::from_raw(msg(i))).collect();
+            let messages = Messages::from_arc(input.clone().into());
+            let (mut held, mut held_gen): (Vec<Value>, Option<u64>) = (Vec::new(), None);
+            for (picks, bridge_lost_it) in rounds {
+                if bridge_lost_it {
+                    held.clear();
+                    held_gen = None;
+                }
+                let output: Vec<Message> = picks
+                    .iter()
+                    .map(|&(kind, n)| match kind {
+                        0 => input[n as usize % 8].clone(),
+                        // A few distinct texts, so answers repeat each other's.
+                        _ => Message::from_raw(msg(200 + n % 5)),
+                    })
+                    .collect();
+                let Some(answer) = context_answer(
+                    &messages,
+                    &output,
+                    Some(&PriorAnswer::new(memory.clone(), held_gen)),
+                ) else {
+                    prop_assert_eq!(values(&output), values(&input));
+                    continue;
+                };
+                let (out, kept) = bridge_applies(&input, &answer, &held);
+                prop_assert_eq!(out, values(&output));
+                let parsed: Value = serde_json::from_str(answer.get()).unwrap();
+                if answer.get().contains("[2,") {
+                    prop_assert_eq!(parsed["prior"].as_u64(), held_gen);
+                }
+                held = kept;
+                held_gen = parsed["gen"].as_u64();
             }
         }
 

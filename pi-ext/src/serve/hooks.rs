@@ -71,7 +71,9 @@ impl Dispatcher {
         let mismatch =
             |m: crate::host::mirror::Mismatch| RpcError::new(codes::MIRROR_MISMATCH, m.0);
         if let Some(update) = p.context {
+            let held = update.prior;
             let mut mirrors = self.mirrors.lock().unwrap();
+            let memory = mirrors.answers.entry(p.hook.clone()).or_default().clone();
             let items = mirrors
                 .context
                 .entry(p.hook)
@@ -81,6 +83,7 @@ impl Dispatcher {
             return Ok(HookInput::Context {
                 messages: Messages::from_arc(items),
                 mirrored: true,
+                prior: Some(PriorAnswer::new(memory, held)),
             });
         }
         if let Some(update) = p.provider {

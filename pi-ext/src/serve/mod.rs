@@ -15,7 +15,9 @@ use crate::context::{CallInfo, CallKind, CommandCtx, Ctx};
 use crate::data::messages::{AssistantMessage, AssistantMessageEvent, Message, Messages};
 use crate::events::io::HookInput;
 use crate::host::connection::{Mode, Peer, Session, Shared};
-use crate::host::mirror::{ListMirror, ListUpdate, PayloadMirror, PayloadUpdate};
+use crate::host::mirror::{
+    AnswerMemory, ListMirror, ListUpdate, PayloadMirror, PayloadUpdate, PriorAnswer,
+};
 use crate::registry::{HookEntry, Registry};
 use crate::tool::ToolOutcome;
 use crate::wire::framing::Frame;
@@ -69,6 +71,8 @@ pub(crate) struct Dispatcher {
 #[derive(Default)]
 struct Mirrors {
     context: HashMap<String, ListMirror<Message>>,
+    /// What each `context` hook answered last (the bridge keeps its new messages).
+    answers: HashMap<String, Arc<Mutex<AnswerMemory>>>,
     provider: HashMap<String, PayloadMirror>,
     /// The streamed message's metadata (`hook/updates` sends it when it changes).
     streamed: Option<Arc<AssistantMessage>>,
@@ -436,7 +440,11 @@ impl Dispatcher {
         tokio::spawn(async move {
             let outcome = supervise(Box::pin(fut), &token, this.grace, &name).await;
             this.calls.lock().unwrap().remove(&id);
-            this.respond(id, finish(outcome));
+            let line = response_line(Some(id), &finish(outcome));
+            if this.trace {
+                crate::util::logging::traffic(&format!("answered {name} ({} bytes)", line.len()));
+            }
+            this.peer.send(line);
         });
     }
 
