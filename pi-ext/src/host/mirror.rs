@@ -244,6 +244,10 @@ pub(crate) enum OutOp<'a, E> {
     },
 }
 
+/// How far past the last kept element [`diff_by_identity`] looks before it
+/// builds the map of input positions.
+const LOOK_AHEAD: usize = 4;
+
 /// `output` as edits of `input`: elements of `input` (the same `Arc`s) in
 /// increasing input order become keep runs, everything else a literal.
 /// `None` when `output` is `input` unchanged.
@@ -254,18 +258,37 @@ pub(crate) fn diff_by_identity<'a, E: Element>(
     if input.len() == output.len() && input.iter().zip(output).all(|(a, b)| a.addr() == b.addr()) {
         return None;
     }
-    let position: HashMap<usize, usize> = input
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.addr(), i))
-        .collect();
+    // Input positions by identity, built only when an element is not found
+    // just ahead of the last one kept (a hook that replaces some messages
+    // and passes the others on, in order, never needs it).
+    let mut position: Option<HashMap<usize, usize>> = None;
     let mut ops: Vec<OutOp<'a, E>> = Vec::new();
     // Keep runs must go forwards through the input (an element kept twice,
     // or moved back, is a literal: the bridge builds the answer from runs).
     let mut next = 0usize;
     for e in output {
-        match position.get(&e.addr()) {
-            Some(&i) if i >= next => {
+        let addr = e.addr();
+        let ahead = input
+            .get(next..)
+            .unwrap_or_default()
+            .iter()
+            .take(LOOK_AHEAD)
+            .position(|x| x.addr() == addr)
+            .map(|k| next + k);
+        let found = ahead.or_else(|| {
+            position
+                .get_or_insert_with(|| {
+                    input
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| (e.addr(), i))
+                        .collect()
+                })
+                .get(&addr)
+                .copied()
+        });
+        match found {
+            Some(i) if i >= next => {
                 match ops.last_mut() {
                     Some(OutOp::Keep { start, len }) if *start + *len == i => *len += 1,
                     _ => ops.push(OutOp::Keep { start: i, len: 1 }),
