@@ -309,16 +309,20 @@ impl Bench {
             .filter_map(|&s| s.package().map(|p| (s, self.install_bridge(p))))
             .collect();
         let sizes: &[usize] = if self.opts.smoke { &SIZES[..1] } else { &SIZES };
-        let (warmup, samples) = match (rows.contains(&9), self.opts.smoke) {
-            (false, _) => (0, 0),
-            (true, true) => (1, 2),
-            (true, false) => (3, 30),
+        // Each side runs in several pi processes, one after the other, and the samples are
+        // pooled: at 5,000 messages one pi process can be a few ms faster or slower than
+        // another for the whole of its run (the baseline's pi as much as a hook's), which is
+        // more than the targets.
+        let (warmup, samples, groups) = match (rows.contains(&9), self.opts.smoke) {
+            (false, _) => (0, 0, 1),
+            (true, true) => (1, 2, 1),
+            (true, false) => (3, 15, 3),
         };
         // What the pass-through Rust hook adds at the smallest size (the target's baseline).
         let mut first_pass = None;
         for (k, &size) in sizes.iter().enumerate() {
             progress(&format!(
-                "rows 9/10: a session of {size} messages, seven pis (Rust, TS, none × pass-through context, pruning context, before_provider_request)"
+                "rows 9/10: a session of {size} messages, seven pis (Rust, TS, none × pass-through context, pruning context, before_provider_request), {groups} time(s)"
             ));
             let model = ScriptedModel::start();
             let env = PiEnv::new(&model);
@@ -330,79 +334,81 @@ impl Bench {
             std::fs::create_dir_all(&sessions).expect("mkdir sessions");
             let template = sessions.join("template.jsonl");
             let (file_bytes, leaf) = write_session(&template, size, &env.cwd());
-            let pis: Vec<(CtxSide, PiRpc)> = CTX_SIDES
-                .iter()
-                .map(|&side| {
-                    let file = sessions.join(format!("{side:?}.jsonl"));
-                    std::fs::copy(&template, &file).expect("copy the session");
-                    let mut builder = env
-                        .pi()
-                        .no_extensions()
-                        .session_dir(&sessions)
-                        .arg("--session")
-                        .arg(&file)
-                        .env("PI_EXT_LOG_DIR", self.scratch.path())
-                        .skip_message_updates()
-                        .extension(fixture("bench-reset.ts"));
-                    if let Some((_, bridge)) = bridges.iter().find(|(s, _)| *s == side) {
-                        builder = builder.extension(bridge);
-                    }
-                    if let Some(ts) = side.fixture() {
-                        builder = builder.extension(fixture(ts));
-                    }
-                    (side, builder.spawn())
-                })
-                .collect();
-            for (_, pi) in &pis {
-                pi.wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
-            }
             let mut measured: Vec<CtxSamples> =
                 CTX_SIDES.iter().map(|_| Default::default()).collect();
-            for round in 0..warmup + samples {
-                let counted = round >= warmup;
-                for j in 0..pis.len() {
-                    let k = (j + round) % pis.len();
-                    let (side, pi) = &pis[k];
-                    let child = side
-                        .package()
-                        .and_then(|p| find_child(pi.pid(), &process_comm(p)));
-                    let before = child.map(|c| (io_bytes(c), cpu_ticks(c)));
-                    let pi_before = cpu_ticks(pi.pid());
-                    model.push(Reply::text("ok"));
-                    let sent = Instant::now();
-                    pi.prompt_timeout("one more question", PROMPT_TIMEOUT);
-                    let arrived = model
-                        .take_recorded()
-                        .last()
-                        .map(|r| r.received)
-                        .expect("the model request");
-                    let pi_after = cpu_ticks(pi.pid());
-                    reset_leaf(pi, &leaf);
-                    if !counted {
-                        continue;
-                    }
-                    let m = &mut measured[k];
-                    m.to_request.push(arrived - sent);
-                    if let (Some(t0), Some(t1)) = (pi_before, pi_after) {
-                        m.pi_ticks += t1 - t0;
-                    }
-                    if let (Some(c), Some((Some((r0, w0)), Some(t0)))) = (child, before) {
-                        if let (Some((r1, w1)), Some(t1)) = (io_bytes(c), cpu_ticks(c)) {
-                            m.read += r1 - r0;
-                            m.written += w1 - w0;
-                            m.ticks += t1 - t0;
-                            m.prompts += 1;
+            for group in 0..groups {
+                let pis: Vec<(CtxSide, PiRpc)> = CTX_SIDES
+                    .iter()
+                    .map(|&side| {
+                        let file = sessions.join(format!("{side:?}-{group}.jsonl"));
+                        std::fs::copy(&template, &file).expect("copy the session");
+                        let mut builder = env
+                            .pi()
+                            .no_extensions()
+                            .session_dir(&sessions)
+                            .arg("--session")
+                            .arg(&file)
+                            .env("PI_EXT_LOG_DIR", self.scratch.path())
+                            .skip_message_updates()
+                            .extension(fixture("bench-reset.ts"));
+                        if let Some((_, bridge)) = bridges.iter().find(|(s, _)| *s == side) {
+                            builder = builder.extension(bridge);
+                        }
+                        if let Some(ts) = side.fixture() {
+                            builder = builder.extension(fixture(ts));
+                        }
+                        (side, builder.spawn())
+                    })
+                    .collect();
+                for (_, pi) in &pis {
+                    pi.wait_ready(pi_ext_e2e::STARTUP_TIMEOUT);
+                }
+                for round in 0..warmup + samples {
+                    let counted = round >= warmup;
+                    for j in 0..pis.len() {
+                        let k = (j + round) % pis.len();
+                        let (side, pi) = &pis[k];
+                        let child = side
+                            .package()
+                            .and_then(|p| find_child(pi.pid(), &process_comm(p)));
+                        let before = child.map(|c| (io_bytes(c), cpu_ticks(c)));
+                        let pi_before = cpu_ticks(pi.pid());
+                        model.push(Reply::text("ok"));
+                        let sent = Instant::now();
+                        pi.prompt_timeout("one more question", PROMPT_TIMEOUT);
+                        let arrived = model
+                            .take_recorded()
+                            .last()
+                            .map(|r| r.received)
+                            .expect("the model request");
+                        let pi_after = cpu_ticks(pi.pid());
+                        reset_leaf(pi, &leaf);
+                        if !counted {
+                            continue;
+                        }
+                        let m = &mut measured[k];
+                        m.to_request.push(arrived - sent);
+                        if let (Some(t0), Some(t1)) = (pi_before, pi_after) {
+                            m.pi_ticks += t1 - t0;
+                        }
+                        if let (Some(c), Some((Some((r0, w0)), Some(t0)))) = (child, before) {
+                            if let (Some((r1, w1)), Some(t1)) = (io_bytes(c), cpu_ticks(c)) {
+                                m.read += r1 - r0;
+                                m.written += w1 - w0;
+                                m.ticks += t1 - t0;
+                                m.prompts += 1;
+                            }
                         }
                     }
                 }
+                if group == 0 && rows.contains(&10) {
+                    self.row9_branch(k, size, &pis);
+                }
+                drop(pis);
             }
             if samples > 0 {
                 self.report_sizes(k, size, file_bytes, &measured, &mut first_pass);
             }
-            if rows.contains(&10) {
-                self.row9_branch(k, size, &pis);
-            }
-            drop(pis);
         }
     }
 
