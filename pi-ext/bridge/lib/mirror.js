@@ -88,7 +88,11 @@ function same(a, b) {
     }
     return true;
   }
-  if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
+  if (Array.isArray(b)) return false;
+  // Both plain, by one look-up each (a null prototype and Object's count
+  // as different: "different" only costs bytes).
+  const proto = Object.getPrototypeOf(a);
+  if (proto !== Object.getPrototypeOf(b) || (proto !== Object.prototype && proto !== null)) return false;
   const ra = /** @type {Record<string, unknown>} */ (a);
   const rb = /** @type {Record<string, unknown>} */ (b);
   if (keyOrder) return sameInOrder(ra, rb);
