@@ -107,31 +107,28 @@ impl Probe {
 
     /// Bytes of each `hook/call` line of the context hook, from the extension's traffic log.
     fn context_call_bytes(&self, env: &PiEnv) -> Vec<usize> {
-        let log = env.extensions_dir().join("mirror-probe/mirror-probe.log");
-        std::fs::read_to_string(log)
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| l.contains("received hook/call mirror_probe::view ("))
-            .map(|l| {
-                let tail = l.rsplit('(').next().unwrap();
-                tail.split(' ').next().unwrap().parse().unwrap()
-            })
-            .collect()
+        traffic_sizes(env, "received hook/call mirror_probe::view (")
     }
 
     /// The size of each answer of the `context` hook (`PI_EXT_LOG_TRAFFIC` lines of its process).
     fn context_answer_bytes(&self, env: &PiEnv) -> Vec<usize> {
-        let log = env.extensions_dir().join("mirror-probe/mirror-probe.log");
-        std::fs::read_to_string(log)
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| l.contains("answered hook `mirror_probe::view` ("))
-            .map(|l| {
-                let tail = l.rsplit('(').next().unwrap();
-                tail.split(' ').next().unwrap().parse().unwrap()
-            })
-            .collect()
+        traffic_sizes(env, "answered hook `mirror_probe::view` (")
     }
+}
+
+/// The byte counts of the `PI_EXT_LOG_TRAFFIC` lines of `mirror-probe`'s log that contain
+/// `marker` (which ends with the `(` before the count).
+fn traffic_sizes(env: &PiEnv, marker: &str) -> Vec<usize> {
+    let log = env.extensions_dir().join("mirror-probe/mirror-probe.log");
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains(marker))
+        .map(|l| {
+            let tail = l.rsplit('(').next().unwrap();
+            tail.split(' ').next().unwrap().parse().unwrap()
+        })
+        .collect()
 }
 
 fn entry_ids_of_user_messages(session: &Value) -> Vec<String> {
