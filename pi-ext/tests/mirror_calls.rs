@@ -15,15 +15,16 @@ use serde_json::{json, Value};
 /// How often `drop_first` ran.
 static RUNS: AtomicUsize = AtomicUsize::new(0);
 
-/// Drop the first message; replace every user message's text with its upper case.
+/// Drop the first message; replace the text of every user message that starts with "shout"
+/// with its upper case (the same message at every call: its timestamp is kept).
 #[hook]
 async fn drop_first(event: ContextEvent) -> ContextMessages {
     RUNS.fetch_add(1, Ordering::SeqCst);
     ContextMessages::replace(event.messages.iter().skip(1).map(|m| match m.get() {
         AgentMessage::User(u) if u.content.text().starts_with("shout") => {
-            Message::new(AgentMessage::User(pi_ext::messages::UserMessage::new(
-                u.content.text().to_uppercase(),
-            )))
+            let mut loud = pi_ext::messages::UserMessage::new(u.content.text().to_uppercase());
+            loud.timestamp = u.timestamp;
+            Message::new(AgentMessage::User(loud))
         }
         _ => m.clone(),
     }))
