@@ -259,8 +259,9 @@ pub(crate) fn diff_by_identity<'a, E: Element>(
         return None;
     }
     // Input positions by identity, built only when an element is not found
-    // just ahead of the last one kept (a hook that replaces some messages
-    // and passes the others on, in order, never needs it).
+    // just ahead of the last one kept: a hook that drops messages and passes
+    // the others on in order never needs it (a new message, never found
+    // ahead, does).
     let mut position: Option<HashMap<usize, usize>> = None;
     let mut ops: Vec<OutOp<'a, E>> = Vec::new();
     // Keep runs must go forwards through the input (an element kept twice,
