@@ -1,8 +1,9 @@
 //! In-process cost of a pruning `context` hook on a long conversation, through the real
 //! dispatcher (`pi_ext::testing::TestHost`): each call brings one new message as an edit of
-//! the previous list, the hook replaces the output of every old tool result with a
-//! placeholder, and the answer goes back as edits (naming the previous answer's
-//! placeholders). `cargo bench -p pi-ext --bench context`.
+//! the previous list (and drops the oldest, so that every call sees 5,000 messages), the hook
+//! replaces the output of every old tool result with a placeholder, and the answer goes back
+//! as edits (naming the previous answer's placeholders). `cargo bench -p pi-ext --bench
+//! context`.
 //!
 //! Row 9h of `cargo run --release -p pi-ext-e2e --bin bench` is the same hook inside pi
 //! (BENCHMARKS.md); this leaves out the pipes and Node.
@@ -58,7 +59,7 @@ fn message(i: usize) -> Value {
     }
 }
 
-/// One call after another on a conversation that grows by one message per call; `held`:
+/// One call after another on a window of 5,000 messages that moves by one per call; `held`:
 /// whether the bridge says it holds the previous answer (an older bridge does not).
 fn calls(c: &mut Criterion, name: &str, held: bool) {
     let host = TestHost::new();
@@ -79,20 +80,20 @@ fn calls(c: &mut Criterion, name: &str, held: bool) {
         )
         .unwrap();
     let gen = Cell::new(1u64);
-    let len = Cell::new(n);
+    let next = Cell::new(n);
     let prior = Cell::new(first["gen"].as_u64().filter(|_| held));
     c.bench_function(name, |b| {
         b.iter(|| {
-            let (g, l) = (gen.get(), len.get());
+            let (g, i) = (gen.get(), next.get());
             let answer = host
                 .request(
                     "hook/call",
-                    json!({"hook": hook, "context": {"base": g, "gen": g + 1, "len": l + 1,
-                        "ops": [[0, 0, l], [1, message(l)]], "prior": prior.get()}}),
+                    json!({"hook": hook, "context": {"base": g, "gen": g + 1, "len": n,
+                        "ops": [[0, 1, n - 1], [1, message(i)]], "prior": prior.get()}}),
                 )
                 .unwrap();
             gen.set(g + 1);
-            len.set(l + 1);
+            next.set(i + 1);
             prior.set(answer["gen"].as_u64().filter(|_| held));
             black_box(answer)
         })

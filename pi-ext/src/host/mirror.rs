@@ -97,6 +97,9 @@ pub(crate) trait Element: Clone {
     fn raw(&self) -> &RawValue;
     /// The identity of the shared element.
     fn addr(&self) -> usize;
+    /// Whether this handle is the element's only one: then it is in no
+    /// input list (the input holds a handle to each of its elements).
+    fn is_unique(&self) -> bool;
 }
 
 impl Element for Message {
@@ -109,6 +112,9 @@ impl Element for Message {
     fn addr(&self) -> usize {
         Message::addr(self)
     }
+    fn is_unique(&self) -> bool {
+        Message::is_unique(self)
+    }
 }
 
 impl Element for PayloadItem {
@@ -120,6 +126,9 @@ impl Element for PayloadItem {
     }
     fn addr(&self) -> usize {
         PayloadItem::addr(self)
+    }
+    fn is_unique(&self) -> bool {
+        PayloadItem::is_unique(self)
     }
 }
 
@@ -258,16 +267,20 @@ pub(crate) fn diff_by_identity<'a, E: Element>(
     if input.len() == output.len() && input.iter().zip(output).all(|(a, b)| a.addr() == b.addr()) {
         return None;
     }
-    // Input positions by identity, built only when an element is not found
-    // just ahead of the last one kept: a hook that drops messages and passes
-    // the others on in order never needs it (a new message, never found
-    // ahead, does).
+    // Input positions by identity, built only when an element that may be
+    // the input's is not found just ahead of the last one kept: a hook that
+    // makes new messages and passes the others on in order never needs it.
     let mut position: Option<HashMap<usize, usize>> = None;
     let mut ops: Vec<OutOp<'a, E>> = Vec::new();
     // Keep runs must go forwards through the input (an element kept twice,
     // or moved back, is a literal: the bridge builds the answer from runs).
     let mut next = 0usize;
     for e in output {
+        if e.is_unique() {
+            // Made by the hook and held by the answer alone.
+            ops.push(OutOp::Literal(e));
+            continue;
+        }
         let addr = e.addr();
         let ahead = input
             .get(next..)

@@ -73,6 +73,11 @@ impl Message {
     pub(crate) fn addr(&self) -> usize {
         Arc::as_ptr(&self.0) as *const () as usize
     }
+
+    /// Whether this handle is the message's only one (then no list holds it).
+    pub(crate) fn is_unique(&self) -> bool {
+        Arc::strong_count(&self.0) == 1
+    }
 }
 
 impl std::ops::Deref for Message {
