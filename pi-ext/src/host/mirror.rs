@@ -372,7 +372,6 @@ impl std::fmt::Debug for PriorAnswer {
 /// (`prior`) become `Prior` runs; returns the new messages of this answer
 /// in order (literals and prior runs alike), what the bridge keeps next.
 fn refer_to_prior<'a>(ops: &mut Vec<OutOp<'a, Message>>, prior: &[Message]) -> Vec<Message> {
-    let same = |a: &Message, b: &Message| a.addr() == b.addr() || a.raw_json() == b.raw_json();
     let mut kept = Vec::new();
     let mut by_text: Option<HashMap<&str, usize>> = None;
     let mut next = 0usize;
@@ -385,7 +384,8 @@ fn refer_to_prior<'a>(ops: &mut Vec<OutOp<'a, Message>>, prior: &[Message]) -> V
         kept.push(e.clone());
         // Most answers repeat the previous one's messages in order; a
         // look-up table only when one is not where the last one ended.
-        let found = if next < prior.len() && same(&prior[next], e) {
+        // `==` on messages: the same one, or the same JSON text.
+        let found = if next < prior.len() && prior[next] == *e {
             Some(next)
         } else if prior.is_empty() {
             None
