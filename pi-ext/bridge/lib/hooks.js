@@ -3,7 +3,7 @@
 // back into pi.
 
 import { assignOwnKeys } from "./json.js";
-import { applyChanges, applyOps } from "./mirror.js";
+import { applyChanges } from "./mirror.js";
 
 /** Events pi emits once per streamed delta: their hooks are notifications. */
 export const STREAMING_EVENTS = new Set(["message_update", "tool_execution_update"]);
@@ -123,11 +123,6 @@ export function hookResult(eventName, event, out) {
       if (isObject(changes) && isObject(event?.systemPromptOptions)) applyPromptChanges(event.systemPromptOptions, changes);
       return Object.keys(rest).length ? rest : undefined;
     }
-    case "context":
-    case "context_with_system":
-      // Mirrored: the messages as edits of this call's input.
-      if (isObject(out) && "ops" in out) return { messages: applyOps(Array.isArray(event?.messages) ? event.messages : [], out.ops) };
-      return out;
     default:
       return out;
   }

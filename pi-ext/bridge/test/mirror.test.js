@@ -274,19 +274,19 @@ function mirroring(ext, answer) {
   return slots;
 }
 
-test("context hooks: the first call sends the list, the next only what changed; answer edits reach pi", async () => {
-  const hook = { id: "x::ctx", event: "context" };
+for (const name of ["context", "context_with_system"]) test(`${name} hooks: the first call sends the list, the next only what changed; answer edits reach pi`, async () => {
+  const hook = { id: "x::ctx", event: name };
   const h = await startBridge(manifestWith({ hooks: [hook] }), {
     script: (ext) => mirroring(ext, (texts) => ({ ops: [[0, 1, texts.length - 1]] })), // drop the first message
   });
   const { ctx } = fakeCtx();
   await h.startSession(ctx);
   const messages = Array.from({ length: 50 }, (_, i) => message(i));
-  const [first] = /** @type {any[]} */ (await h.fake.emit("context", { type: "context", messages: structuredClone(messages) }, ctx));
+  const [first] = /** @type {any[]} */ (await h.fake.emit(name, { type: name, messages: structuredClone(messages) }, ctx));
   assert.deepEqual(first.messages, messages.slice(1));
   const more = [...messages, message(50)];
-  const event = { type: "context", messages: structuredClone(more) };
-  const [second] = /** @type {any[]} */ (await h.fake.emit("context", event, ctx));
+  const event = { type: name, messages: structuredClone(more) };
+  const [second] = /** @type {any[]} */ (await h.fake.emit(name, event, ctx));
   assert.deepEqual(second.messages, more.slice(1));
   assert.equal(second.messages[0], event.messages[1], "kept messages are the ones pi passed");
   const calls = h.ext().sent("hook/call");
