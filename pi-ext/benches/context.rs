@@ -12,32 +12,12 @@ use std::cell::Cell;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pi_ext::events::{ContextEvent, ContextMessages};
-use pi_ext::messages::{AgentMessage, Message};
-use pi_ext::prelude::*;
 use pi_ext::testing::TestHost;
 use serde_json::{json, Value};
 
-/// Messages at the end whose tool output is kept.
-const KEEP: usize = 40;
-
-/// As `tests/extensions/bench-prune`.
-#[hook]
-async fn prune(event: ContextEvent) -> ContextMessages {
-    let cut = event.messages.len().saturating_sub(KEEP);
-    ContextMessages::replace(
-        event
-            .messages
-            .iter()
-            .enumerate()
-            .map(|(i, m)| match m.get() {
-                AgentMessage::ToolResult(r) if i < cut => {
-                    Message::new(r.with_text("[output pruned]"))
-                }
-                _ => m.clone(),
-            }),
-    )
-}
+/// The hook (`prune`), shared with `tests/extensions/bench-prune`.
+#[path = "common/prune.rs"]
+mod prune;
 
 /// A user message, an assistant tool call and its result, in turn (~1.2 KB per result).
 fn message(i: usize) -> Value {
