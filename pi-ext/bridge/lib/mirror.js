@@ -235,12 +235,19 @@ export class ListMirror {
       if (last && last[0] === 0 && last[1] + last[2] === k) last[2]++;
       else ops.push([0, k, 1]);
     };
+    // The list to hold for the next diff: the held element wherever `cur`'s
+    // equals it, `cur`'s own only where it is new. pi passes every handler a
+    // fresh copy, so holding `cur` would keep that whole copy alive until the
+    // next call (the garbage collector then promotes and later sweeps it);
+    // this way the copy dies young, and the held list stays the same objects.
+    let held = cur;
     let i = 0;
     if (prev) {
       const eq = equality(ordered);
       // The common prefix: nearly everything, nearly always.
       while (i < cur.length && i < prev.length && eq(cur[i], prev[i])) i++;
       if (i > 0) ops.push([0, 0, i]);
+      held = prev.slice(0, i);
       let j = i;
       for (; i < cur.length; i++) {
         const m = cur[i];
@@ -250,9 +257,12 @@ export class ListMirror {
           const candidates = this.index(j + 1).get(keyOf(m));
           if (candidates) for (const x of candidates) if (x > j && eq(m, prev[x])) { k = x; break; }
         }
-        if (k === -1) ops.push([1, m]);
-        else {
+        if (k === -1) {
+          ops.push([1, m]);
+          held.push(m);
+        } else {
           keep(k);
+          held.push(prev[k]);
           j = k + 1;
         }
       }
@@ -266,7 +276,7 @@ export class ListMirror {
     return {
       update,
       commit: () => {
-        this.prev = cur;
+        this.prev = held;
         this.gen = gen;
         this.byKey = null;
       },
@@ -503,7 +513,18 @@ export class PayloadMirror {
       update,
       commit: () => {
         for (const c of commits) c();
-        this.prev = cur;
+        // As ListMirror holds its list: the held value of each unchanged
+        // field, the list mirrors' own lists, `cur`'s value only where new.
+        /** @type {Record<string, unknown>} */
+        const held = {};
+        for (const key of Object.keys(cur)) {
+          const v = cur[key];
+          const list = nextLists.get(key);
+          // Not in `fields` and defined: equal to the held value.
+          const same = v !== undefined && prev !== null && !Object.prototype.hasOwnProperty.call(fields, key) && Object.prototype.hasOwnProperty.call(prev, key);
+          held[key] = list ? list.prev : same ? prev[key] : v;
+        }
+        this.prev = held;
         this.gen = gen;
         this.lists = nextLists;
       },

@@ -180,6 +180,47 @@ test("one new message at the end of a long conversation: one keep and one litera
   assert.ok(JSON.stringify(update).length < JSON.stringify(message(200)).length + 100, "bytes follow the new message");
 });
 
+test("the held list keeps its own objects where pi's fresh copy equals them, so the copy is not kept alive", () => {
+  const mirror = new ListMirror();
+  const first = Array.from({ length: 6 }, (_, i) => message(i));
+  mirror.diff(first).commit();
+  // pi's next copy: the same messages, one changed, one dropped, one new.
+  const second = structuredClone(first);
+  second[2] = { ...second[2], timestamp: 99 };
+  second.splice(4, 1);
+  second.push(message(6));
+  const { update, commit } = mirror.diff(second);
+  commit();
+  assert.deepEqual(update.ops, [[0, 0, 2], [1, second[2]], [0, 3, 1], [0, 5, 1], [1, message(6)]]);
+  const held = /** @type {unknown[]} */ (mirror.prev);
+  assert.deepEqual(held, second);
+  /** @type {Array<[number, unknown]>} */
+  const expected = [[0, first[0]], [1, first[1]], [2, second[2]], [3, first[3]], [4, first[5]], [5, second[5]]];
+  for (const [i, from] of expected) {
+    assert.equal(held[i], from, `held element ${i}`);
+  }
+  // The next copy is compared against the held objects: unchanged, one keep.
+  const third = mirror.diff(structuredClone(second));
+  assert.deepEqual(third.update.ops, [[0, 0, 6]]);
+});
+
+test("a provider request's held fields are the held values where pi's new request equals them", () => {
+  const mirror = new PayloadMirror();
+  const body = { model: "m", options: { t: 1 }, messages: [message(0)], stream: true };
+  mirror.diff(body).commit();
+  const next = { model: "n", options: { t: 1 }, messages: [...structuredClone(body.messages), message(1)], stream: undefined };
+  const { update, commit } = mirror.diff(next);
+  commit();
+  assert.deepEqual(update.removed, ["stream"]);
+  const held = /** @type {Record<string, any>} */ (mirror.prev);
+  assert.equal(held.options, body.options, "unchanged: the held object");
+  assert.equal(held.model, "n");
+  assert.equal(held.messages[0], body.messages[0], "a list's unchanged element: the held one");
+  assert.equal(held.messages[1], next.messages[1]);
+  assert.equal(held.stream, undefined);
+  assert.deepEqual(mirror.diff(structuredClone({ ...next, stream: undefined })).update.fields, {});
+});
+
 test("answers as edits: keeps of the input and new elements; malformed edits are refused", () => {
   const input = [{ a: 1 }, { b: 2 }, { c: 3 }];
   const out = applyOps(input, [[0, 1, 2], [1, { d: 4 }], [0, 0, 1]]);
