@@ -217,7 +217,7 @@ export class ListMirror {
 
   /**
    * The update that turns the previous list into `cur`, and what to do once
-   * it is sent (`commit`: `cur` is then the previous list).
+   * it is sent (`commit`: a list equal to `cur` is then the previous list).
    * @param {unknown[]} cur
    * @param {boolean} [check] add the whole list as JSON
    * @param {boolean} [ordered] keep an element only when key order is the
