@@ -370,6 +370,18 @@ function checkRun(start, len, size, what) {
 }
 
 /**
+ * `o[key] = value`, as an own key even for `__proto__` (which JSON.parse
+ * makes an own key; assigning it would set the prototype instead).
+ * @param {Record<string, unknown>} o
+ * @param {string} key
+ * @param {unknown} value
+ */
+function setKey(o, key, value) {
+  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
+/**
  * A copy of JSON data (what `JSON.parse` makes: plain objects, arrays,
  * primitives), keys in the same order. An own `__proto__` key stays a key.
  * A copy per element is a few hundred nanoseconds; parsing the element's
@@ -389,8 +401,7 @@ export function copyJson(v) {
   /** @type {Record<string, unknown>} */
   const o = {};
   for (const k of Object.keys(r)) {
-    if (k === "__proto__") Object.defineProperty(o, k, { value: copyJson(r[k]), enumerable: true, writable: true, configurable: true });
-    else o[k] = copyJson(r[k]);
+    setKey(o, k, copyJson(r[k]));
   }
   return o;
 }
@@ -497,7 +508,7 @@ export class PayloadMirror {
         commits.push(commit);
         nextLists.set(key, mirror);
       } else if (v !== undefined && (!prev || !Object.prototype.hasOwnProperty.call(prev, key) || Array.isArray(prev[key]) || !deepEqual(prev[key], v, check))) {
-        fields[key] = v;
+        setKey(fields, key, v);
       }
     }
     if (prev) {
@@ -522,7 +533,7 @@ export class PayloadMirror {
           const list = nextLists.get(key);
           // Not in `fields` and defined: equal to the held value.
           const same = v !== undefined && prev !== null && !Object.prototype.hasOwnProperty.call(fields, key) && Object.prototype.hasOwnProperty.call(prev, key);
-          held[key] = list ? list.prev : same ? prev[key] : v;
+          setKey(held, key, list ? list.prev : same ? prev[key] : v);
         }
         this.prev = held;
         this.gen = gen;
@@ -548,22 +559,16 @@ export function applyChanges(input, changes) {
   const removed = new Set(Array.isArray(c.removed) ? c.removed.map(String) : []);
   /** @type {Record<string, unknown>} */
   const out = {};
-  /** @param {string} key @param {unknown} value */
-  const set = (key, value) => {
-    // JSON.parse makes "__proto__" an own key; assigning it would set the prototype.
-    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
-  };
   const keys = [...Object.keys(input), ...Object.keys(fields), ...Object.keys(lists)];
   for (const key of new Set(keys)) {
     if (removed.has(key)) continue;
     if (Object.prototype.hasOwnProperty.call(lists, key)) {
       const before = Array.isArray(input[key]) ? /** @type {unknown[]} */ (input[key]) : [];
-      set(key, applyOps(before, lists[key]?.ops));
+      setKey(out, key, applyOps(before, lists[key]?.ops));
     } else if (Object.prototype.hasOwnProperty.call(fields, key)) {
-      set(key, fields[key]);
+      setKey(out, key, fields[key]);
     } else if (Object.prototype.hasOwnProperty.call(input, key)) {
-      set(key, input[key]);
+      setKey(out, key, input[key]);
     }
   }
   return out;

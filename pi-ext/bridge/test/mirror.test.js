@@ -219,6 +219,13 @@ test("a provider request's held fields are the held values where pi's new reques
   assert.equal(held.messages[1], next.messages[1]);
   assert.equal(held.stream, undefined);
   assert.deepEqual(mirror.diff(structuredClone({ ...next, stream: undefined })).update.fields, {});
+  // A `__proto__` field (JSON.parse makes it an own key) is held as a field.
+  const odd = new PayloadMirror();
+  odd.diff(JSON.parse('{"model":"m","__proto__":{"x":1}}')).commit();
+  const again = odd.diff(JSON.parse('{"model":"m","__proto__":{"x":1}}'));
+  assert.deepEqual(again.update.fields, {});
+  assert.deepEqual(again.update.removed, []);
+  assert.deepEqual(odd.diff(JSON.parse('{"model":"m","__proto__":{"x":2}}')).update.fields, JSON.parse('{"__proto__":{"x":2}}'));
 });
 
 test("answers as edits: keeps of the input and new elements; malformed edits are refused", () => {
