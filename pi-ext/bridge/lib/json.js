@@ -60,6 +60,18 @@ function tooDeep(what) {
   return new EncodeError(`cannot send ${what}: it is nested too deeply to be written as JSON`);
 }
 
+/**
+ * Set `key` of `container` as JSON.parse would: a `__proto__` key is an own
+ * property (an assignment would set the prototype instead).
+ * @param {any} container
+ * @param {string | number} key
+ * @param {unknown} value
+ */
+export function setJsonKey(container, key, value) {
+  if (key === "__proto__") Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
+  else container[key] = value;
+}
+
 /** Keys a value from the model or the extension must never set on an object. */
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 

@@ -23,6 +23,8 @@
 // change although the extension has the old content. PI_EXT_MIRROR_CHECK=1
 // sends the whole list along and the extension checks its copy against it.
 
+import { setJsonKey } from "./json.js";
+
 /**
  * Keys of the objects `same` compares with key order, one stack for the
  * whole recursion: each level pushes its keys above the ones below it and
@@ -370,18 +372,6 @@ function checkRun(start, len, size, what) {
 }
 
 /**
- * `o[key] = value`, as an own key even for `__proto__` (which JSON.parse
- * makes an own key; assigning it would set the prototype instead).
- * @param {Record<string, unknown>} o
- * @param {string} key
- * @param {unknown} value
- */
-function setKey(o, key, value) {
-  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-  else o[key] = value;
-}
-
-/**
  * A copy of JSON data (what `JSON.parse` makes: plain objects, arrays,
  * primitives), keys in the same order. An own `__proto__` key stays a key.
  * A copy per element is a few hundred nanoseconds; parsing the element's
@@ -401,7 +391,7 @@ export function copyJson(v) {
   /** @type {Record<string, unknown>} */
   const o = {};
   for (const k of Object.keys(r)) {
-    setKey(o, k, copyJson(r[k]));
+    setJsonKey(o, k, copyJson(r[k]));
   }
   return o;
 }
@@ -499,6 +489,11 @@ export class PayloadMirror {
     const commits = [];
     /** @type {Map<string, ListMirror>} */
     const nextLists = new Map();
+    // What to hold, as ListMirror holds its list: the held value of each
+    // unchanged field, `cur`'s only where it changed (a list: its mirror's
+    // own list, set at commit).
+    /** @type {Record<string, unknown>} */
+    const held = {};
     for (const key of Object.keys(cur)) {
       const v = cur[key];
       if (Array.isArray(v)) {
@@ -507,8 +502,12 @@ export class PayloadMirror {
         lists[key] = update;
         commits.push(commit);
         nextLists.set(key, mirror);
+        setJsonKey(held, key, v);
       } else if (v !== undefined && (!prev || !Object.prototype.hasOwnProperty.call(prev, key) || Array.isArray(prev[key]) || !deepEqual(prev[key], v, check))) {
-        setKey(fields, key, v);
+        setJsonKey(fields, key, v);
+        setJsonKey(held, key, v);
+      } else {
+        setJsonKey(held, key, v === undefined ? v : /** @type {Record<string, unknown>} */ (prev)[key]);
       }
     }
     if (prev) {
@@ -524,17 +523,7 @@ export class PayloadMirror {
       update,
       commit: () => {
         for (const c of commits) c();
-        // As ListMirror holds its list: the held value of each unchanged
-        // field, the list mirrors' own lists, `cur`'s value only where new.
-        /** @type {Record<string, unknown>} */
-        const held = {};
-        for (const key of Object.keys(cur)) {
-          const v = cur[key];
-          const list = nextLists.get(key);
-          // Not in `fields` and defined: equal to the held value.
-          const same = v !== undefined && prev !== null && !Object.prototype.hasOwnProperty.call(fields, key) && Object.prototype.hasOwnProperty.call(prev, key);
-          setKey(held, key, list ? list.prev : same ? prev[key] : v);
-        }
+        for (const [key, mirror] of nextLists) setJsonKey(held, key, mirror.prev);
         this.prev = held;
         this.gen = gen;
         this.lists = nextLists;
@@ -564,11 +553,11 @@ export function applyChanges(input, changes) {
     if (removed.has(key)) continue;
     if (Object.prototype.hasOwnProperty.call(lists, key)) {
       const before = Array.isArray(input[key]) ? /** @type {unknown[]} */ (input[key]) : [];
-      setKey(out, key, applyOps(before, lists[key]?.ops));
+      setJsonKey(out, key, applyOps(before, lists[key]?.ops));
     } else if (Object.prototype.hasOwnProperty.call(fields, key)) {
-      setKey(out, key, fields[key]);
+      setJsonKey(out, key, fields[key]);
     } else if (Object.prototype.hasOwnProperty.call(input, key)) {
-      setKey(out, key, input[key]);
+      setJsonKey(out, key, input[key]);
     }
   }
   return out;

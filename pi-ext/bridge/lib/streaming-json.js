@@ -6,6 +6,8 @@
 // repair is (raw control characters, unknown escapes): it only feeds a view,
 // and the finished text is parsed strictly at the call's end.
 
+import { setJsonKey } from "./json.js";
+
 // What the reader expects next.
 const VALUE = 0; // a value
 const FIRST_ITEM = 1; // after `[`: a value or `]`
@@ -28,18 +30,6 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
 const isSpace = (c) => c === " " || c === "\n" || c === "\r" || c === "\t";
 /** @param {string} c */
 const isNumberChar = (c) => (c >= "0" && c <= "9") || c === "-" || c === "+" || c === "." || c === "e" || c === "E";
-
-/**
- * Set `key` of `container` as JSON.parse would (a `__proto__` key is an own
- * property, not the prototype).
- * @param {any} container
- * @param {string | number} key
- * @param {unknown} value
- */
-function put(container, key, value) {
-  if (key === "__proto__") Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
-  else container[key] = value;
-}
 
 /** The partial value of a JSON text that arrives in pieces. */
 export class StreamingJson {
@@ -173,7 +163,7 @@ export class StreamingJson {
 
   /** @param {unknown} value the value being read, as far as it goes @private */
   set(value) {
-    if (this.slot) put(this.slot.container, this.slot.key, value);
+    if (this.slot) setJsonKey(this.slot.container, this.slot.key, value);
   }
 
   /**
