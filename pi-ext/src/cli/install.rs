@@ -428,9 +428,9 @@ pub(crate) fn entry_code_source() -> String {
 /// before the file ran: so the functions every start calls (checking and
 /// registering the recorded manifest) come from the cache instead of being
 /// compiled again at each start. Measured for `entry.cjs`: the factory
-/// 0.5 ms shorter (BENCHMARKS.md, issue 25, run U). The declarations become
-/// `const`s in their place, which is only safe because the top level of the
-/// bundle calls none of them before its line (the e2e tests load it).
+/// 0.5–0.9 ms shorter (BENCHMARKS.md, issue 25, run U). The declarations
+/// become `const`s in their place, which is only safe because the top level
+/// of the bundle calls none of them before its line (every e2e test loads it).
 fn eager_functions(bundle: &str) -> String {
     let mut out = String::with_capacity(bundle.len() + 1024);
     let mut open = false;
