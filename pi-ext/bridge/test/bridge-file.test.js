@@ -5,15 +5,15 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 
 import { loadBridgeFile } from "../lib/bridge-file.js";
+import { tempDir } from "./helpers.js";
 
 /** A directory with a bridge.cjs whose function, once called, says `word`. @param {string} word */
 function bridgeDir(word) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-ext-bridge-file-"));
+  const dir = tempDir("pi-ext-bridge-file-");
   fs.writeFileSync(
     path.join(dir, "bridge.cjs"),
     `"use strict";\nmodule.exports = (function made(p) {\n  const { join } = require("node:path");\n  function said() { return ${JSON.stringify(word)} + join("a", "b"); }\n  return { bridge: { said } };\n});\n`,

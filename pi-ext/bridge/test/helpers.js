@@ -339,9 +339,22 @@ export function fakePi() {
   return { pi, handlers, tools, commands, providers, flags, shortcuts, bus, emit, messageRenderers };
 }
 
-/** A fresh directory for one test. */
-export function tempDir() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "pi-ext-bridge-test-"));
+/** What {@link tempDir} made: removed when the test file's process exits. */
+const tempDirs = /** @type {string[]} */ ([]);
+process.on("exit", () => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A fresh directory for one test, removed with everything in it when the
+ * test file's process exits, passed or failed (a run of the bridge's tests
+ * used to leave 192 directories, 39 MB, in the system's temporary directory).
+ * @param {string} [prefix]
+ */
+export function tempDir(prefix = "pi-ext-bridge-test-") {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
 }
 
 /**

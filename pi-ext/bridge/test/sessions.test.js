@@ -3,12 +3,12 @@
 // without a write, and the errors a bad path gets.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { MAX_SESSION_FILE_BYTES, openSession } from "../lib/sessions.js";
 import { treeOptions } from "../lib/api.js";
+import { tempDir } from "./helpers.js";
 
 const pi = /** @type {any} */ (await import("@mariozechner/pi-coding-agent"));
 
@@ -23,7 +23,7 @@ const user = (id, parent, text) => ({
 });
 
 test("a session file is read with its header, entries, leaf and name, and not written", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pi-ext-sessions-"));
+  const dir = tempDir("pi-ext-sessions-");
   const file = join(dir, "s.jsonl");
   const lines = [
     header,
@@ -49,7 +49,7 @@ test("a session file is read with its header, entries, leaf and name, and not wr
 });
 
 test("a missing, empty, foreign or huge file gets an error naming it, and an empty one stays empty", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pi-ext-sessions-"));
+  const dir = tempDir("pi-ext-sessions-");
   assert.throws(() => openSession(pi, join(dir, "none.jsonl")), /no session file at .*none\.jsonl/);
   assert.throws(() => openSession(pi, dir), /is not a file/);
   assert.throws(() => openSession(pi, ""), /path is needed/);
