@@ -194,7 +194,8 @@ enum Format {
     /// An ES module for pi's loader (jiti): the extension's `index.js`.
     Module,
     /// A CommonJS module Node loads itself (`bridge.cjs`, `entry.cjs`): Node
-    /// compiles it lazily and from its compile cache, which pi turns on, where
+    /// compiles it (lazily, but for `entry.cjs`'s functions: see
+    /// [`eager_functions`]) and from its compile cache, which pi turns on, where
     /// jiti would first transform all of it (about a second after each install
     /// for the bridge) and then compile its transform on every start. Its
     /// code runs inside the [`Wrapper`]'s function.
