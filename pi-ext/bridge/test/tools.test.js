@@ -6,12 +6,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 
 import { applyEnvDelta, envDelta } from "../lib/builtin-tools.js";
-import { fakeCtx, manifestWith, NO_ANSWER, startBridge, until } from "./helpers.js";
+import { fakeCtx, manifestWith, NO_ANSWER, startBridge, tempDir, until } from "./helpers.js";
 
 const b64 = (/** @type {string} */ s) => Buffer.from(s).toString("base64");
 
@@ -246,7 +245,7 @@ test("the environment travels as the difference from the extension's own", () =>
 });
 
 test("ls, find, grep and read re-registered with the extension's rows: pi's tools and operations, the rows asked of the extension", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-ext-rows-"));
+  const dir = tempDir("pi-ext-rows-");
   fs.writeFileSync(path.join(dir, "a.txt"), "one\ntwo\n");
   const render = { call: true, result: true };
   const h = await startBridge(
@@ -275,7 +274,6 @@ test("ls, find, grep and read re-registered with the extension's rows: pi's tool
   const [asked] = h.ext().sent("render/tool");
   assert.equal(asked.params.tool, "ls");
   assert.deepEqual(asked.params.args, { path: "." });
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("a built-in tool's rows keep its definition's shell (edit: its own), or take the one the extension chose", async () => {
