@@ -51,7 +51,18 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
     model.push(Reply::text("All done."));
     pi.type_text("use the tools");
     pi.press(Key::Enter);
-    let s = pi.wait_for_text("All done.");
+    // Each row's view comes from the extension in its own answer, so wait for every row's.
+    let s = pi.wait_for("the answer and the four compact rows", |s| {
+        [
+            "All done.",
+            "Written",
+            "+1 / -1",
+            "2 lines",
+            "done (3 lines)",
+        ]
+        .iter()
+        .all(|t| s.contains(t))
+    });
     let mut steps = vec![("collapsed".to_string(), s.styled_rows(0..s.size().0))];
     let (row, col) = s.find("+1 / -1").expect("edit's counts");
     assert_eq!(
@@ -60,7 +71,11 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
         "{s}"
     );
     pi.press(Key::Ctrl('o'));
-    let s = pi.wait_for("the rows expanded", |s| s.contains("+2 TWO"));
+    let s = pi.wait_for("the four rows expanded", |s| {
+        s.contains("+2 TWO")
+            && s.contains("Command exited with code 3")
+            && s.rows().iter().any(|r| r.trim() == "three")
+    });
     steps.push(("expanded".into(), s.styled_rows(0..s.size().0)));
     pi.exit();
     Run {
