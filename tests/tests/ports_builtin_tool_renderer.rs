@@ -71,7 +71,7 @@ fn run(env: &PiEnv, model: &ScriptedModel, rust: bool) -> Run {
         "{s}"
     );
     pi.press(Key::Ctrl('o'));
-    let s = pi.wait_for("the four rows expanded", |s| {
+    let s = pi.wait_for("the edit, read and bash rows expanded", |s| {
         s.contains("+2 TWO")
             && s.contains("Command exited with code 3")
             && s.rows().iter().any(|r| r.trim() == "three")
