@@ -436,24 +436,21 @@ fn eager_functions(bundle: &str) -> String {
     let mut out = String::with_capacity(bundle.len() + 1024);
     let mut open = false;
     for line in bundle.lines() {
-        let declared = line
-            .strip_prefix("async function ")
-            .map(|rest| ("async function ", rest))
-            .or_else(|| {
-                line.strip_prefix("function ")
-                    .map(|rest| ("function ", rest))
-            });
-        match declared {
-            Some((keyword, rest)) if !open && line.ends_with('{') => {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-                    .collect();
-                if name.is_empty() {
+        let declared = line.strip_prefix("async ").unwrap_or(line);
+        match declared.strip_prefix("function ") {
+            Some(rest) if !open && line.ends_with('{') => {
+                let name_end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .unwrap_or(rest.len());
+                if name_end == 0 {
                     out.push_str(line);
                 } else {
                     open = true;
-                    out.push_str(&format!("const {name} = ({keyword}{rest}"));
+                    // `line` itself, `async ` included, inside the parentheses.
+                    out.push_str("const ");
+                    out.push_str(&rest[..name_end]);
+                    out.push_str(" = (");
+                    out.push_str(line);
                 }
             }
             _ if open && line == "}" => {
